@@ -1,0 +1,125 @@
+"""Checkpoint files: one self-contained file per model.
+
+A checkpoint is a plain dict of tensors, numbers, strings and bytes, so it loads with
+``torch.load(path, weights_only=True)``: no pickled code can run when a file is opened.
+
+    format       "de-en-nmt/1"
+    config       ModelConfig as a dict (the model is rebuilt from it)
+    model        state_dict (fp32, or fp16 when saved with ``half=True``)
+    tokenizer    the SentencePiece model, serialized bytes
+    meta         step, epoch, dev BLEU, curves, data SHA-256, seed, wall time, versions, ...
+    train_state  optional: optimizer, scheduler, RNG, data position (only ``last.pt`` needs it)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from .config import ModelConfig
+from .tokenizer import Tokenizer
+from .transformer import Transformer
+
+FORMAT = "de-en-nmt/1"
+REQUIRED = ("format", "config", "model", "tokenizer", "meta")
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that is missing, truncated, foreign or does not match its own config."""
+
+
+def atomic_save(obj: Any, path: str | Path) -> None:
+    """torch.save to a temp file in the same directory, fsync, then rename over ``path``.
+
+    A crash (even SIGKILL) mid-write leaves the previous file intact, never a truncated one."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            torch.save(obj, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_checkpoint(
+    path: str | Path,
+    model: Transformer,
+    tokenizer: Tokenizer,
+    meta: dict[str, Any],
+    train_state: dict[str, Any] | None = None,
+    half: bool = False,
+) -> None:
+    state = {k: v.detach().cpu() for k, v in model.state_dict().items()}
+    if half:
+        # Halves the file; fp16 keeps ~3 significant digits, plenty for inference weights.
+        state = {k: v.half() if v.is_floating_point() else v for k, v in state.items()}
+    ckpt = {
+        "format": FORMAT,
+        "config": model.config.to_dict(),
+        "model": state,
+        "tokenizer": tokenizer.proto,
+        "meta": meta,
+    }
+    if train_state is not None:
+        ckpt["train_state"] = train_state
+    atomic_save(ckpt, path)
+
+
+def read_checkpoint(path: str | Path) -> dict[str, Any]:
+    """Load the raw dict safely, turning every failure into a one-line CheckpointError."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint not found: {str(path)!r}")
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # truncated zip, pickled objects, random bytes, ...
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if "weights_only" in str(exc) or "Unsupported global" in str(exc):
+            reason = "it contains pickled Python objects, which are refused for safety"
+        raise CheckpointError(f"cannot load checkpoint {str(path)!r}: {reason}") from None
+    if not isinstance(ckpt, dict) or ckpt.get("format") != FORMAT:
+        raise CheckpointError(f"not a de-en-nmt checkpoint: {str(path)!r}")
+    missing = [k for k in REQUIRED if k not in ckpt]
+    if missing:
+        raise CheckpointError(f"checkpoint {str(path)!r} lacks {', '.join(missing)}")
+    return ckpt
+
+
+def load_checkpoint(
+    path: str | Path, device: torch.device | str = "cpu"
+) -> tuple[Transformer, Tokenizer, dict[str, Any]]:
+    """Rebuild the model (fp32, eval mode, on ``device``), its tokenizer and its metadata."""
+    ckpt = read_checkpoint(path)
+    model, tokenizer = build_from_checkpoint(ckpt, path)
+    return model.to(device).eval(), tokenizer, ckpt["meta"]
+
+
+def build_from_checkpoint(ckpt: dict[str, Any], path: str | Path) -> tuple[Transformer, Tokenizer]:
+    try:
+        config = ModelConfig.from_dict(ckpt["config"])
+        tokenizer = Tokenizer(ckpt["tokenizer"])
+    except (TypeError, ValueError) as exc:
+        raise CheckpointError(f"checkpoint {str(path)!r} is invalid: {exc}") from None
+    if tokenizer.vocab_size != config.vocab_size:
+        raise CheckpointError(
+            f"checkpoint {str(path)!r} is invalid: tokenizer has {tokenizer.vocab_size} pieces "
+            f"but the model expects {config.vocab_size}")
+    model = Transformer(config)
+    state = {k: v.float() if v.is_floating_point() else v for k, v in ckpt["model"].items()}
+    try:
+        model.load_state_dict(state)
+    except RuntimeError as exc:
+        # The first line only says "Error(s) in loading state_dict"; the second names the tensor.
+        lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+        first = lines[1] if len(lines) > 1 else lines[0]
+        raise CheckpointError(f"checkpoint {str(path)!r} does not match its config: {first}") from None
+    return model, tokenizer

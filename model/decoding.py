@@ -1,0 +1,186 @@
+"""Inference: greedy and beam search as free functions, plus attention capture.
+
+Shapes follow the legend in ``model/attention.py``; K is the beam size.
+
+Both searches encode once and, by default, decode incrementally with a key/value cache; with
+``use_cache=False`` every step re-runs the decoder over the whole prefix (same result, slower;
+kept for tests and benchmarks). The output length is capped per sentence at
+``max_len_a * source_length + max_len_b`` tokens (as in fairseq), and by the model's ``max_len``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor
+
+from .batch import Batch, causal_mask
+from .tokenizer import BOS_ID, EOS_ID, PAD_ID
+from .transformer import AttentionWeights, KVCache, Transformer
+
+
+@dataclass
+class Hypothesis:
+    tokens: list[int]   # output piece ids, without BOS/EOS
+    score: float        # log-probability / GNMT length penalty
+
+
+def max_lengths(src_mask: Tensor, max_len_a: float, max_len_b: int, model_max_len: int) -> Tensor:
+    """(B, 1, 1, S) -> (B,) output budget in tokens, EOS included."""
+    src_len = src_mask.sum(dim=(1, 2, 3))  # (B,)
+    limit = (src_len.float() * max_len_a + max_len_b).long()
+    return limit.clamp(min=1, max=model_max_len - 1)
+
+
+class _Stepper:
+    """Produces next-token log-probabilities for growing prefixes, with or without a KV cache."""
+
+    def __init__(self, model: Transformer, memory: Tensor, src_mask: Tensor, use_cache: bool):
+        self.model, self.memory, self.src_mask = model, memory, src_mask
+        self.cache: KVCache | None = model.new_cache() if use_cache else None
+
+    def __call__(self, prefix: Tensor) -> Tensor:
+        """prefix: (B, t) decoder input so far -> (B, V) log-probabilities of the next token."""
+        if self.cache is not None:
+            logits = self.model.decode(prefix[:, -1:], self.memory, self.src_mask, cache=self.cache)  # (B, 1, V)
+        else:
+            mask = causal_mask(prefix.size(1), prefix.device)  # (1, 1, t, t)
+            logits = self.model.decode(prefix, self.memory, self.src_mask, mask)  # (B, t, V)
+        logp = logits[:, -1].float().log_softmax(dim=-1)  # (B, V)
+        logp[:, [PAD_ID, BOS_ID]] = float("-inf")  # never produced, only used as input
+        return logp
+
+    def select(self, index: Tensor) -> None:
+        """Keep/reorder rows of everything that is per hypothesis."""
+        self.memory = self.memory.index_select(0, index)
+        self.src_mask = self.src_mask.index_select(0, index)
+        if self.cache is not None:
+            self.cache.select(index)
+
+
+@torch.inference_mode()
+def greedy_search(
+    model: Transformer, batch: Batch, *, max_len_a: float = 1.5, max_len_b: int = 10, use_cache: bool = True
+) -> list[list[int]]:
+    """Most probable token at every step. Returns per sentence the output ids (no BOS/EOS)."""
+    B = batch.src.size(0)
+    device = batch.src.device
+    limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
+    step = _Stepper(model, model.encode(batch.src, batch.src_mask), batch.src_mask, use_cache)
+    prefix = torch.full((B, 1), BOS_ID, dtype=torch.long, device=device)  # (B, 1)
+    finished = torch.zeros(B, dtype=torch.bool, device=device)
+    for t in range(int(limit.max())):
+        next_tok = step(prefix).argmax(dim=-1)  # (B,)
+        # The last allowed position must be EOS; finished rows just carry padding.
+        next_tok = torch.where(limit <= t + 1, torch.full_like(next_tok, EOS_ID), next_tok)
+        next_tok = next_tok.masked_fill(finished, PAD_ID)
+        prefix = torch.cat([prefix, next_tok[:, None]], dim=1)  # (B, t + 2)
+        finished |= next_tok == EOS_ID
+        if bool(finished.all()):
+            break
+    return [_strip(row) for row in prefix[:, 1:].tolist()]
+
+
+def _strip(ids: list[int]) -> list[int]:
+    """Output ids up to (not including) the first EOS."""
+    return ids[: ids.index(EOS_ID)] if EOS_ID in ids else [i for i in ids if i != PAD_ID]
+
+
+def length_penalty(length: Tensor | int, alpha: float) -> Tensor | float:
+    """GNMT (Wu et al. 2016): ((5 + |Y|) / 6) ** alpha; alpha = 0 disables it."""
+    return ((5.0 + length) / 6.0) ** alpha
+
+
+@torch.inference_mode()
+def beam_search(
+    model: Transformer,
+    batch: Batch,
+    *,
+    beam_size: int = 4,
+    length_penalty_alpha: float = 0.6,
+    n_best: int = 1,
+    max_len_a: float = 1.5,
+    max_len_b: int = 10,
+    use_cache: bool = True,
+) -> list[list[Hypothesis]]:
+    """Batched beam search. Returns for every sentence its ``n_best`` hypotheses, best first.
+
+    A hypothesis ends when it emits EOS; a sentence is done once it holds ``beam_size`` ended
+    hypotheses (fairseq's rule), and done sentences leave the batch so no work is spent on them.
+    """
+    if beam_size < 1:
+        raise ValueError(f"beam_size must be >= 1, got {beam_size!r}")
+    if not 1 <= n_best <= beam_size:
+        raise ValueError(f"n_best must be between 1 and beam_size {beam_size!r}, got {n_best!r}")
+    B, K = batch.src.size(0), beam_size
+    device = batch.src.device
+    limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
+    memory = model.encode(batch.src, batch.src_mask)  # (B, S, D)
+    expand = torch.arange(B, device=device).repeat_interleave(K)  # (B*K,)
+    step = _Stepper(model, memory.index_select(0, expand), batch.src_mask.index_select(0, expand), use_cache)
+    prefix = torch.full((B * K, 1), BOS_ID, dtype=torch.long, device=device)  # (B*K, 1)
+    # Only the first beam is live at the start, or the K beams would be K copies of one.
+    scores = torch.full((B, K), float("-inf"), device=device)  # (B, K) sum of log-probs
+    scores[:, 0] = 0.0
+    active = torch.arange(B, device=device)  # original index of each sentence still searching
+    ended: list[list[Hypothesis]] = [[] for _ in range(B)]
+    for t in range(int(limit.max())):
+        Ba = active.numel()
+        logp = step(prefix).view(Ba, K, -1)  # (Ba, K, V)
+        V = logp.size(-1)
+        at_limit = limit[active] <= t + 1  # (Ba,)
+        # At the length limit only EOS may follow.
+        logp[at_limit] = torch.where(torch.arange(V, device=device) == EOS_ID, logp[at_limit], float("-inf"))
+        cand = (scores[:, :, None] + logp).view(Ba, K * V)  # (Ba, K*V)
+        top_scores, top_idx = cand.topk(2 * K, dim=-1)  # (Ba, 2K): enough for K non-EOS continuations
+        top_beam, top_tok = top_idx // V, top_idx % V  # (Ba, 2K)
+        is_eos = (top_tok == EOS_ID) & torch.isfinite(top_scores)
+        _collect_ended(ended, active, prefix.view(Ba, K, -1), top_scores, top_beam, is_eos, t + 1,
+                       length_penalty_alpha, K)
+        # Live continuations: the best K candidates that are not EOS.
+        rank = torch.where(is_eos, float("inf"), torch.arange(2 * K, device=device, dtype=torch.float))
+        keep = rank.argsort(dim=-1)[:, :K]  # (Ba, K)
+        scores = top_scores.gather(1, keep).masked_fill(is_eos.gather(1, keep), float("-inf"))  # (Ba, K)
+        beam_src = (top_beam.gather(1, keep) + torch.arange(Ba, device=device)[:, None] * K).view(-1)  # (Ba*K,)
+        prefix = torch.cat([prefix.index_select(0, beam_src), top_tok.gather(1, keep).view(-1, 1)], dim=1)
+        step.select(beam_src)
+        full = torch.tensor([len(ended[int(i)]) >= K for i in active], device=device)  # (Ba,)
+        still = ~(full | at_limit)  # a sentence at its length limit has ended all its beams
+        if not bool(still.any()):
+            break
+        if not bool(still.all()):
+            rows = still.nonzero().squeeze(1)  # surviving sentences
+            active, scores = active[rows], scores[rows]
+            flat = (rows[:, None] * K + torch.arange(K, device=device)).view(-1)  # (Ba'*K,)
+            prefix = prefix.index_select(0, flat)
+            step.select(flat)
+    return [sorted(hyps, key=lambda h: -h.score)[:n_best] for hyps in ended]
+
+
+def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, alpha, K) -> None:
+    """Move every EOS candidate among the top K of its sentence into ``ended``."""
+    for row, col in is_eos[:, :K].nonzero().tolist():
+        sent = int(active[row])
+        if len(ended[sent]) >= K:
+            continue
+        tokens = prefix[row, int(top_beam[row, col]), 1:].tolist()
+        score = float(top_scores[row, col]) / length_penalty(length, alpha)
+        ended[sent].append(Hypothesis(tokens=tokens, score=score))
+
+
+@torch.inference_mode()
+def capture_attention(model: Transformer, src_ids: list[int], out_ids: list[int]) -> AttentionWeights:
+    """Attention of every layer and head behind one translation.
+
+    Re-runs the decoder teacher-forced on the model's own output (BOS + out_ids): in eval mode
+    this gives exactly the weights of the step-by-step decoding that produced it, in one pass.
+    Returns tensors with B = 1: encoder (1, H, S, S), decoder (1, H, T, T), cross (1, H, T, S),
+    where S counts the source pieces + EOS and T the output pieces + EOS.
+    """
+    device = next(model.parameters()).device
+    batch = Batch.make([src_ids], [out_ids], device=device)
+    attention = AttentionWeights()
+    memory = model.encode(batch.src, batch.src_mask, attention=attention)
+    model.decode(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=attention)
+    return attention

@@ -1,0 +1,232 @@
+"""Training pieces used by ``train.py`` (paper section 5): loss, learning-rate schedule, optimizer,
+evaluation on the dev set, and the small amount of distributed plumbing.
+
+Shapes follow the legend in ``model/attention.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import sacrebleu
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import Tensor
+
+from .batch import Batch
+from .data import TokenBatchSampler, clean_pairs, corpus_sha256, grouped_split, read_pairs, reference_streams
+from .decoding import greedy_search
+from .tokenizer import PAD_ID, Tokenizer
+from .transformer import Transformer
+
+
+def label_smoothed_loss(logits: Tensor, target: Tensor, smoothing: float) -> Tensor:
+    """Summed cross-entropy over non-padding targets, with label smoothing (section 5.4).
+
+    logits: (B, T, V), target: (B, T). The caller divides by the token count, so that
+    sentences weigh by length and DDP ranks with different batch sizes stay comparable."""
+    V = logits.size(-1)
+    return F.cross_entropy(logits.reshape(-1, V).float(), target.reshape(-1), ignore_index=PAD_ID,
+                           label_smoothing=smoothing, reduction="sum")
+
+
+def inverse_sqrt(warmup: int):
+    """lr multiplier: linear warmup to 1 over ``warmup`` steps, then ~ 1/sqrt(step) (section 5.3,
+    with the peak learning rate as an explicit argument instead of d_model^-0.5)."""
+    if warmup < 1:
+        raise ValueError(f"warmup must be >= 1, got {warmup!r}")
+
+    def factor(step: int) -> float:
+        step = max(step, 1)
+        return min(step / warmup, math.sqrt(warmup / step))
+    return factor
+
+
+def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
+    """AdamW with the paper's betas/eps; no weight decay on biases, norms and embeddings."""
+    decay, no_decay = [], []
+    for name, p in model.named_parameters():
+        (decay if p.dim() > 1 and "embed" not in name else no_decay).append(p)
+    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.98), eps=1e-9)
+
+
+@dataclass
+class DevSet:
+    """Dev examples for the loss, and unique sources with all their references for BLEU."""
+
+    src_ids: list[list[int]]
+    tgt_ids: list[list[int]]
+    bleu_src_ids: list[list[int]]
+    references: list[list[str]]
+
+
+def batches_by_length(lengths: Sequence[int], max_tokens: int) -> list[list[int]]:
+    """Indices sorted by length, cut into batches of at most ``max_tokens`` padded tokens."""
+    return TokenBatchSampler(lengths, max_tokens, shuffle=False).batches(0)
+
+
+@torch.no_grad()
+def dev_loss(model: Transformer, dev: DevSet, max_tokens: int, device: torch.device, autocast) -> float:
+    """Mean per-token cross-entropy (no smoothing) on the dev pairs."""
+    model.eval()
+    total, tokens = 0.0, 0
+    lengths = [max(len(s), len(t)) + 2 for s, t in zip(dev.src_ids, dev.tgt_ids)]
+    for idx in batches_by_length(lengths, max_tokens):
+        batch = Batch.make([dev.src_ids[i] for i in idx], [dev.tgt_ids[i] for i in idx], device)
+        with autocast():
+            logits = model(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)
+        total += float(label_smoothed_loss(logits, batch.tgt_out, 0.0))
+        tokens += batch.n_tokens
+    model.train()
+    return total / max(tokens, 1)
+
+
+@torch.no_grad()
+def dev_bleu(model: Transformer, tokenizer: Tokenizer, dev: DevSet, max_tokens: int,
+             device: torch.device, autocast) -> tuple[float, list[str]]:
+    """Greedy-decode the dev sources; sacreBLEU against all their references."""
+    model.eval()
+    hyps = [""] * len(dev.bleu_src_ids)
+    lengths = [len(s) + 1 for s in dev.bleu_src_ids]
+    # Decoding holds beams of short sequences; a smaller batch keeps memory flat.
+    for idx in batches_by_length(lengths, max_tokens // 2):
+        batch = Batch.make([dev.bleu_src_ids[i] for i in idx], device=device)
+        with autocast():
+            outs = greedy_search(model, batch)
+        for i, out in zip(idx, outs):
+            hyps[i] = tokenizer.decode(out)
+    model.train()
+    return corpus_bleu(hyps, dev.references).score, hyps
+
+
+def corpus_bleu(hyps: list[str], references: list[list[str]], **kwargs):
+    """sacreBLEU with a variable number of references per sentence."""
+    return sacrebleu.corpus_bleu(hyps, reference_streams(references), **kwargs)
+
+
+def rng_state() -> dict[str, Any]:
+    state: dict[str, Any] = {"torch": torch.get_rng_state(), "python": random.getstate()}
+    if torch.cuda.is_available():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def set_rng_state(state: dict[str, Any]) -> None:
+    torch.set_rng_state(state["torch"])
+    random.setstate(state["python"])
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
+@dataclass
+class Dist:
+    """Where this process stands in a torchrun job (rank 0 of 1 when run plainly)."""
+
+    rank: int = 0
+    world: int = 1
+    local_rank: int = 0
+
+    @property
+    def main(self) -> bool:
+        return self.rank == 0
+
+
+def init_distributed(device_kind: str) -> Dist:
+    """Join the torchrun job if there is one: NCCL on GPUs, gloo on CPUs."""
+    if "RANK" not in os.environ:
+        return Dist()
+    backend = "nccl" if device_kind == "cuda" else "gloo"
+    dist.init_process_group(backend=backend)
+    d = Dist(rank=dist.get_rank(), world=dist.get_world_size(), local_rank=int(os.environ.get("LOCAL_RANK", 0)))
+    if device_kind == "cuda":
+        torch.cuda.set_device(d.local_rank)
+    return d
+
+
+def agree(flag: bool, d: Dist) -> bool:
+    """Rank 0's decision, broadcast so that every rank stops at the same step."""
+    if d.world == 1:
+        return flag
+    t = torch.tensor([1.0 if flag else 0.0])
+    if dist.get_backend() == "nccl":
+        t = t.cuda()
+    dist.broadcast(t, src=0)
+    return bool(t.item())
+
+
+# ------------------------------------------------------------------------- data and metadata
+
+
+@dataclass
+class Corpus:
+    train: list[tuple[str, str]]
+    dev: list[tuple[str, str]]
+    test: list[tuple[str, str]]
+    sha256: dict[str, str]  # file -> SHA-256 of what was trained on
+
+
+def load_corpus(args, out_dir: Path | None) -> Corpus:
+    """Read, clean and (without --valid) split the corpus; rank 0 writes the splits it made."""
+    pairs = clean_pairs(read_pairs(args.data))
+    sha = {args.data: corpus_sha256(args.data)}
+    if args.valid:
+        dev = clean_pairs(read_pairs(args.valid))
+        sha[args.valid] = corpus_sha256(args.valid)
+        return Corpus(pairs, dev, [], sha)
+    # Cap held-out sets at a tenth of the corpus each, so small corpora still train on most pairs.
+    cap = max(1, len(pairs) // 10)
+    train, dev, test = grouped_split(pairs, dev_size=min(args.dev_size, cap), test_size=min(args.test_size, cap),
+                                     seed=args.seed)
+    if out_dir is not None:
+        for name, split in (("dev", dev), ("test", test)):
+            write_tsv(out_dir / f"{name}.tsv", split)
+    return Corpus(train, dev, test, sha)
+
+
+def write_tsv(path: Path, pairs: list[tuple[str, str]]) -> None:
+    """The corpus's own layout (English<TAB>German), so every command can read it back."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("".join(f"{en}\t{de}\n" for de, en in pairs), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_jsonl(path: Path, record: dict[str, Any]) -> None:
+    """Append one line; a line is small, so a crash can cut at most that line."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def make_meta(args, corpus: Corpus, state: dict[str, Any], model: Transformer, time_started: float) -> dict[str, Any]:
+    """What a checkpoint says about how it was made (shown by model.info and the /model page)."""
+    import sentencepiece
+
+    curves = state["curves"]
+    return {
+        "step": state["step"],
+        "epoch": state["epoch"],
+        "dev_bleu": round(state["best_bleu"], 2) if state["best_bleu"] >= 0 else None,
+        "dev_loss": curves["dev_loss"][-1] if curves["dev_loss"] else None,
+        "curves": {k: list(v) for k, v in curves.items()},
+        "parameters": model.num_parameters(),
+        "data": {"sha256": dict(corpus.sha256), "train_pairs": len(corpus.train), "dev_pairs": len(corpus.dev),
+                 "test_pairs": len(corpus.test)},
+        "train_args": {k: v for k, v in vars(args).items() if v is not None},
+        "seed": args.seed,
+        "wall_time_s": round(state["elapsed_s"], 1),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time_started)),
+        "versions": {"python": platform.python_version(), "torch": str(torch.__version__),
+                     "sentencepiece": str(sentencepiece.__version__), "sacrebleu": str(sacrebleu.__version__)},
+    }

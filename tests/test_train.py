@@ -1,0 +1,148 @@
+"""train.py end to end: learning, checkpoints, metrics, resume after SIGKILL, torchrun, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+import train
+from model.checkpoint import read_checkpoint
+from model.data import read_pairs
+from model.translator import Translator
+from tests.conftest import PAIRS40, ROOT
+
+# Several batches per epoch (so resume must restore the position inside an epoch) and dropout on
+# (so it must restore the RNG too).
+RESUME_ARGS = ["--preset", "tiny", "--max-tokens", "160", "--dropout", "0.1", "--warmup", "20", "--lr", "2e-3",
+               "--eval-every", "25", "--save-every", "10", "--seed", "3", "--no-progress"]
+
+
+def run_train(args: list[str], **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, **kwargs)
+
+
+def test_tiny_learns_40_pairs_by_heart(tiny_checkpoint, pairs40):
+    translator = Translator.from_checkpoint(tiny_checkpoint, "cpu")
+    german = [de for de, _ in pairs40]
+    english = [en for _, en in pairs40]
+    assert translator.translate(german) == english
+    assert translator.translate(german, beam_size=4) == english
+
+
+def test_run_directory_contents(tiny_run):
+    assert sorted(p.name for p in tiny_run.iterdir()) == ["best.pt", "last.pt", "metrics.jsonl"]
+    records = [json.loads(line) for line in (tiny_run / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in records] == [150]
+    assert records[-1]["dev_bleu"] == 100.0
+    assert set(records[-1]) >= {"step", "epoch", "train_loss", "dev_loss", "dev_bleu", "best_bleu", "lr"}
+    last = read_checkpoint(tiny_run / "last.pt")
+    best = read_checkpoint(tiny_run / "best.pt")
+    assert "train_state" in last and "train_state" not in best
+    meta = best["meta"]
+    assert meta["step"] == 150 and meta["dev_bleu"] == 100.0
+    assert meta["curves"]["step"] == [150] and meta["curves"]["dev_bleu"] == [100.0]
+    assert meta["data"]["train_pairs"] == 40 and len(meta["data"]["sha256"][str(PAIRS40)]) == 64
+    assert meta["versions"]["torch"] == str(torch.__version__)
+    assert meta["parameters"] > 500_000 and meta["wall_time_s"] > 0
+
+
+def test_split_without_valid_writes_disjoint_dev_and_test(tmp_path):
+    out = tmp_path / "run"
+    assert train.main(["--data", str(PAIRS40), "--out", str(out), "--preset", "tiny", "--max-steps", "2",
+                       "--eval-every", "2", "--no-progress", "--vocab-size", "100"]) == 0
+    dev, test = read_pairs(out / "dev.tsv"), read_pairs(out / "test.tsv")
+    meta = read_checkpoint(out / "last.pt")["meta"]["data"]
+    assert (meta["train_pairs"], meta["dev_pairs"], meta["test_pairs"]) == (32, len(dev), len(test)) == (32, 4, 4)
+    assert not {s for p in dev for s in p} & {s for p in test for s in p}
+
+
+def _weights(path: Path) -> dict[str, torch.Tensor]:
+    return read_checkpoint(path)["model"]
+
+
+def test_resume_after_sigkill_is_exact(tmp_path):
+    """Kill -9 mid-run, resume: the final weights equal those of an uninterrupted run, bit for bit."""
+    common = ["--data", str(PAIRS40), "--valid", str(PAIRS40), *RESUME_ARGS, "--max-steps", "120"]
+    straight = tmp_path / "straight"
+    assert run_train([*common, "--out", str(straight)]).returncode == 0
+
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "train.py", *common, "--out", str(killed)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while not (killed / "last.pt").exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.3)  # let it run past the save, so steps are lost and redone
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the run finished before it could be killed"
+    step_at_kill = read_checkpoint(killed / "last.pt")["train_state"]["state"]["step"]
+    assert 0 < step_at_kill < 120
+
+    resumed = run_train([*common, "--out", str(killed), "--resume"])
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resumed from {killed / 'last.pt'} at step {step_at_kill}" in resumed.stdout
+    a, b = _weights(straight / "last.pt"), _weights(killed / "last.pt")
+    assert a.keys() == b.keys()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert read_checkpoint(killed / "last.pt")["meta"]["step"] == 120
+
+
+def test_torchrun_two_cpu_processes(tmp_path):
+    out = tmp_path / "ddp"
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2", "train.py",
+         "--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--preset", "tiny",
+         "--max-steps", "60", "--warmup", "20", "--lr", "2e-3", "--eval-every", "30", "--max-tokens", "256",
+         "--no-progress"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count("data: 40 train") == 1, "only rank 0 logs"
+    records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in records] == [30, 60], "only rank 0 writes"
+    assert records[-1]["dev_bleu"] > 50
+    assert read_checkpoint(out / "last.pt")["meta"]["step"] == 60
+
+
+def test_max_minutes_stops_and_saves(tmp_path):
+    out = tmp_path / "timed"
+    proc = run_train(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--preset", "tiny",
+                      "--max-minutes", "0.05", "--eval-every", "100000", "--no-progress", "--vocab-size", "100"])
+    assert proc.returncode == 0, proc.stderr
+    step = read_checkpoint(out / "last.pt")["meta"]["step"]
+    assert step > 0 and "done: step" in proc.stdout
+
+
+def test_existing_run_needs_resume(tiny_run):
+    proc = run_train(["--data", str(PAIRS40), "--out", str(tiny_run), "--preset", "tiny"])
+    assert proc.returncode == 2
+    assert proc.stderr == (f"train.py: error: {str(tiny_run / 'last.pt')!r} exists: pass --resume to continue "
+                           "that run, or choose another --out\n")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--data", "nope.zip"], "train.py: error: corpus not found: 'nope.zip'"),
+    (["--data", str(PAIRS40), "--max-tokens", "0"], "train.py: error: --max-tokens must be >= 1, got 0"),
+    (["--data", str(PAIRS40), "--preset", "huge"], "train.py: error: argument --preset: invalid choice: 'huge'"),
+    (["--data", str(PAIRS40), "--d-model", "100", "--heads", "3"],
+     "train.py: error: d_model 100 is not divisible by n_heads 3"),
+    (["--data", str(PAIRS40), "--max-minutes", "-1"], "train.py: error: --max-minutes must be > 0, got -1.0"),
+    (["--data", str(PAIRS40), "--device", "cuda"],
+     "train.py: error: device 'cuda' was asked for, but no CUDA GPU is available"),
+])
+def test_bad_arguments_give_one_line_errors(tmp_path, args, message):
+    if "cuda" in args and torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    proc = run_train([*args, "--out", str(tmp_path / "x"), "--max-steps", "1"])
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith(message)

@@ -1,0 +1,244 @@
+"""Train a German->English Transformer and write a checkpoint.
+
+    python train.py --data deu-eng.zip --out runs/small --preset small --max-minutes 60
+    python train.py --data deu-eng.zip --out runs/small --resume          # continue that run
+    torchrun --nproc_per_node=2 train.py --data ... --out ...             # DistributedDataParallel
+
+Reads top to bottom: config, data, model, loop (with eval and save). Only rank 0 logs and writes.
+Writes DIR/last.pt (with optimizer, scheduler, RNG and data position, for --resume), DIR/best.pt
+(best dev BLEU, weights only), DIR/metrics.jsonl, and DIR/dev.tsv + DIR/test.tsv when it split
+the corpus itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from contextlib import nullcontext
+from functools import partial
+from pathlib import Path
+
+import torch
+
+from model import training as T
+from model.batch import Batch
+from model.checkpoint import CheckpointError, read_checkpoint, save_checkpoint, build_from_checkpoint
+from model.config import PRESETS, preset
+from model.data import CorpusError, TokenBatchSampler, group_references
+from model.tokenizer import Tokenizer
+from model.transformer import Transformer
+from model.translator import resolve_device
+
+# -------------------------------------------------------------------------------------- config
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--data", required=True, help="training corpus: deu-eng.zip, a TSV, or a .de/.en prefix")
+    p.add_argument("--valid", help="dev corpus; without it --data is split into train/dev/test")
+    p.add_argument("--out", required=True, help="run directory for checkpoints and metrics")
+    p.add_argument("--preset", default="small", choices=sorted(PRESETS))
+    for flag, kind in [("--d-model", int), ("--heads", int), ("--ffn", int), ("--layers", int),
+                       ("--encoder-layers", int), ("--decoder-layers", int), ("--dropout", float),
+                       ("--label-smoothing", float), ("--vocab-size", int)]:
+        p.add_argument(flag, type=kind, help="override the preset")
+    p.add_argument("--post-norm", action="store_true", help="the paper's post-norm instead of pre-norm")
+    p.add_argument("--max-tokens", type=int, default=4096, help="padded tokens per batch (per process)")
+    p.add_argument("--lr", type=float, default=7e-4, help="peak learning rate")
+    p.add_argument("--warmup", type=int, default=4000, help="linear warmup steps")
+    p.add_argument("--weight-decay", type=float, default=0.0)
+    p.add_argument("--clip-norm", type=float, default=1.0)
+    p.add_argument("--max-steps", type=int, help="stop after this many optimizer steps")
+    p.add_argument("--max-epochs", type=int, help="stop after this many epochs")
+    p.add_argument("--max-minutes", type=float, help="stop (and save) after this much wall time")
+    p.add_argument("--eval-every", type=int, help="evaluate every N steps (default: each epoch)")
+    p.add_argument("--eval-sentences", type=int, default=1000, help="dev sources decoded for BLEU")
+    p.add_argument("--save-every", type=int, default=1000, help="write last.pt every N steps")
+    p.add_argument("--patience", type=int, help="stop after N evaluations without a better dev BLEU")
+    p.add_argument("--dev-size", type=int, default=2000, help="dev pairs held out when splitting --data")
+    p.add_argument("--test-size", type=int, default=2000, help="test pairs held out when splitting --data")
+    p.add_argument("--max-len", type=int, default=128, help="drop training pairs longer than this (pieces)")
+    p.add_argument("--resume", action="store_true", help="continue from DIR/last.pt if it exists")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
+    p.add_argument("--no-progress", action="store_true", help="no tqdm bar (logs only)")
+    args = p.parse_args(argv)
+    for name in ("max_tokens", "warmup", "save_every", "eval_sentences", "max_len", "max_steps", "max_epochs",
+                 "eval_every", "patience"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            p.error(f"--{name.replace('_', '-')} must be >= 1, got {value!r}")
+    if args.max_minutes is not None and args.max_minutes <= 0:
+        p.error(f"--max-minutes must be > 0, got {args.max_minutes!r}")
+    try:  # a bad architecture should fail now, not after reading the corpus
+        model_config(args, preset(args.preset).vocab_size)
+    except ValueError as exc:
+        p.error(str(exc))
+    return args
+
+
+def model_config(args: argparse.Namespace, vocab_size: int):
+    overrides = {"d_model": args.d_model, "n_heads": args.heads, "d_ff": args.ffn, "dropout": args.dropout,
+                 "encoder_layers": args.encoder_layers or args.layers,
+                 "decoder_layers": args.decoder_layers or args.layers,
+                 "label_smoothing": args.label_smoothing}
+    changes = {k: v for k, v in overrides.items() if v is not None}
+    if args.post_norm:
+        changes["pre_norm"] = False
+    return preset(args.preset).replace(vocab_size=vocab_size, **changes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    out = Path(args.out)
+    last_path = out / "last.pt"
+    device = resolve_device(args.device)
+    dist = T.init_distributed(device.type)
+    if device.type == "cuda":
+        device = torch.device("cuda", dist.local_rank)
+    log = print if dist.main else (lambda *a, **k: None)
+    resume = read_checkpoint(last_path) if args.resume and last_path.exists() else None
+    if resume is None and last_path.exists():
+        raise ValueError(f"{str(last_path)!r} exists: pass --resume to continue that run, or choose another --out")
+    torch.manual_seed(args.seed)
+
+    # ---------------------------------------------------------------------------------- data
+    corpus = T.load_corpus(args, out if dist.main else None)
+    log(f"data: {len(corpus.train)} train / {len(corpus.dev)} dev / {len(corpus.test)} test pairs")
+    if resume is not None:
+        model, tokenizer = build_from_checkpoint(resume, last_path)
+    else:
+        tokenizer = Tokenizer.train([s for pair in corpus.train for s in pair], args.vocab_size
+                                    or preset(args.preset).vocab_size, seed=args.seed)
+        model = Transformer(model_config(args, tokenizer.vocab_size))
+    src_ids = tokenizer.encode_batch([de for de, _ in corpus.train])
+    tgt_ids = tokenizer.encode_batch([en for _, en in corpus.train])
+    keep = [i for i in range(len(src_ids)) if 0 < len(src_ids[i]) < args.max_len and 0 < len(tgt_ids[i]) < args.max_len]
+    src_ids, tgt_ids = [src_ids[i] for i in keep], [tgt_ids[i] for i in keep]
+    if not src_ids:
+        raise CorpusError(f"no training pairs left in {args.data!r} after filtering")
+    sampler = TokenBatchSampler([max(len(s), len(t)) + 2 for s, t in zip(src_ids, tgt_ids)], args.max_tokens,
+                                seed=args.seed, num_replicas=dist.world, rank=dist.rank)
+    sources, references = group_references(corpus.dev)
+    dev = T.DevSet(tokenizer.encode_batch([de for de, _ in corpus.dev]), tokenizer.encode_batch([en for _, en in corpus.dev]),
+                   tokenizer.encode_batch(sources[: args.eval_sentences]), references[: args.eval_sentences])
+
+    # --------------------------------------------------------------------------------- model
+    model.to(device).train()
+    config = model.config
+    log(f"model: {model.num_parameters():,} parameters, {config}")
+    raw_model = model
+    if dist.world > 1:
+        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
+    optimizer = T.make_optimizer(raw_model, args.lr, args.weight_decay)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, T.inverse_sqrt(args.warmup))
+    autocast = (partial(torch.autocast, "cuda", dtype=torch.bfloat16) if device.type == "cuda" else nullcontext)
+    state = {"step": 0, "epoch": 0, "position": 0, "best_bleu": -1.0, "bad_evals": 0, "elapsed_s": 0.0,
+             "curves": {"step": [], "train_loss": [], "dev_loss": [], "dev_bleu": [], "lr": []},
+             "window": {"loss": 0.0, "tokens": 0}}
+    if resume is not None:
+        ts = resume["train_state"]
+        optimizer.load_state_dict(ts["optimizer"])
+        scheduler.load_state_dict(ts["scheduler"])
+        state = ts["state"]
+        T.set_rng_state(ts["rng"])
+        log(f"resumed from {last_path} at step {state['step']} (epoch {state['epoch']}, batch {state['position']})")
+
+    def save(path: Path, with_train_state: bool) -> None:
+        if not dist.main:
+            return
+        meta = T.make_meta(args, corpus, state, raw_model, time_started)
+        train_state = ({"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
+                        "rng": T.rng_state(), "state": state} if with_train_state else None)
+        save_checkpoint(path, raw_model, tokenizer, meta, train_state)
+
+    def evaluate() -> bool:
+        """Dev loss + BLEU; saves best.pt; returns True when patience ran out."""
+        loss = T.dev_loss(raw_model, dev, args.max_tokens, device, autocast)
+        bleu, hyps = T.dev_bleu(raw_model, tokenizer, dev, args.max_tokens, device, autocast)
+        c = state["curves"]
+        c["step"].append(state["step"]); c["dev_loss"].append(round(loss, 4)); c["dev_bleu"].append(round(bleu, 2))
+        c["train_loss"].append(round(window["loss"] / max(window["tokens"], 1), 4)); c["lr"].append(scheduler.get_last_lr()[0])
+        improved = bleu > state["best_bleu"]
+        state["best_bleu"], state["bad_evals"] = (bleu, 0) if improved else (state["best_bleu"], state["bad_evals"] + 1)
+        record = {"step": state["step"], "epoch": state["epoch"], "train_loss": c["train_loss"][-1], "dev_loss": round(loss, 4),
+                  "dev_bleu": round(bleu, 2), "best_bleu": round(state["best_bleu"], 2), "lr": c["lr"][-1],
+                  "example": hyps[0] if hyps else ""}
+        if dist.main:
+            T.write_jsonl(out / "metrics.jsonl", record)
+            tqdm_write(f"eval step {state['step']}: dev loss {loss:.3f}, dev BLEU {bleu:.2f} (best {state['best_bleu']:.2f})"
+                       f"{' *' if improved else ''}")
+            if improved:
+                save(out / "best.pt", with_train_state=False)
+        window.update(loss=0.0, tokens=0)
+        return args.patience is not None and state["bad_evals"] >= args.patience
+
+    # ---------------------------------------------------------------------------------- loop
+    from tqdm import tqdm
+    time_started = time.time() - state["elapsed_s"]
+    run_started = time.time()
+    bar = tqdm(total=args.max_steps, initial=state["step"], disable=not dist.main or args.no_progress,
+               unit="step", dynamic_ncols=True)
+    tqdm_write = bar.write if dist.main and not args.no_progress else log
+    window = state.setdefault("window", {"loss": 0.0, "tokens": 0})  # train loss since the last eval
+    speed = {"tokens": 0, "t0": time.time()}
+    stop = False
+    while not stop:
+        batches = sampler.batches(state["epoch"])
+        for idx in batches[state["position"]:]:
+            batch = Batch.make([src_ids[i] for i in idx], [tgt_ids[i] for i in idx], device)
+            with autocast():
+                logits = model(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)
+            loss_sum = T.label_smoothed_loss(logits, batch.tgt_out, config.label_smoothing)
+            optimizer.zero_grad(set_to_none=True)
+            (loss_sum / batch.n_tokens).backward()
+            torch.nn.utils.clip_grad_norm_(raw_model.parameters(), args.clip_norm)
+            optimizer.step()
+            scheduler.step()
+            state["step"] += 1
+            state["position"] += 1
+            loss_value = float(loss_sum.detach())
+            window["loss"] += loss_value; window["tokens"] += batch.n_tokens
+            speed["tokens"] += batch.n_tokens
+            state["elapsed_s"] = time.time() - time_started
+            if state["step"] % 10 == 0:
+                tok_s = speed["tokens"] * dist.world / max(time.time() - speed["t0"], 1e-9)
+                bar.set_postfix(loss=f"{loss_value / batch.n_tokens:.3f}", tok_s=f"{tok_s:,.0f}",
+                                lr=f"{scheduler.get_last_lr()[0]:.2e}", ep=state["epoch"], refresh=False)
+                speed.update(tokens=0, t0=time.time())
+            bar.update(1)
+            out_of_time = args.max_minutes is not None and time.time() - run_started >= args.max_minutes * 60
+            done = (args.max_steps is not None and state["step"] >= args.max_steps) or out_of_time
+            if args.eval_every and state["step"] % args.eval_every == 0:
+                done = evaluate() or done
+            done = T.agree(done, dist)
+            if state["step"] % args.save_every == 0 and not done:
+                save(last_path, with_train_state=True)
+            if done:
+                stop = True
+                break
+        else:  # the epoch ran out
+            state["epoch"] += 1
+            state["position"] = 0
+            stop = not args.eval_every and evaluate()
+            stop = T.agree(stop or (args.max_epochs is not None and state["epoch"] >= args.max_epochs), dist)
+    bar.close()
+    if state["curves"]["step"][-1:] != [state["step"]]:
+        evaluate()  # the final weights always get a score (and a chance at best.pt)
+    save(last_path, with_train_state=True)
+    log(f"done: step {state['step']}, epoch {state['epoch']}, best dev BLEU {state['best_bleu']:.2f}, "
+        f"{state['elapsed_s'] / 60:.1f} min; wrote {out / 'best.pt'} and {last_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except (CorpusError, CheckpointError, ValueError) as exc:
+        print(f"train.py: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("train.py: interrupted; resume with --resume (progress since the last save is lost)", file=sys.stderr)
+        sys.exit(130)
