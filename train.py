@@ -22,9 +22,10 @@ from pathlib import Path
 
 import torch
 
+from model import cli
 from model import training as T
 from model.batch import Batch
-from model.checkpoint import CheckpointError, read_checkpoint, save_checkpoint, build_from_checkpoint
+from model.checkpoint import build_from_checkpoint, read_checkpoint, save_checkpoint
 from model.config import PRESETS, preset
 from model.data import CorpusError, TokenBatchSampler, group_references
 from model.tokenizer import Tokenizer
@@ -35,7 +36,7 @@ from model.translator import resolve_device
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = cli.make_parser("train.py", __doc__)
     p.add_argument("--data", required=True, help="training corpus: deu-eng.zip, a TSV, or a .de/.en prefix")
     p.add_argument("--valid", help="dev corpus; without it --data is split into train/dev/test")
     p.add_argument("--out", required=True, help="run directory for checkpoints and metrics")
@@ -92,6 +93,7 @@ def model_config(args: argparse.Namespace, vocab_size: int):
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    cli.set_threads()
     out = Path(args.out)
     last_path = out / "last.pt"
     device = resolve_device(args.device)
@@ -234,11 +236,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except (CorpusError, CheckpointError, ValueError) as exc:
-        print(f"train.py: error: {exc}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        print("train.py: interrupted; resume with --resume (progress since the last save is lost)", file=sys.stderr)
-        sys.exit(130)
+    sys.exit(cli.run(main, None, prog="train.py"))

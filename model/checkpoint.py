@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +75,39 @@ def save_checkpoint(
     atomic_save(ckpt, path)
 
 
+def _check_file(path: str | Path) -> None:
+    """Clear messages for the usual wrong files (empty, cut off, not from torch.save, a zip corpus)
+    before torch sees them: torch's own errors for these are obscure (a text file gives
+    ``KeyError: 101``, a cut-off download a paragraph about miniz)."""
+    file = Path(path)
+    shown = str(path)
+    foreign = CheckpointError(f"not a de-en-nmt checkpoint: {shown!r} is not a file written by torch.save")
+    try:
+        with open(file, "rb") as f:
+            head = f.read(4)
+        complete_zip = zipfile.is_zipfile(file)
+        if complete_zip:  # torch's zip layout: <name>/data.pkl + <name>/data/<storage>
+            with zipfile.ZipFile(file) as archive:
+                if not any(name.endswith("/data.pkl") for name in archive.namelist()):
+                    raise foreign
+    except zipfile.BadZipFile:
+        raise CheckpointError(f"cannot load checkpoint {shown!r}: the file is truncated or corrupted") from None
+    except OSError as exc:
+        raise CheckpointError(f"cannot read checkpoint {shown!r}: {exc.strerror or exc}") from None
+    if not head:
+        raise CheckpointError(f"cannot load checkpoint {shown!r}: the file is empty")
+    if head == b"PK\x03\x04" and not complete_zip:
+        raise CheckpointError(f"cannot load checkpoint {shown!r}: the file is truncated or corrupted")
+    if not complete_zip and not head.startswith(b"\x80"):  # torch.save: zip, or legacy pickle protocol >= 2
+        raise foreign
+
+
 def read_checkpoint(path: str | Path) -> dict[str, Any]:
     """Load the raw dict safely, turning every failure into a one-line CheckpointError."""
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"checkpoint not found: {str(path)!r}")
+    _check_file(path)
     try:
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # truncated zip, pickled objects, random bytes, ...

@@ -80,6 +80,12 @@ def _text(tmp_path, saved):
     return path
 
 
+def _empty(tmp_path, saved):
+    path = tmp_path / "empty.pt"
+    path.write_bytes(b"")
+    return path
+
+
 def _pickled(tmp_path, saved):
     path = tmp_path / "evil.pt"
     torch.save({"format": "de-en-nmt/1", "payload": Evil()}, path)
@@ -128,8 +134,9 @@ def _bad_config(tmp_path, saved):
 
 @pytest.mark.parametrize("make, message", [
     (lambda tmp_path, saved: tmp_path / "missing.pt", "checkpoint not found: '{path}'"),
-    (_truncated, "cannot load checkpoint '{path}': "),
-    (_text, "cannot load checkpoint '{path}': "),
+    (_truncated, "cannot load checkpoint '{path}': the file is truncated or corrupted"),
+    (_text, "not a de-en-nmt checkpoint: '{path}' is not a file written by torch.save"),
+    (_empty, "cannot load checkpoint '{path}': the file is empty"),
     (_pickled, "cannot load checkpoint '{path}': it contains pickled Python objects, which are refused for safety"),
     (_ordered_dict_subclass,
      "cannot load checkpoint '{path}': it contains pickled Python objects, which are refused for safety"),

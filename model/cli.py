@@ -1,0 +1,185 @@
+"""Shared plumbing of the command-line tools (``model.translate``, ``model.evaluate``, ``model.info``).
+
+Every command follows the same contract:
+
+* ``main(argv=None) -> int`` parses, runs, and returns the exit code; ``python -m model.X`` exits with it.
+* Expected failures (bad arguments, a missing/corrupt checkpoint, an unreadable corpus, a
+  file-system error) print exactly ONE line ``"{prog}: error: {message}"`` on stderr and exit
+  with status 2, never a traceback. Ctrl-C prints ``"{prog}: error: interrupted"`` and exits 130.
+  When stdout is closed early (``... | head``) the command stops quietly with status 141
+  (128 + SIGPIPE, what ``cat`` and friends report).
+* ``--checkpoint`` defaults to ``checkpoints/de-en.pt`` in the repository (the shipped release
+  model); ``--device`` is ``auto`` (cuda when available, else cpu), ``cpu`` or ``cuda``;
+  ``--threads`` sets torch's CPU threads (default: see ``set_threads``).
+
+torch is only imported once the arguments are valid, so ``--help`` and argument errors are fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .translator import Translator
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CHECKPOINT = ROOT / "checkpoints" / "de-en.pt"
+DEVICES = ("auto", "cpu", "cuda")
+
+EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``{prog}: error: {message}`` and exit 2, no usage dump."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def make_parser(prog: str, doc: str | None) -> Parser:
+    """A parser whose --help shows the module docstring (synopsis and output format) verbatim."""
+    lines = (doc or "").strip().splitlines()
+    return Parser(prog=prog, description=lines[0] if lines else None,
+                  epilog="\n".join(lines[1:]).strip() or None,
+                  formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_model_args(parser: argparse.ArgumentParser, *, checkpoint_flag: bool = True) -> None:
+    """--checkpoint (optional), --device and --threads, the same in every command."""
+    if checkpoint_flag:
+        parser.add_argument("--checkpoint", metavar="CKPT", default=str(DEFAULT_CHECKPOINT),
+                            help="model checkpoint (default: checkpoints/de-en.pt in the repository)")
+    parser.add_argument("--device", default="auto", choices=DEVICES,
+                        help="auto = cuda when available, else cpu (default: auto)")
+    parser.add_argument("--threads", type=int, metavar="N",
+                        help="torch CPU threads (default: the CPUs this process may use, at most 16)")
+
+
+def check_model_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if args.threads is not None and args.threads < 1:
+        parser.error(f"--threads must be >= 1, got {args.threads!r}")
+
+
+def require_min(parser: argparse.ArgumentParser, args: argparse.Namespace, name: str, minimum: int) -> None:
+    """parser.error unless ``args.<name>`` (an int option) is >= minimum."""
+    value = getattr(args, name)
+    if value is not None and value < minimum:
+        parser.error(f"--{name.replace('_', '-')} must be >= {minimum}, got {value!r}")
+
+
+def require_finite_nonnegative(parser: argparse.ArgumentParser, args: argparse.Namespace, name: str) -> None:
+    value = getattr(args, name)
+    if value is not None and not (math.isfinite(value) and value >= 0):
+        parser.error(f"--{name.replace('_', '-')} must be a number >= 0, got {value!r}")
+
+
+def available_cpus() -> int:
+    """CPUs this process may really use: its affinity mask, capped by a cgroup v2 CPU quota."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    try:  # containers: "max 100000" (no limit) or "200000 100000" (2 CPUs)
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
+        if quota != "max":
+            cpus = min(cpus, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return max(1, cpus)
+
+
+def set_threads(requested: int | None = None) -> int:
+    """Set torch's intra-op thread count and return it.
+
+    An explicit ``requested`` wins; then ``OMP_NUM_THREADS``/``MKL_NUM_THREADS`` (torch already
+    read it); otherwise the CPUs this process may use (affinity and container quota, not the
+    host's core count), at most 16: beyond that, small matrices gain nothing from more threads."""
+    import torch
+
+    if requested is None:
+        if os.environ.get("OMP_NUM_THREADS") or os.environ.get("MKL_NUM_THREADS"):
+            return torch.get_num_threads()
+        requested = min(available_cpus(), 16)
+    torch.set_num_threads(requested)
+    return requested
+
+
+def load_translator(args: argparse.Namespace) -> "Translator":
+    """Threads, then the checkpoint of ``args`` on ``args.device``, ready to translate."""
+    from .translator import Translator, resolve_device
+
+    resolve_device(args.device)  # a missing GPU is reported before the checkpoint is read
+    set_threads(args.threads)
+    return Translator.from_checkpoint(args.checkpoint, device=args.device)
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        text = f"{exc.strerror}: {exc.filename!r}" if exc.filename is not None else exc.strerror
+    else:
+        text = str(exc)
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def _utf8_stdio() -> None:
+    """UTF-8 on stdout/stderr whatever the locale (German text under LANG=C; stdin is read as bytes)."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(encoding="utf-8")
+            except (ValueError, OSError):
+                pass
+
+
+def _silence_stdout() -> None:
+    """After EPIPE: point fd 1 at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def run(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[str] | None, *, prog: str) -> int:
+    """Call ``main(argv)`` and return its exit status; expected failures become one stderr line."""
+    _utf8_stdio()
+
+    def fail(message: str, code: int = EXIT_ERROR) -> int:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        print(f"{prog}: error: {message}", file=sys.stderr, flush=True)
+        return code
+
+    try:
+        status = main(argv)
+        sys.stdout.flush()  # a closed pipe shows up here, inside the handler
+        return int(status or 0)
+    except SystemExit as exc:  # argparse: --help (0) and usage errors (2)
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except KeyboardInterrupt:
+        return fail("interrupted", EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except (ValueError, OSError) as exc:  # CorpusError and CheckpointError are ValueErrors
+        return fail(_one_line(exc))
+    except MemoryError:
+        return fail("out of memory; try a smaller --batch-size")
+    except RuntimeError as exc:
+        if type(exc).__name__ == "OutOfMemoryError":  # torch.OutOfMemoryError (CUDA)
+            return fail(f"out of memory on the GPU; try a smaller --batch-size ({_one_line(exc)})")
+        raise

@@ -1,0 +1,183 @@
+"""Translate a test set and score it with sacreBLEU's BLEU and chrF.
+
+    python -m model.evaluate [--checkpoint CKPT] --src FILE --ref FILE [--ref FILE ...] [options]
+    python -m model.evaluate [--checkpoint CKPT] --data CORPUS [options]
+
+    options: [--beam N] [--length-penalty A] [--batch-size N] [--output FILE] [--json]
+             [--device auto|cpu|cuda] [--threads N]
+
+Inputs:
+
+* --src/--ref: line-aligned UTF-8 (or gzipped) files: German sources, and one or more English
+  reference files, each with exactly as many lines as --src. An empty line in a reference file
+  means "no reference from this file for this sentence" (a variable number of references,
+  sacreBLEU's None); only when all references of a sentence are empty is "" its reference.
+* --data: any corpus model.data.read_pairs reads (deu-eng.zip, an English<TAB>German TSV such as
+  the test.tsv that train.py writes into its run directory, a .de/.en prefix). Both sides are
+  normalized, pairs with an empty side dropped, and every distinct German sentence is translated
+  once and scored against ALL its English translations (Tatoeba has many per sentence).
+
+Output on stdout, two lines (sacreBLEU's own score strings, then the metric's signature):
+
+    BLEU = 34.20 65.1/41.0/27.5/18.9 (BP = 1.000 ratio = 1.010 hyp_len = 1234 ref_len = 1222) signature: nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0
+    chrF2 = 55.12 signature: nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0
+
+With --json instead: one JSON object on one line with the keys bleu, chrf (floats, 2 decimals),
+bleu_signature, chrf_signature, sentences (segments scored), beam, length_penalty and checkpoint.
+nrefs in a signature is "var" when sentences have different numbers of references.
+
+--output FILE also writes the hypotheses, one line per scored sentence (in --src order, or in
+first-seen order of the distinct sources with --data); the file is replaced atomically.
+Exit status: 0, or 2 with one "error:" line on stderr (e.g. files whose line counts differ).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import cli
+
+if TYPE_CHECKING:
+    from .translator import Translator
+
+PROG = "python -m model.evaluate"
+
+
+def parse_args(argv: Sequence[str] | None):
+    p = cli.make_parser(PROG, __doc__)
+    cli.add_model_args(p)
+    p.add_argument("--src", metavar="FILE", help="German sources, one per line")
+    p.add_argument("--ref", metavar="FILE", action="append", help="English references, line-aligned with --src; "
+                   "repeat for several references per sentence")
+    p.add_argument("--data", metavar="CORPUS", help="a parallel corpus instead of --src/--ref (all references "
+                   "of each German sentence are used)")
+    p.add_argument("--beam", type=int, default=4, metavar="N", help="beam size; 1 = greedy search (default: 4)")
+    p.add_argument("--length-penalty", type=float, default=0.6, metavar="A",
+                   help="GNMT length penalty alpha for beam search (default: 0.6)")
+    p.add_argument("--batch-size", type=int, default=64, metavar="N", help="sentences decoded together (default: 64)")
+    p.add_argument("--output", metavar="FILE", help="also write the hypotheses to FILE")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the two score lines")
+    args = p.parse_args(argv)
+    cli.check_model_args(p, args)
+    for name in ("beam", "batch_size"):
+        cli.require_min(p, args, name, 1)
+    cli.require_finite_nonnegative(p, args, "length_penalty")
+    if args.data is not None and (args.src is not None or args.ref):
+        p.error("--data cannot be combined with --src/--ref")
+    if args.data is None:
+        if args.src is None:
+            p.error("give --src FILE with --ref FILE, or --data CORPUS")
+        if not args.ref:
+            p.error("--src needs at least one --ref FILE")
+    return args
+
+
+def load_src_ref(src: str, refs: Sequence[str]) -> tuple[list[str], list[list[str | None]]]:
+    """Sources and sacreBLEU reference streams from line-aligned files (see the docstring)."""
+    from .data import CorpusError, read_lines
+
+    sources = read_lines(src)
+    streams: list[list[str | None]] = []
+    for ref in refs:
+        lines = read_lines(ref)
+        if len(lines) != len(sources):
+            raise CorpusError(f"--ref {ref!r} has {len(lines)} lines but --src {src!r} has {len(sources)}")
+        streams.append([line if line.strip() else None for line in lines])
+    for i in range(len(sources)):
+        if all(stream[i] is None for stream in streams):
+            streams[0][i] = ""
+    if not sources:
+        raise CorpusError(f"no sentences to evaluate: {src!r} is empty")
+    return sources, streams
+
+
+def load_corpus(path: str) -> tuple[list[str], list[list[str | None]]]:
+    """Distinct German sentences of a corpus and reference streams of all their translations."""
+    from .data import CorpusError, group_references, normalize, read_pairs, reference_streams
+
+    pairs = [(normalize(de), normalize(en)) for de, en in read_pairs(path)]
+    sources, references = group_references((de, en) for de, en in pairs if de and en)
+    if not sources:
+        raise CorpusError(f"no sentences to evaluate: {path!r} has no pair with both sides non-empty")
+    return sources, reference_streams(references)
+
+
+def translate_all(translator: "Translator", sources: list[str], args) -> list[str]:
+    """Hypotheses in input order; length-sorted chunks give tight batches and a progress bar."""
+    from tqdm import tqdm
+
+    order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
+    hyps = [""] * len(sources)
+    step = args.batch_size * 4
+    with tqdm(total=len(sources), unit="sent", file=sys.stderr, disable=None, leave=False) as bar:
+        for start in range(0, len(order), step):
+            chunk = order[start:start + step]
+            outs = translator.translate([sources[i] for i in chunk], beam_size=args.beam,
+                                        length_penalty=args.length_penalty, batch_size=args.batch_size)
+            for i, out in zip(chunk, outs):
+                hyps[i] = out
+            bar.update(len(chunk))
+    return hyps
+
+
+def write_lines_atomic(path: str, lines: Sequence[str]) -> None:
+    """Write to a temp file beside ``path`` and rename it over: readers never see half a file."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.writelines(line.replace("\n", " ") + "\n" for line in lines)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def score(hyps: list[str], streams: list[list[str | None]]) -> dict[str, Any]:
+    from sacrebleu.metrics import BLEU, CHRF
+
+    bleu, chrf = BLEU(), CHRF()
+    bleu_score = bleu.corpus_score(hyps, streams)
+    chrf_score = chrf.corpus_score(hyps, streams)
+    return {"bleu": bleu_score, "chrf": chrf_score,
+            "bleu_signature": str(bleu.get_signature()), "chrf_signature": str(chrf.get_signature())}
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = parse_args(argv)
+    if args.output is not None and not Path(args.output).parent.is_dir():
+        raise FileNotFoundError(2, "No such directory for --output", args.output)
+    # Read the data before the (slower) model load, so a wrong path fails at once.
+    sources, streams = load_corpus(args.data) if args.data is not None else load_src_ref(args.src, args.ref)
+    translator = cli.load_translator(args)
+    hyps = translate_all(translator, sources, args)
+    if args.output is not None:
+        write_lines_atomic(args.output, hyps)
+    s = score(hyps, streams)
+    if args.json:
+        record = {"bleu": round(s["bleu"].score, 2), "chrf": round(s["chrf"].score, 2),
+                  "bleu_signature": s["bleu_signature"], "chrf_signature": s["chrf_signature"],
+                  "sentences": len(sources), "beam": args.beam, "length_penalty": args.length_penalty,
+                  "checkpoint": args.checkpoint}
+        print(json.dumps(record, ensure_ascii=False))
+    else:
+        print(f"{s['bleu']} signature: {s['bleu_signature']}")
+        print(f"{s['chrf']} signature: {s['chrf_signature']}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (see the module docstring)."""
+    return cli.run(_main, argv, prog=PROG)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Translate German lines on stdin into English lines on stdout.
+
+    python -m model.translate [--checkpoint CKPT] [--beam N] [--length-penalty A] [--n-best K]
+                              [--batch-size N] [--device auto|cpu|cuda] [--threads N] < de.txt > en.txt
+
+Input: UTF-8 text, one sentence per line. Only "\\n" ends a line ("\\r\\n" is accepted, a
+byte-order mark is ignored); text is normalized (NFC, whitespace runs collapsed) before
+translation.
+
+Output (UTF-8, "\\n" line ends), in input order:
+
+* default (--n-best 1): exactly one line per input line, the best translation. An empty or
+  all-whitespace input line gives an empty output line, so `paste de.txt en.txt` lines up.
+* --n-best K (K > 1, needs --beam >= K): for every input line, its K best translations, best
+  first, one per line as
+
+      INDEX<TAB>SCORE<TAB>TRANSLATION
+
+  INDEX is the 0-based number of the input line (group on it), SCORE the hypothesis's
+  log-probability divided by the GNMT length penalty, printed with 4 decimals (higher is
+  better). Beam search can end with fewer than K distinct hypotheses; then fewer lines are
+  printed, but never none: an empty input line gives the single line "INDEX<TAB>0.0000<TAB>".
+
+--beam 1 is greedy search (--length-penalty has no effect then). Input is read and translated in
+chunks of at most 1000 lines (earlier when no more input is waiting, so it also works
+interactively), and each chunk's output is flushed at once: memory stays flat on huge inputs.
+Within a chunk, sentences of similar length are batched together (--batch-size sentences).
+
+Exit status: 0 on success, 2 with one "error:" line on stderr for bad arguments, checkpoints or
+input (e.g. invalid UTF-8), 130 on Ctrl-C, 141 when stdout is closed early.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import sys
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO
+
+from . import cli
+
+PROG = "python -m model.translate"
+CHUNK_LINES = 1000
+_READ_SIZE = 1 << 16
+
+
+def parse_args(argv: Sequence[str] | None):
+    p = cli.make_parser(PROG, __doc__)
+    cli.add_model_args(p)
+    p.add_argument("--beam", type=int, default=4, metavar="N", help="beam size; 1 = greedy search (default: 4)")
+    p.add_argument("--length-penalty", type=float, default=0.6, metavar="A",
+                   help="GNMT length penalty alpha for beam search; 0 = none (default: 0.6)")
+    p.add_argument("--n-best", type=int, default=1, metavar="K",
+                   help="print the K best translations per line as INDEX<TAB>SCORE<TAB>TEXT (default: 1)")
+    p.add_argument("--batch-size", type=int, default=64, metavar="N",
+                   help="sentences decoded together (default: 64)")
+    args = p.parse_args(argv)
+    cli.check_model_args(p, args)
+    for name in ("beam", "n_best", "batch_size"):
+        cli.require_min(p, args, name, 1)
+    cli.require_finite_nonnegative(p, args, "length_penalty")
+    if args.n_best > args.beam:
+        p.error(f"--n-best {args.n_best} needs --beam >= {args.n_best}, got --beam {args.beam}")
+    return args
+
+
+def _more_waiting(fd: int | None) -> bool:
+    """Whether more input can be read without blocking (always assumed for non-fd streams)."""
+    if fd is None:
+        return True
+    try:
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError):
+        return True
+
+
+def read_chunks(stream: BinaryIO, max_lines: int = CHUNK_LINES) -> Iterator[list[str]]:
+    """Decoded input lines in chunks of at most ``max_lines``, in order.
+
+    A chunk ends early when no more input is waiting (a person typing, a slow producer), so each
+    line is answered as soon as possible; from a file or a fast pipe chunks are full. Lines end at
+    "\\n" only; a trailing "\\r" is dropped, as is a UTF-8 byte-order mark at the very start.
+    Invalid UTF-8 raises CorpusError naming the line."""
+    from .data import CorpusError
+
+    try:
+        fd: int | None = stream.fileno()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        fd = None
+
+    def read() -> bytes:
+        if fd is not None:
+            return os.read(fd, _READ_SIZE)  # returns what is there; blocks only when nothing is
+        reader = getattr(stream, "read1", None) or stream.read
+        return reader(_READ_SIZE)
+
+    number = 0
+
+    def decode(raw: list[bytes]) -> list[str]:
+        nonlocal number
+        out = []
+        for line in raw:
+            number += 1
+            if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            try:
+                out.append(line.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise CorpusError(f"stdin line {number} is not valid UTF-8") from None
+        return out
+
+    partial = bytearray()
+    lines: list[bytes] = []
+    while True:
+        data = read()
+        eof = not data
+        if data:
+            partial += data
+            if b"\n" in data:
+                *complete, rest = bytes(partial).split(b"\n")
+                lines.extend(complete)
+                partial = bytearray(rest)
+        elif partial:
+            lines.append(bytes(partial))  # last line without a newline
+            partial.clear()
+        while len(lines) >= max_lines:
+            yield decode(lines[:max_lines])
+            del lines[:max_lines]
+        if lines and (eof or not _more_waiting(fd)):
+            yield decode(lines)
+            lines.clear()
+        if eof:
+            return
+
+
+def _one_line(text: str) -> str:
+    # Keeps the one-line-per-input contract whatever the tokenizer ever decodes to.
+    return text.replace("\r", " ").replace("\n", " ")
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = parse_args(argv)
+    translator = cli.load_translator(args)  # before reading stdin: a bad checkpoint fails at once
+    out = sys.stdout
+    index = 0
+    for chunk in read_chunks(sys.stdin.buffer):
+        if args.n_best > 1:
+            results = translator.translate_n_best(chunk, beam_size=args.beam, n_best=args.n_best,
+                                                  length_penalty=args.length_penalty, batch_size=args.batch_size)
+            text = "".join(f"{index + i}\t{score:.4f}\t{_one_line(hyp)}\n"
+                           for i, hyps in enumerate(results) for hyp, score in hyps)
+        else:
+            results = translator.translate(chunk, beam_size=args.beam, length_penalty=args.length_penalty,
+                                           batch_size=args.batch_size)
+            text = "".join(f"{_one_line(hyp)}\n" for hyp in results)
+        index += len(chunk)
+        out.write(text)
+        out.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (see the module docstring)."""
+    return cli.run(_main, argv, prog=PROG)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
