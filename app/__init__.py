@@ -1,0 +1,49 @@
+"""The web service: ``create_app()`` is the WSGI application factory (gunicorn: "app:create_app()")."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+import plotly
+from flask import Flask
+
+from . import api, errors, pages, service, settings
+from .service import StartupError
+from .settings import SettingsError
+
+__all__ = ["create_app", "StartupError"]
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Settings from defaults, then the environment, then ``test_config``; loads the model once.
+
+    Raises ``StartupError`` (one line: which setting, what is wrong) when the service cannot run."""
+    app = Flask(__name__, template_folder=str(settings.ROOT / "templates"),
+                static_folder=str(settings.ROOT / "static"))
+    app.config.from_mapping(settings.DEFAULTS)
+    app.config.from_mapping(settings.from_env(os.environ))
+    app.config.from_mapping(test_config or {})
+    try:
+        settings.validate(app.config)
+    except SettingsError as exc:
+        raise StartupError(str(exc)) from None
+    service.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    errors.register(app)
+    app.after_request(_security_headers)
+    app.jinja_env.globals["plotly_version"] = plotly.__version__
+    return app
+
+
+def _security_headers(response):
+    # Everything is served from this origin; Plotly injects <style> elements, hence 'unsafe-inline'
+    # for styles only.
+    response.headers.setdefault(
+        "Content-Security-Policy",
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response

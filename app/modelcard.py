@@ -1,0 +1,98 @@
+"""What the /model page shows, built from the checkpoint's config and metadata.
+
+Every metadata key is optional: checkpoints from older or newer training code still render, with
+whatever they carry.
+"""
+
+from __future__ import annotations
+
+import os
+from numbers import Real
+from pathlib import Path
+from typing import Any
+
+from .service import TranslationService
+
+# Shown when a checkpoint does not say where its data came from: the corpus the release model is
+# trained on (README, "Data"). Attribution is a condition of its licence.
+DEFAULT_ATTRIBUTION = {
+    "source": "Tatoeba (tatoeba.org), German–English pairs as packaged by manythings.org/anki",
+    "license": "CC BY 2.0 FR",
+    "license_url": "https://creativecommons.org/licenses/by/2.0/fr/",
+}
+_LICENSE_KEYS = ("source", "attribution", "license", "license_url", "url")
+
+
+def _is_series(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(v is None or isinstance(v, Real) for v in value)
+
+
+def _x_for(name: str, ys: list, curves: dict[str, Any]) -> list:
+    """The step list a series belongs to: one with "step" in its name and the same length."""
+    steps = [k for k in curves if "step" in k and _is_series(curves[k]) and len(curves[k]) == len(ys)]
+    preferred = [k for k in steps if k.startswith(name.split("_")[0])] + sorted(steps, key=lambda k: k != "step")
+    return curves[preferred[0]] if preferred else list(range(1, len(ys) + 1))
+
+
+def curve_charts(curves: Any) -> list[dict[str, Any]]:
+    """Plotly-ready charts: losses together, BLEU, learning rate, then anything else."""
+    if not isinstance(curves, dict):
+        return []
+    groups: dict[str, list[dict[str, Any]]] = {"Loss": [], "BLEU": [], "Learning rate": [], "Other": []}
+    for name, ys in curves.items():
+        if "step" in name or not _is_series(ys):
+            continue
+        group = ("Loss" if "loss" in name else "BLEU" if "bleu" in name
+                 else "Learning rate" if name in ("lr", "learning_rate") else "Other")
+        groups[group].append({"name": name.replace("_", " "), "x": _x_for(name, ys, curves), "y": ys})
+    titles = {"Loss": "Loss (per token)", "BLEU": "Dev BLEU", "Learning rate": "Learning rate", "Other": "Other"}
+    return [{"id": "curve-" + title.lower().replace(" ", "-"), "title": titles[title], "series": series}
+            for title, series in groups.items() if series]
+
+
+def data_facts(meta: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[str, str], bool]:
+    """(rows about the training data, licence attribution, whether it came from the checkpoint)."""
+    data = meta.get("data") if isinstance(meta.get("data"), dict) else {}
+    rows = []
+    for key, value in data.items():
+        if key in _LICENSE_KEYS:
+            continue
+        if isinstance(value, dict):
+            value = ", ".join(f"{k}: {v}" for k, v in value.items())
+        rows.append((key.replace("_", " "), str(value)))
+    license = {k: str(data[k]) for k in _LICENSE_KEYS if data.get(k)}
+    return rows, (license or DEFAULT_ATTRIBUTION), bool(license)
+
+
+def _size(path: str) -> str:
+    try:
+        return f"{os.path.getsize(path) / 1e6:.1f} MB"
+    except OSError:
+        return "unknown"
+
+
+def build(service: TranslationService) -> dict[str, Any]:
+    translator = service.translator
+    meta = translator.meta if isinstance(translator.meta, dict) else {}
+    params = translator.num_parameters()
+    data_rows, license, license_from_meta = data_facts(meta)
+    training = [(label, meta[key]) for key, label in (
+        ("step", "steps"), ("epoch", "epochs"), ("dev_bleu", "best dev BLEU"), ("dev_loss", "dev loss"),
+        ("wall_time_s", "training time (s)"), ("seed", "seed"), ("created", "saved")) if meta.get(key) is not None]
+    versions = meta.get("versions") if isinstance(meta.get("versions"), dict) else {}
+    return {
+        "checkpoint": Path(translator.checkpoint).name,
+        "file_size": _size(translator.checkpoint),
+        "parameters": params,
+        "fp32_size": f"{params * 4 / 1e6:.1f} MB",
+        "device": str(translator.device),
+        "beam_size": service.beam_size,
+        "config": sorted(translator.config.to_dict().items()),
+        "dev_bleu": meta.get("dev_bleu"),
+        "training": training,
+        "data_rows": data_rows,
+        "license": license,
+        "license_from_meta": license_from_meta,
+        "versions": sorted(versions.items()),
+        "charts": curve_charts(meta.get("curves")),
+    }

@@ -1,0 +1,93 @@
+"""HTML pages: translate (/), attention heatmaps (/attention), model card (/model), and plotly.js.
+
+Pages render fully on the server (a ``/?q=...`` link shows its translation without JavaScript);
+the scripts in static/ only add in-place updates and the Plotly charts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import plotly
+from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
+
+from . import minimarkdown, modelcard, validation
+from .service import NothingToTranslate, chrf, get_service
+
+bp = Blueprint("pages", __name__)
+
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+ATTENTION_KINDS = (("cross", "Cross-attention (target → source)"),
+                   ("encoder", "Encoder self-attention (source → source)"),
+                   ("decoder", "Decoder self-attention (target → target prefix)"))
+
+
+def _page_error(error: validation.ApiError, template: str, **context):
+    return render_template(template, error=error.message, **context), error.status
+
+
+@bp.get("/")
+def index():
+    service = get_service()
+    if request.args.get("random") and service.corpus is not None:
+        return redirect(url_for("pages.index", q=service.random_source()))
+    q = request.args.get("q", "")
+    context = {"q": q, "has_corpus": service.corpus is not None, "result": None}
+    if not q.strip():
+        return render_template("index.html", **context)
+    try:
+        validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], max_texts=1)
+    except validation.ApiError as error:
+        return _page_error(error, "index.html", **context)
+    translation = service.translate([q])[0]
+    references = service.references_for(q)
+    context["result"] = {"translation": translation, "references": references,
+                         "chrf": chrf(translation, references) if references else None}
+    return render_template("index.html", **context)
+
+
+@bp.get("/attention")
+def attention():
+    service = get_service()
+    q = request.args.get("q", "")
+    context = {"q": q, "kinds": ATTENTION_KINDS, "data": None, "sentences": [], "index": 0}
+    if not q.strip():
+        return render_template("attention.html", **context)
+    try:
+        validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], max_texts=1)
+        sentences = service.sentences(q)
+        index = request.args.get("s", "0")
+        index = int(index) if index.isdecimal() and int(index) < len(sentences) else 0
+        text = validation.parse_attention_text(sentences[index], current_app.config["MAX_ATTENTION_CHARS"])
+        data = service.attention(text)
+    except NothingToTranslate:
+        return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "attention.html", **context)
+    except validation.ApiError as error:
+        return _page_error(error, "attention.html", **context)
+    context.update(sentences=sentences, index=index, data=data)
+    return render_template("attention.html", **context)
+
+
+@bp.get("/model")
+def model():
+    card_path = Path(current_app.config["MODEL_CARD_PATH"])
+    card = minimarkdown.render(card_path.read_text(encoding="utf-8")) if card_path.is_file() else None
+    return render_template("model.html", info=modelcard.build(get_service()), card=card)
+
+
+@bp.get("/model/card.md")
+def model_card_source():
+    card_path = Path(current_app.config["MODEL_CARD_PATH"])
+    if not card_path.is_file():
+        abort(404)
+    return send_file(card_path, mimetype="text/markdown")
+
+
+@bp.get("/vendor/plotly.min.js")
+def plotly_js():
+    # Served from the installed package so the pages work offline without a copy in the repository;
+    # the URL carries the version (?v=...), so browsers may keep it for a year.
+    response = send_file(PLOTLY_JS, mimetype="text/javascript", max_age=365 * 24 * 3600, conditional=True)
+    response.cache_control.public = True
+    response.cache_control.immutable = True
+    return response

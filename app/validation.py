@@ -1,0 +1,158 @@
+"""Request parsing and checking for the API, with LibreTranslate's parameter names and messages.
+
+Parameters come from a JSON object body when the request is JSON, otherwise from the form body and
+the query string (``request.values``), exactly as LibreTranslate reads them. Every failure is an
+``ApiError`` carrying the HTTP status and the one-line message that goes back as ``{"error": ...}``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Request
+
+LANGUAGES = {"de": "German", "en": "English"}
+PAIRS = {("de", "en")}
+FORMATS = ("text", "html")
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+# C0 and C1 controls except tab, line feed and carriage return, which are layout.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_INTEGER = re.compile(r"[+-]?\d{1,9}")
+NOTHING_TO_TRANSLATE = "Invalid request: q has no text to translate"
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class TranslateRequest:
+    texts: list[str]
+    batch: bool            # q was a list: answer with lists
+    source: str            # "de" or "auto"
+    html: bool
+    alternatives: int
+
+
+def _shown(value: Any) -> str:
+    """A user-supplied value for an error message, cut short so errors stay one short line."""
+    text = value if isinstance(value, str) else repr(value)
+    text = _CONTROL.sub("?", _SURROGATE.sub("?", text))
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def request_params(request: Request) -> dict[str, Any]:
+    """The request's parameters as a dict, from JSON, form or query string."""
+    if request.is_json:
+        data = request.get_json(silent=True)
+        if not isinstance(data, dict):
+            raise ApiError(400, "Invalid JSON format")
+        return data
+    if request.content_length or request.headers.get("Transfer-Encoding"):
+        if request.mimetype not in _FORM_TYPES:
+            raise ApiError(415, f"Unsupported media type {_shown(request.mimetype or 'none')}: send "
+                                "application/json or application/x-www-form-urlencoded")
+    return {key: request.values.get(key) for key in request.values}
+
+
+def check_text(name: str, text: str) -> None:
+    if _SURROGATE.search(text):
+        raise ApiError(400, f"Invalid request: {name} is not valid Unicode text")
+    bad = _CONTROL.search(text)
+    if bad:
+        raise ApiError(400, f"Invalid request: {name} contains a control character (U+{ord(bad.group()):04X})")
+
+
+def parse_texts(value: Any, *, max_chars: int, max_texts: int) -> tuple[list[str], bool]:
+    """``q`` as a list of texts and whether it came as a list."""
+    if value is None or value == "" or value == []:
+        raise ApiError(400, "Invalid request: missing q parameter")
+    batch = isinstance(value, list)
+    texts = value if batch else [value]
+    if not all(isinstance(t, str) for t in texts):
+        raise ApiError(400, "Invalid request: q must be a string or a list of strings")
+    if len(texts) > max_texts:
+        raise ApiError(413, f"Invalid request: {len(texts)} texts exceed the limit of {max_texts} texts per request")
+    chars = sum(len(t) for t in texts)
+    if chars > max_chars:
+        raise ApiError(413, f"Invalid request: {chars} characters exceed the limit of {max_chars} characters per request")
+    for text in texts:
+        check_text("q", text)
+    return texts, batch
+
+
+def parse_languages(source: Any, target: Any) -> None:
+    for name, value in (("source", source), ("target", target)):
+        if value is None or value == "":
+            raise ApiError(400, f"Invalid request: missing {name} parameter")
+        if not isinstance(value, str):
+            raise ApiError(400, f"Invalid request: {name} must be a language code string")
+    if source != "auto" and source not in LANGUAGES:
+        raise ApiError(400, f"{_shown(source)} is not supported")
+    if target not in LANGUAGES:
+        raise ApiError(400, f"{_shown(target)} is not supported")
+    resolved = "de" if source == "auto" else source  # German is the only source language
+    if (resolved, target) not in PAIRS:
+        raise ApiError(400, f"{LANGUAGES[target]} ({target}) is not available as a target language "
+                            f"from {LANGUAGES[resolved]} ({resolved})")
+
+
+def parse_alternatives(value: Any, limit: int) -> int:
+    if value is None or value == "":
+        return 0
+    if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and _INTEGER.fullmatch(value.strip()))):
+        raise ApiError(400, "Invalid request: alternatives parameter is not a number")
+    number = max(0, int(value))
+    if number > limit:
+        raise ApiError(400, f"Invalid request: alternatives parameter must be <= {limit}")
+    return number
+
+
+def parse_format(value: Any) -> bool:
+    """True for html, False for text."""
+    if value is None or value == "":
+        return False
+    if value not in FORMATS:
+        raise ApiError(400, f"{_shown(value)} format is not supported")
+    return value == "html"
+
+
+def check_api_key(value: Any, keys: frozenset[str]) -> None:
+    """Keys are only checked when the server has some (API_KEYS), as in LibreTranslate."""
+    if not keys:
+        return
+    if value is None or value == "":
+        raise ApiError(400, "Please contact the server operator to get an API key")
+    if not isinstance(value, str) or value not in keys:
+        raise ApiError(403, "Invalid API key")
+
+
+def parse_translate(params: dict[str, Any], config: dict[str, Any]) -> TranslateRequest:
+    """All /translate parameters, checked in LibreTranslate's order."""
+    check_api_key(params.get("api_key"), config["API_KEYS"])
+    texts, batch = parse_texts(params.get("q"), max_chars=config["MAX_CHARS"], max_texts=config["MAX_TEXTS"])
+    source, target = params.get("source"), params.get("target")
+    parse_languages(source, target)
+    alternatives = parse_alternatives(params.get("alternatives"), config["MAX_ALTERNATIVES"])
+    html = parse_format(params.get("format"))
+    return TranslateRequest(texts, batch, source, html, alternatives)
+
+
+def parse_attention_text(value: Any, max_chars: int) -> str:
+    if value is None or value == "":
+        raise ApiError(400, "Invalid request: missing q parameter")
+    if not isinstance(value, str):
+        raise ApiError(400, "Invalid request: q must be a string")
+    check_text("q", value)
+    if not value.strip():
+        raise ApiError(400, "Invalid request: q is blank")
+    if len(value) > max_chars:
+        raise ApiError(413, f"Invalid request: {len(value)} characters exceed the limit of {max_chars} "
+                            "characters for attention")
+    return value

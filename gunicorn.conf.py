@@ -1,0 +1,46 @@
+"""gunicorn settings for the web service (Procfile and Dockerfile run ``gunicorn --config gunicorn.conf.py``).
+
+Read from the environment: PORT (default 8000), WEB_CONCURRENCY (workers, default: one per core,
+at most 4), GUNICORN_TIMEOUT (seconds, default 60). The app's own settings (MODEL_PATH, ...) are
+read by ``create_app``.
+"""
+
+import os
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+
+# Translation is CPU-bound: as many workers as cores, each running one translation at a time (the
+# app serializes model calls per process) with cores / WEB_CONCURRENCY torch threads; publish the
+# final worker count for that.
+# (This file is loaded before the app's directory is importable, so no "from app import ...".)
+cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+workers = int(os.environ.get("WEB_CONCURRENCY") or min(4, cores))
+os.environ["WEB_CONCURRENCY"] = str(workers)
+# Threads only wait on sockets: a browser's idle pre-opened connection would block a sync worker
+# until the timeout, while gthread keeps serving other clients and keep-alive connections.
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+
+# Load the model once in the master; forked workers share its memory pages copy-on-write.
+# A missing or broken checkpoint then stops gunicorn at start with a one-line "Error: ...".
+preload_app = True
+
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))  # a stuck worker is killed and replaced
+graceful_timeout = 30
+keepalive = 5
+
+# Recycle workers now and then so slow memory growth (fragmentation) cannot accumulate; the jitter
+# keeps all workers from restarting at the same moment.
+max_requests = 1000
+max_requests_jitter = 100
+
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info")
+
+# Heartbeat files in memory: a slow disk (common in containers) must not make workers look dead.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+# gunicorn >= 25 opens a management socket at one fixed path per user; two servers on one machine
+# (tests, a benchmark next to a dev server) would collide on it, and nothing here uses it.
+control_socket_disable = True

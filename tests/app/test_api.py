@@ -1,0 +1,130 @@
+"""app/api.py: LibreTranslate-compatible /translate and /languages, attention, random, health."""
+
+import pytest
+
+
+def translate(client, how, **params):
+    if how == "json":
+        return client.post("/translate", json=params)
+    if how == "form":
+        return client.post("/translate", data=params)
+    return client.post("/translate", query_string=params)
+
+
+@pytest.mark.parametrize("how", ["json", "form", "query"])
+def test_translate_a_string(client, how):
+    response = translate(client, how, q="Guten Morgen.", source="de", target="en")
+    assert response.status_code == 200
+    assert response.get_json() == {"translatedText": "Good morning."}
+
+
+def test_translate_a_list_keeps_shape_and_order(client):
+    response = client.post("/translate", json={"q": ["Es regnet.", "", "Vielen Dank."], "source": "de", "target": "en"})
+    assert response.get_json() == {"translatedText": ["It is raining.", "", "Thank you very much."]}
+
+
+def test_blank_text_translates_to_empty(client):
+    response = client.post("/translate", json={"q": "  \n ", "source": "de", "target": "en"})
+    assert response.status_code == 200 and response.get_json() == {"translatedText": ""}
+
+
+def test_paragraphs_are_kept(client):
+    q = "Guten Morgen. Vielen Dank.\n\nIch habe Hunger."
+    response = client.post("/translate", json={"q": q, "source": "de", "target": "en"})
+    assert response.get_json()["translatedText"] == "Good morning. Thank you very much.\n\nI am hungry."
+
+
+def test_auto_source_reports_the_detected_language(client):
+    single = client.post("/translate", json={"q": "Es regnet.", "source": "auto", "target": "en"}).get_json()
+    assert single == {"translatedText": "It is raining.", "detectedLanguage": {"confidence": 100.0, "language": "de"}}
+    batch = client.post("/translate", json={"q": ["Es regnet.", "Bis morgen."], "source": "auto", "target": "en"}).get_json()
+    assert batch["detectedLanguage"] == [{"confidence": 100.0, "language": "de"}] * 2
+
+
+@pytest.mark.parametrize("how, n", [("json", 2), ("form", "2"), ("query", "1")])
+def test_alternatives_for_a_string(client, how, n):
+    body = translate(client, how, q="Guten Morgen.", source="de", target="en", alternatives=n).get_json()
+    assert body["translatedText"] == "Good morning."
+    assert isinstance(body["alternatives"], list) and len(body["alternatives"]) <= int(n)
+    assert all(isinstance(a, str) and a and a != "Good morning." for a in body["alternatives"])
+
+
+def test_alternatives_for_a_list_are_lists(client):
+    body = client.post("/translate", json={"q": ["Es regnet.", "Ich bin müde."], "source": "de", "target": "en",
+                                           "alternatives": 1}).get_json()
+    assert body["translatedText"] == ["It is raining.", "I am tired."]
+    assert len(body["alternatives"]) == 2 and all(isinstance(a, list) for a in body["alternatives"])
+
+
+def test_no_alternatives_key_unless_asked(client):
+    body = client.post("/translate", json={"q": "Es regnet.", "source": "de", "target": "en", "alternatives": 0}).get_json()
+    assert body == {"translatedText": "It is raining."}
+
+
+def test_html_format_keeps_tags(client):
+    body = client.post("/translate", json={"q": '<p class="a">Guten Morgen.</p><b>Es regnet.</b>', "source": "de",
+                                           "target": "en", "format": "html", "alternatives": 2}).get_json()
+    assert body == {"translatedText": '<p class="a">Good morning.</p><b>It is raining.</b>', "alternatives": []}
+
+
+def test_api_key_accepted_and_ignored_without_configured_keys(client):
+    response = client.post("/translate", json={"q": "Es regnet.", "source": "de", "target": "en", "api_key": "xyz"})
+    assert response.status_code == 200
+
+
+def test_api_keys_when_configured(make_app):
+    client = make_app(API_KEYS="k1,k2").test_client()
+    body = {"q": "Es regnet.", "source": "de", "target": "en"}
+    assert client.post("/translate", json={**body, "api_key": "k2"}).status_code == 200
+    assert client.post("/translate", data={**body, "api_key": "k1"}).status_code == 200
+    wrong = client.post("/translate", json={**body, "api_key": "nope"})
+    assert (wrong.status_code, wrong.get_json()) == (403, {"error": "Invalid API key"})
+    missing = client.post("/translate", json=body)
+    assert (missing.status_code, missing.get_json()) == (400, {"error": "Please contact the server operator to get an API key"})
+
+
+def test_cross_origin_allowed_on_the_api(client):
+    response = client.post("/translate", json={"q": "Es regnet.", "source": "de", "target": "en"})
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    preflight = client.options("/translate", headers={"Origin": "https://example.org",
+                                                      "Access-Control-Request-Method": "POST"})
+    assert preflight.status_code == 200 and preflight.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_languages(client):
+    response = client.get("/languages")
+    assert response.status_code == 200
+    assert response.get_json() == [{"code": "de", "name": "German", "targets": ["en"]},
+                                   {"code": "en", "name": "English", "targets": []}]
+
+
+@pytest.mark.parametrize("how", ["json", "form"])
+def test_attention(client, how):
+    kwargs = {"json": {"q": "Guten Morgen."}} if how == "json" else {"data": {"q": "Guten Morgen."}}
+    body = client.post("/api/attention", **kwargs).get_json()
+    assert set(body) >= {"source_tokens", "target_tokens", "translation", "attention"}
+    assert body["translation"] == "Good morning."
+    S, T = len(body["source_tokens"]), len(body["target_tokens"])
+    for kind, (rows, cols) in {"encoder": (S, S), "decoder": (T, T), "cross": (T, S)}.items():
+        for layer in body["attention"][kind]:
+            for head in layer:
+                assert len(head) == rows
+                for row in head:
+                    assert len(row) == cols and abs(sum(row) - 1) < 2e-3
+
+
+def test_random(client, pairs40):
+    body = client.get("/api/random").get_json()
+    assert set(body) == {"source", "references", "translation", "chrf"}
+    assert body["references"] == [en for de, en in pairs40 if de == body["source"]]
+    assert body["translation"] == body["references"][0] and body["chrf"] == 100.0
+
+
+def test_random_without_corpus(make_app):
+    response = make_app(CORPUS_PATH="").test_client().get("/api/random")
+    assert response.status_code == 404
+    assert response.get_json() == {"error": "Random is not available: no corpus is configured (set CORPUS_PATH)"}
+
+
+def test_health(client, app_config):
+    assert client.get("/health").get_json() == {"status": "ok", "device": "cpu", "checkpoint": app_config["MODEL_PATH"]}

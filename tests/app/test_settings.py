@@ -1,0 +1,111 @@
+"""app/settings.py and create_app: defaults, then environment, then test mapping; clear startup errors."""
+
+import pytest
+import torch
+
+from app import StartupError, create_app
+from app.settings import DEFAULTS, SettingsError, from_env, validate
+
+
+def valid(**changes):
+    config = dict(DEFAULTS, **changes)
+    validate(config)
+    return config
+
+
+def test_defaults_are_valid_and_point_to_the_shipped_model():
+    config = valid()
+    assert config["MODEL_PATH"].endswith("checkpoints/de-en.pt")
+    assert config["DEVICE"] == "auto"
+    assert config["MAX_CONTENT_LENGTH"] == DEFAULTS["MAX_CONTENT_LENGTH"]
+    assert config["API_KEYS"] == frozenset()
+
+
+def test_from_env_reads_only_known_names():
+    env = {"MAX_CHARS": "10", "BEAM_SIZE": "2", "HOME": "/root", "max_chars": "3"}
+    assert from_env(env) == {"MAX_CHARS": "10", "BEAM_SIZE": "2"}
+
+
+def test_strings_from_the_environment_are_converted():
+    config = valid(MAX_CHARS=" 10 ", TORCH_THREADS="0", API_KEYS="a, b,,", DEVICE=" cpu ")
+    assert config["MAX_CHARS"] == 10 and config["TORCH_THREADS"] == 0
+    assert config["API_KEYS"] == frozenset({"a", "b"})
+    assert config["DEVICE"] == "cpu"
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("MAX_CHARS", "abc", "MAX_CHARS must be an integer >= 1, got 'abc'"),
+    ("MAX_CHARS", "0", "MAX_CHARS must be an integer >= 1, got '0'"),
+    ("MAX_TEXTS", -1, "MAX_TEXTS must be an integer >= 1, got -1"),
+    ("BEAM_SIZE", 2.5, "BEAM_SIZE must be an integer >= 1, got 2.5"),
+    ("BEAM_SIZE", True, "BEAM_SIZE must be an integer >= 1, got True"),
+    ("MAX_CONTENT_LENGTH", "10", "MAX_CONTENT_LENGTH must be an integer >= 1024, got '10'"),
+    ("DEVICE", "tpu", "DEVICE must be one of auto, cpu, cuda, got 'tpu'"),
+    ("MODEL_PATH", "", "MODEL_PATH must name a checkpoint file, got ''"),
+    ("CORPUS_PATH", 3, "CORPUS_PATH must be a string, got 3"),
+])
+def test_bad_settings(name, value, message):
+    with pytest.raises(SettingsError) as info:
+        valid(**{name: value})
+    assert str(info.value) == message
+
+
+def test_environment_overrides_defaults_and_test_config_overrides_environment(monkeypatch, app_config):
+    monkeypatch.setenv("MAX_CHARS", "123")
+    monkeypatch.setenv("MAX_TEXTS", "7")
+    config = {k: v for k, v in app_config.items() if k not in ("MAX_CHARS", "MAX_TEXTS")}
+    app = create_app({**config, "MAX_TEXTS": 9})
+    assert app.config["MAX_CHARS"] == 123  # from the environment
+    assert app.config["MAX_TEXTS"] == 9    # test mapping wins
+    assert app.config["MAX_CONTENT_LENGTH"] == DEFAULTS["MAX_CONTENT_LENGTH"]
+    assert not app.debug
+
+
+def test_bad_environment_value_stops_create_app(monkeypatch, app_config):
+    monkeypatch.setenv("MAX_CHARS", "many")
+    config = {k: v for k, v in app_config.items() if k != "MAX_CHARS"}
+    with pytest.raises(StartupError, match=r"^MAX_CHARS must be an integer >= 1, got 'many'$"):
+        create_app(config)
+
+
+def test_missing_checkpoint_is_one_clear_line(make_app, tmp_path):
+    path = tmp_path / "nope.pt"
+    with pytest.raises(StartupError) as info:
+        make_app(MODEL_PATH=str(path))
+    message = str(info.value)
+    assert message.startswith("MODEL_PATH: ") and "not found" in message and repr(str(path)) in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("content", [b"", b"not a checkpoint", b"PK\x03\x04broken zip"])
+def test_broken_checkpoint_is_one_clear_line(make_app, tmp_path, content):
+    path = tmp_path / "broken.pt"
+    path.write_bytes(content)
+    with pytest.raises(StartupError) as info:
+        make_app(MODEL_PATH=str(path))
+    message = str(info.value)
+    # the reason itself is model.checkpoint's wording; the app adds the setting's name
+    assert message.startswith("MODEL_PATH: ") and repr(str(path)) in message
+    assert "\n" not in message
+
+
+def test_foreign_checkpoint_is_refused(make_app, tmp_path):
+    path = tmp_path / "foreign.pt"
+    torch.save({"weights": torch.zeros(2)}, path)
+    with pytest.raises(StartupError, match="not a de-en-nmt checkpoint"):
+        make_app(MODEL_PATH=str(path))
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a GPU")
+def test_cuda_without_gpu_names_the_device_setting(make_app):
+    with pytest.raises(StartupError, match=r"^DEVICE: device 'cuda' was asked for"):
+        make_app(DEVICE="cuda")
+
+
+def test_broken_corpus_is_one_clear_line(make_app, tmp_path):
+    with pytest.raises(StartupError, match=r"^CORPUS_PATH: corpus not found: "):
+        make_app(CORPUS_PATH=str(tmp_path / "missing.tsv"))
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("only one column\n", encoding="utf-8")
+    with pytest.raises(StartupError, match=r"^CORPUS_PATH: cannot read corpus .*line 1 has 1 column"):
+        make_app(CORPUS_PATH=str(bad))
