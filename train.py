@@ -39,6 +39,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = cli.make_parser("train.py", __doc__)
     p.add_argument("--data", required=True, help="training corpus: deu-eng.zip, a TSV, or a .de/.en prefix")
     p.add_argument("--valid", help="dev corpus; without it --data is split into train/dev/test")
+    p.add_argument("--data-attribution", help="source and licence of --data, kept in the checkpoint "
+                   "(e.g. 'Tatoeba via manythings.org/anki, CC-BY 2.0 (France)'); shown on /model")
     p.add_argument("--out", required=True, help="run directory for checkpoints and metrics")
     p.add_argument("--preset", default="small", choices=sorted(PRESETS))
     for flag, kind in [("--d-model", int), ("--heads", int), ("--ffn", int), ("--layers", int),
@@ -64,9 +66,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--resume", action="store_true", help="continue from DIR/last.pt if it exists")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
-    p.add_argument("--no-progress", action="store_true", help="no tqdm bar (logs only)")
+    p.add_argument("--no-progress", action="store_true", help="no tqdm bar: a log line every --log-every steps")
+    p.add_argument("--log-every", type=int, default=100, help="steps between loss/speed updates")
     args = p.parse_args(argv)
-    for name in ("max_tokens", "warmup", "save_every", "eval_sentences", "max_len", "max_steps", "max_epochs",
+    for name in ("max_tokens", "log_every", "warmup", "save_every", "eval_sentences", "max_len", "max_steps", "max_epochs",
                  "eval_every", "patience"):
         value = getattr(args, name)
         if value is not None and value < 1:
@@ -94,13 +97,14 @@ def model_config(args: argparse.Namespace, vocab_size: int):
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     cli.set_threads()
+    T.keep_freed_memory()
     out = Path(args.out)
     last_path = out / "last.pt"
     device = resolve_device(args.device)
     dist = T.init_distributed(device.type)
     if device.type == "cuda":
         device = torch.device("cuda", dist.local_rank)
-    log = print if dist.main else (lambda *a, **k: None)
+    log = partial(print, flush=True) if dist.main else (lambda *a, **k: None)
     resume = read_checkpoint(last_path) if args.resume and last_path.exists() else None
     if resume is None and last_path.exists():
         raise ValueError(f"{str(last_path)!r} exists: pass --resume to continue that run, or choose another --out")
@@ -205,10 +209,13 @@ def main(argv: list[str] | None = None) -> int:
             window["loss"] += loss_value; window["tokens"] += batch.n_tokens
             speed["tokens"] += batch.n_tokens
             state["elapsed_s"] = time.time() - time_started
-            if state["step"] % 10 == 0:
+            if state["step"] % args.log_every == 0:
                 tok_s = speed["tokens"] * dist.world / max(time.time() - speed["t0"], 1e-9)
-                bar.set_postfix(loss=f"{loss_value / batch.n_tokens:.3f}", tok_s=f"{tok_s:,.0f}",
-                                lr=f"{scheduler.get_last_lr()[0]:.2e}", ep=state["epoch"], refresh=False)
+                stats = dict(loss=f"{loss_value / batch.n_tokens:.3f}", tok_s=f"{tok_s:,.0f}",
+                             lr=f"{scheduler.get_last_lr()[0]:.2e}", ep=state["epoch"])
+                if args.no_progress:  # logs for background runs, instead of a bar
+                    log(f"step {state['step']} " + " ".join(f"{k} {v}" for k, v in stats.items()))
+                bar.set_postfix(**stats, refresh=False)
                 speed.update(tokens=0, t0=time.time())
             bar.update(1)
             out_of_time = args.max_minutes is not None and time.time() - run_started >= args.max_minutes * 60

@@ -63,28 +63,31 @@ class _Stepper:
 def greedy_search(
     model: Transformer, batch: Batch, *, max_len_a: float = 1.5, max_len_b: int = 10, use_cache: bool = True
 ) -> list[list[int]]:
-    """Most probable token at every step. Returns per sentence the output ids (no BOS/EOS)."""
+    """Most probable token at every step. Returns per sentence the output ids (no BOS/EOS).
+
+    Sentences that have emitted EOS leave the batch, so no work is spent on them."""
     B = batch.src.size(0)
     device = batch.src.device
     limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
     step = _Stepper(model, model.encode(batch.src, batch.src_mask), batch.src_mask, use_cache)
-    prefix = torch.full((B, 1), BOS_ID, dtype=torch.long, device=device)  # (B, 1)
-    finished = torch.zeros(B, dtype=torch.bool, device=device)
+    prefix = torch.full((B, 1), BOS_ID, dtype=torch.long, device=device)  # (Ba, t + 1)
+    active = torch.arange(B, device=device)  # original index of each row still decoding
+    outputs: list[list[int]] = [[] for _ in range(B)]
     for t in range(int(limit.max())):
-        next_tok = step(prefix).argmax(dim=-1)  # (B,)
-        # The last allowed position must be EOS; finished rows just carry padding.
-        next_tok = torch.where(limit <= t + 1, torch.full_like(next_tok, EOS_ID), next_tok)
-        next_tok = next_tok.masked_fill(finished, PAD_ID)
-        prefix = torch.cat([prefix, next_tok[:, None]], dim=1)  # (B, t + 2)
-        finished |= next_tok == EOS_ID
-        if bool(finished.all()):
-            break
-    return [_strip(row) for row in prefix[:, 1:].tolist()]
-
-
-def _strip(ids: list[int]) -> list[int]:
-    """Output ids up to (not including) the first EOS."""
-    return ids[: ids.index(EOS_ID)] if EOS_ID in ids else [i for i in ids if i != PAD_ID]
+        next_tok = step(prefix).argmax(dim=-1)  # (Ba,)
+        # The last allowed position must be EOS.
+        next_tok = torch.where(limit[active] <= t + 1, torch.full_like(next_tok, EOS_ID), next_tok)
+        prefix = torch.cat([prefix, next_tok[:, None]], dim=1)  # (Ba, t + 2)
+        ended = next_tok == EOS_ID  # (Ba,)
+        if bool(ended.any()):
+            for row in ended.nonzero().squeeze(1).tolist():
+                outputs[int(active[row])] = prefix[row, 1:-1].tolist()
+            keep = (~ended).nonzero().squeeze(1)  # (Ba',)
+            if keep.numel() == 0:
+                break
+            active, prefix = active[keep], prefix.index_select(0, keep)
+            step.select(keep)
+    return outputs
 
 
 def length_penalty(length: Tensor | int, alpha: float) -> Tensor | float:
