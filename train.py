@@ -13,14 +13,15 @@ the corpus itself.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from contextlib import nullcontext
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import torch
+from tqdm import tqdm
 
 from model import cli
 from model import training as T
@@ -99,22 +100,41 @@ def main(argv: list[str] | None = None) -> int:
     cli.set_threads()
     T.keep_freed_memory()
     out = Path(args.out)
-    last_path = out / "last.pt"
     device = resolve_device(args.device)
     dist = T.init_distributed(device.type)
     if device.type == "cuda":
         device = torch.device("cuda", dist.local_rank)
     log = partial(print, flush=True) if dist.main else (lambda *a, **k: None)
-    resume = read_checkpoint(last_path) if args.resume and last_path.exists() else None
-    if resume is None and last_path.exists():
-        raise ValueError(f"{str(last_path)!r} exists: pass --resume to continue that run, or choose another --out")
+    resume = read_checkpoint(out / "last.pt") if args.resume and (out / "last.pt").exists() else None
+    if resume is None and (out / "last.pt").exists():
+        raise ValueError(f"{str(out / 'last.pt')!r} exists: pass --resume to continue that run, or choose another --out")
     torch.manual_seed(args.seed)
+    data = load_data(args, out, dist, resume, log)
+    trainer = Trainer(args, out, dist, device, data, resume, log)
+    trainer.run()
+    return 0
 
-    # ---------------------------------------------------------------------------------- data
+
+# ---------------------------------------------------------------------------------------- data
+
+
+@dataclass
+class Data:
+    corpus: T.Corpus
+    tokenizer: Tokenizer
+    model: Transformer
+    src_ids: list[list[int]]   # training pairs as piece ids, length-filtered
+    tgt_ids: list[list[int]]
+    sampler: TokenBatchSampler
+    dev: T.DevSet
+
+
+def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, resume: dict | None, log) -> Data:
+    """Corpus, tokenizer (trained, or the resumed run's), model and the batching of the pairs."""
     corpus = T.load_corpus(args, out if dist.main else None)
     log(f"data: {len(corpus.train)} train / {len(corpus.dev)} dev / {len(corpus.test)} test pairs")
     if resume is not None:
-        model, tokenizer = build_from_checkpoint(resume, last_path)
+        model, tokenizer = build_from_checkpoint(resume, out / "last.pt")
     else:
         tokenizer = Tokenizer.train([s for pair in corpus.train for s in pair], args.vocab_size
                                     or preset(args.preset).vocab_size, seed=args.seed)
@@ -130,116 +150,134 @@ def main(argv: list[str] | None = None) -> int:
     sources, references = group_references(corpus.dev)
     dev = T.DevSet(tokenizer.encode_batch([de for de, _ in corpus.dev]), tokenizer.encode_batch([en for _, en in corpus.dev]),
                    tokenizer.encode_batch(sources[: args.eval_sentences]), references[: args.eval_sentences])
+    return Data(corpus, tokenizer, model, src_ids, tgt_ids, sampler, dev)
 
-    # --------------------------------------------------------------------------------- model
-    model.to(device).train()
-    config = model.config
-    log(f"model: {model.num_parameters():,} parameters, {config}")
-    raw_model = model
-    if dist.world > 1:
-        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
-    optimizer = T.make_optimizer(raw_model, args.lr, args.weight_decay)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, T.inverse_sqrt(args.warmup))
-    autocast = (partial(torch.autocast, "cuda", dtype=torch.bfloat16) if device.type == "cuda" else nullcontext)
-    state = {"step": 0, "epoch": 0, "position": 0, "best_bleu": -1.0, "bad_evals": 0, "elapsed_s": 0.0,
-             "curves": {"step": [], "train_loss": [], "dev_loss": [], "dev_bleu": [], "lr": []},
-             "window": {"loss": 0.0, "tokens": 0}}
-    if resume is not None:
-        ts = resume["train_state"]
-        optimizer.load_state_dict(ts["optimizer"])
-        scheduler.load_state_dict(ts["scheduler"])
-        state = ts["state"]
-        T.set_rng_state(ts["rng"])
-        log(f"resumed from {last_path} at step {state['step']} (epoch {state['epoch']}, batch {state['position']})")
 
-    def save(path: Path, with_train_state: bool) -> None:
-        if not dist.main:
-            return
-        meta = T.make_meta(args, corpus, state, raw_model, time_started)
-        train_state = ({"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
-                        "rng": T.rng_state(), "state": state} if with_train_state else None)
-        save_checkpoint(path, raw_model, tokenizer, meta, train_state)
+# ------------------------------------------------------------------------------- model and loop
 
-    def evaluate() -> bool:
-        """Dev loss + BLEU; saves best.pt; returns True when patience ran out."""
-        loss = T.dev_loss(raw_model, dev, args.max_tokens, device, autocast)
-        bleu, hyps = T.dev_bleu(raw_model, tokenizer, dev, args.max_tokens, device, autocast)
-        c = state["curves"]
+
+class Trainer:
+    def __init__(self, args: argparse.Namespace, out: Path, dist: T.Dist, device: torch.device, data: Data,
+                 resume: dict | None, log):
+        self.args, self.out, self.dist, self.device, self.data, self.log = args, out, dist, device, data, log
+        self.model = data.model.to(device).train()
+        log(f"model: {self.model.num_parameters():,} parameters, {self.model.config}")
+        self.ddp = (torch.nn.parallel.DistributedDataParallel(
+            self.model, device_ids=[device.index] if device.type == "cuda" else None) if dist.world > 1 else self.model)
+        self.optimizer = T.make_optimizer(self.model, args.lr, args.weight_decay)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, T.inverse_sqrt(args.warmup))
+        self.autocast = partial(torch.autocast, "cuda", dtype=torch.bfloat16) if device.type == "cuda" else nullcontext
+        self.state = {"step": 0, "epoch": 0, "position": 0, "best_bleu": -1.0, "bad_evals": 0, "elapsed_s": 0.0,
+                      "curves": {"step": [], "train_loss": [], "dev_loss": [], "dev_bleu": [], "lr": []},
+                      "window": {"loss": 0.0, "tokens": 0}}  # window: train loss since the last eval
+        if resume is not None:
+            ts = resume["train_state"]
+            self.optimizer.load_state_dict(ts["optimizer"])
+            self.scheduler.load_state_dict(ts["scheduler"])
+            self.state = ts["state"]
+            T.set_rng_state(ts["rng"])
+            log(f"resumed from {out / 'last.pt'} at step {self.state['step']} (epoch {self.state['epoch']}, "
+                f"batch {self.state['position']})")
+        self.time_started = time.time() - self.state["elapsed_s"]  # counts earlier sessions of this run
+
+    def run(self) -> None:
+        """Epochs of batches until a stop condition; evaluate and save along the way and at the end."""
+        args, state = self.args, self.state
+        run_started = time.time()
+        self.bar = tqdm(total=args.max_steps, initial=state["step"], unit="step", dynamic_ncols=True,
+                        disable=not self.dist.main or args.no_progress)
+        self.speed = {"tokens": 0, "t0": time.time()}
+        stop = False
+        while not stop:
+            for idx in self.data.sampler.batches(state["epoch"])[state["position"]:]:
+                self.step(idx)
+                out_of_time = args.max_minutes is not None and time.time() - run_started >= args.max_minutes * 60
+                done = (args.max_steps is not None and state["step"] >= args.max_steps) or out_of_time
+                if args.eval_every and state["step"] % args.eval_every == 0:
+                    done = self.evaluate() or done
+                done = T.agree(done, self.dist)
+                if state["step"] % args.save_every == 0 and not done:
+                    self.save(self.out / "last.pt", with_train_state=True)
+                if done:
+                    stop = True
+                    break
+            else:  # the epoch ran out
+                state["epoch"] += 1
+                state["position"] = 0
+                stop = not args.eval_every and self.evaluate()
+                stop = T.agree(stop or (args.max_epochs is not None and state["epoch"] >= args.max_epochs), self.dist)
+        self.bar.close()
+        if state["curves"]["step"][-1:] != [state["step"]]:
+            self.evaluate()  # the final weights always get a score (and a chance at best.pt)
+        self.save(self.out / "last.pt", with_train_state=True)
+        self.log(f"done: step {state['step']}, epoch {state['epoch']}, best dev BLEU {state['best_bleu']:.2f}, "
+                 f"{state['elapsed_s'] / 60:.1f} min; wrote {self.out / 'best.pt'} and {self.out / 'last.pt'}")
+
+    def step(self, idx: list[int]) -> None:
+        """One optimizer step on the pairs ``idx``."""
+        d, state = self.data, self.state
+        batch = Batch.make([d.src_ids[i] for i in idx], [d.tgt_ids[i] for i in idx], self.device)
+        with self.autocast():
+            logits = self.ddp(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)
+        loss_sum = T.label_smoothed_loss(logits, batch.tgt_out, self.model.config.label_smoothing)
+        self.optimizer.zero_grad(set_to_none=True)
+        (loss_sum / batch.n_tokens).backward()
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.args.clip_norm)
+        self.optimizer.step()
+        self.scheduler.step()
+        state["step"] += 1
+        state["position"] += 1
+        state["window"]["loss"] += float(loss_sum.detach())
+        state["window"]["tokens"] += batch.n_tokens
+        state["elapsed_s"] = time.time() - self.time_started
+        self.speed["tokens"] += batch.n_tokens
+        if state["step"] % self.args.log_every == 0:
+            self.report(float(loss_sum.detach()) / batch.n_tokens)
+        self.bar.update(1)
+
+    def report(self, loss: float) -> None:
+        tok_s = self.speed["tokens"] * self.dist.world / max(time.time() - self.speed["t0"], 1e-9)
+        stats = dict(loss=f"{loss:.3f}", tok_s=f"{tok_s:,.0f}", lr=f"{self.scheduler.get_last_lr()[0]:.2e}",
+                     ep=self.state["epoch"])
+        if self.args.no_progress:  # log lines for background runs, instead of a bar
+            self.log(f"step {self.state['step']} " + " ".join(f"{k} {v}" for k, v in stats.items()))
+        self.bar.set_postfix(**stats, refresh=False)
+        self.speed.update(tokens=0, t0=time.time())
+
+    # ------------------------------------------------------------------------------ eval, save
+
+    def evaluate(self) -> bool:
+        """Dev loss + BLEU, a metrics line, best.pt if improved; True when patience ran out."""
+        state, c, window = self.state, self.state["curves"], self.state["window"]
+        loss = T.dev_loss(self.model, self.data.dev, self.args.max_tokens, self.device, self.autocast)
+        bleu, hyps = T.dev_bleu(self.model, self.data.tokenizer, self.data.dev, self.args.max_tokens, self.device,
+                                self.autocast)
         c["step"].append(state["step"]); c["dev_loss"].append(round(loss, 4)); c["dev_bleu"].append(round(bleu, 2))
-        c["train_loss"].append(round(window["loss"] / max(window["tokens"], 1), 4)); c["lr"].append(scheduler.get_last_lr()[0])
+        c["train_loss"].append(round(window["loss"] / max(window["tokens"], 1), 4))
+        c["lr"].append(self.scheduler.get_last_lr()[0])
         improved = bleu > state["best_bleu"]
         state["best_bleu"], state["bad_evals"] = (bleu, 0) if improved else (state["best_bleu"], state["bad_evals"] + 1)
-        record = {"step": state["step"], "epoch": state["epoch"], "train_loss": c["train_loss"][-1], "dev_loss": round(loss, 4),
-                  "dev_bleu": round(bleu, 2), "best_bleu": round(state["best_bleu"], 2), "lr": c["lr"][-1],
-                  "example": hyps[0] if hyps else ""}
-        if dist.main:
-            T.write_jsonl(out / "metrics.jsonl", record)
-            tqdm_write(f"eval step {state['step']}: dev loss {loss:.3f}, dev BLEU {bleu:.2f} (best {state['best_bleu']:.2f})"
-                       f"{' *' if improved else ''}")
-            if improved:
-                save(out / "best.pt", with_train_state=False)
         window.update(loss=0.0, tokens=0)
-        return args.patience is not None and state["bad_evals"] >= args.patience
+        if self.dist.main:
+            T.write_jsonl(self.out / "metrics.jsonl", {
+                "step": state["step"], "epoch": state["epoch"], "train_loss": c["train_loss"][-1],
+                "dev_loss": round(loss, 4), "dev_bleu": round(bleu, 2), "best_bleu": round(state["best_bleu"], 2),
+                "lr": c["lr"][-1], "example": hyps[0] if hyps else ""})
+            write = self.log if self.args.no_progress else self.bar.write
+            write(f"eval step {state['step']}: dev loss {loss:.3f}, dev BLEU {bleu:.2f} "
+                  f"(best {state['best_bleu']:.2f}){' *' if improved else ''}")
+            if improved:
+                self.save(self.out / "best.pt", with_train_state=False)
+        return self.args.patience is not None and state["bad_evals"] >= self.args.patience
 
-    # ---------------------------------------------------------------------------------- loop
-    from tqdm import tqdm
-    time_started = time.time() - state["elapsed_s"]
-    run_started = time.time()
-    bar = tqdm(total=args.max_steps, initial=state["step"], disable=not dist.main or args.no_progress,
-               unit="step", dynamic_ncols=True)
-    tqdm_write = bar.write if dist.main and not args.no_progress else log
-    window = state.setdefault("window", {"loss": 0.0, "tokens": 0})  # train loss since the last eval
-    speed = {"tokens": 0, "t0": time.time()}
-    stop = False
-    while not stop:
-        batches = sampler.batches(state["epoch"])
-        for idx in batches[state["position"]:]:
-            batch = Batch.make([src_ids[i] for i in idx], [tgt_ids[i] for i in idx], device)
-            with autocast():
-                logits = model(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)
-            loss_sum = T.label_smoothed_loss(logits, batch.tgt_out, config.label_smoothing)
-            optimizer.zero_grad(set_to_none=True)
-            (loss_sum / batch.n_tokens).backward()
-            torch.nn.utils.clip_grad_norm_(raw_model.parameters(), args.clip_norm)
-            optimizer.step()
-            scheduler.step()
-            state["step"] += 1
-            state["position"] += 1
-            loss_value = float(loss_sum.detach())
-            window["loss"] += loss_value; window["tokens"] += batch.n_tokens
-            speed["tokens"] += batch.n_tokens
-            state["elapsed_s"] = time.time() - time_started
-            if state["step"] % args.log_every == 0:
-                tok_s = speed["tokens"] * dist.world / max(time.time() - speed["t0"], 1e-9)
-                stats = dict(loss=f"{loss_value / batch.n_tokens:.3f}", tok_s=f"{tok_s:,.0f}",
-                             lr=f"{scheduler.get_last_lr()[0]:.2e}", ep=state["epoch"])
-                if args.no_progress:  # logs for background runs, instead of a bar
-                    log(f"step {state['step']} " + " ".join(f"{k} {v}" for k, v in stats.items()))
-                bar.set_postfix(**stats, refresh=False)
-                speed.update(tokens=0, t0=time.time())
-            bar.update(1)
-            out_of_time = args.max_minutes is not None and time.time() - run_started >= args.max_minutes * 60
-            done = (args.max_steps is not None and state["step"] >= args.max_steps) or out_of_time
-            if args.eval_every and state["step"] % args.eval_every == 0:
-                done = evaluate() or done
-            done = T.agree(done, dist)
-            if state["step"] % args.save_every == 0 and not done:
-                save(last_path, with_train_state=True)
-            if done:
-                stop = True
-                break
-        else:  # the epoch ran out
-            state["epoch"] += 1
-            state["position"] = 0
-            stop = not args.eval_every and evaluate()
-            stop = T.agree(stop or (args.max_epochs is not None and state["epoch"] >= args.max_epochs), dist)
-    bar.close()
-    if state["curves"]["step"][-1:] != [state["step"]]:
-        evaluate()  # the final weights always get a score (and a chance at best.pt)
-    save(last_path, with_train_state=True)
-    log(f"done: step {state['step']}, epoch {state['epoch']}, best dev BLEU {state['best_bleu']:.2f}, "
-        f"{state['elapsed_s'] / 60:.1f} min; wrote {out / 'best.pt'} and {last_path}")
-    return 0
+    def save(self, path: Path, with_train_state: bool) -> None:
+        """Only rank 0 writes; best.pt gets the weights only, last.pt everything --resume needs."""
+        if not self.dist.main:
+            return
+        meta = T.make_meta(self.args, self.data.corpus, self.state, self.model, self.time_started)
+        train_state = ({"optimizer": self.optimizer.state_dict(), "scheduler": self.scheduler.state_dict(),
+                        "rng": T.rng_state(), "state": self.state} if with_train_state else None)
+        save_checkpoint(path, self.model, self.data.tokenizer, meta, train_state)
 
 
 if __name__ == "__main__":

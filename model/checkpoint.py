@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 import tempfile
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Iterator
 
 import torch
 
@@ -33,22 +34,29 @@ class CheckpointError(ValueError):
     """A checkpoint that is missing, truncated, foreign or does not match its own config."""
 
 
-def atomic_save(obj: Any, path: str | Path) -> None:
-    """torch.save to a temp file in the same directory, fsync, then rename over ``path``.
+@contextmanager
+def atomic_open(path: str | Path, mode: str = "wb", **kwargs: Any) -> Iterator[IO]:
+    """Write to a temp file in the same directory, fsync, then rename it over ``path``.
 
     A crash (even SIGKILL) mid-write leaves the previous file intact, never a truncated one."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(obj, f)
+        with os.fdopen(fd, mode, **kwargs) as f:
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_save(obj: Any, path: str | Path) -> None:
+    """torch.save, atomically (see ``atomic_open``)."""
+    with atomic_open(path, "wb") as f:
+        torch.save(obj, f)
 
 
 def save_checkpoint(

@@ -34,9 +34,7 @@ Exit status: 0, or 2 with one "error:" line on stderr (e.g. files whose line cou
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -127,18 +125,11 @@ def translate_all(translator: "Translator", sources: list[str], args) -> list[st
 
 
 def write_lines_atomic(path: str, lines: Sequence[str]) -> None:
-    """Write to a temp file beside ``path`` and rename it over: readers never see half a file."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.writelines(line.replace("\n", " ") + "\n" for line in lines)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """One hypothesis per line; readers never see half a file."""
+    from .checkpoint import atomic_open
+
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(line.replace("\n", " ") + "\n" for line in lines)
 
 
 def score(hyps: list[str], streams: list[list[str | None]]) -> dict[str, Any]:

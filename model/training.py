@@ -24,6 +24,7 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from .batch import Batch
+from .checkpoint import atomic_open
 from .data import TokenBatchSampler, clean_pairs, corpus_sha256, grouped_split, read_pairs, reference_streams
 from .decoding import greedy_search
 from .tokenizer import PAD_ID, Tokenizer
@@ -212,10 +213,8 @@ def load_corpus(args, out_dir: Path | None) -> Corpus:
 
 def write_tsv(path: Path, pairs: list[tuple[str, str]]) -> None:
     """The corpus's own layout (English<TAB>German), so every command can read it back."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("".join(f"{en}\t{de}\n" for de, en in pairs), encoding="utf-8")
-    os.replace(tmp, path)
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(f"{en}\t{de}\n" for de, en in pairs)
 
 
 def write_jsonl(path: Path, record: dict[str, Any]) -> None:
