@@ -19,6 +19,7 @@ import torch
 from flask import Flask, current_app
 
 from model.checkpoint import CheckpointError
+from model.cli import available_cpus
 from model.data import CorpusError, group_references, normalize, read_pairs
 from model.translator import Translator
 
@@ -38,13 +39,6 @@ class StartupError(RuntimeError):
     A RuntimeError because gunicorn prints those as a single "Error: ..." line and exits 1."""
 
 
-def cpu_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))  # respects container CPU pinning, unlike cpu_count()
-    except AttributeError:  # macOS, Windows
-        return os.cpu_count() or 1
-
-
 def thread_count(setting: int, environ=os.environ) -> int:
     """Intra-op threads per worker: ``TORCH_THREADS``, or the cores shared among the workers.
 
@@ -56,7 +50,7 @@ def thread_count(setting: int, environ=os.environ) -> int:
         workers = max(1, int(environ.get("WEB_CONCURRENCY", "1")))
     except ValueError:
         workers = 1
-    return max(1, cpu_cores() // workers)
+    return max(1, available_cpus() // workers)
 
 
 @dataclass

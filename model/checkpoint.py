@@ -43,6 +43,11 @@ def atomic_open(path: str | Path, mode: str = "wb", **kwargs: Any) -> Iterator[I
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp creates 0600 files; give the usual permissions, or a container's non-root user
+        # could not read a checkpoint copied in by root.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
             f.flush()

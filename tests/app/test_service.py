@@ -109,5 +109,5 @@ def test_chrf():
     (0, {"WEB_CONCURRENCY": "x"}, 2, 2),
 ])
 def test_thread_count(monkeypatch, setting, env, cores, expected):
-    monkeypatch.setattr("app.service.cpu_cores", lambda: cores)
+    monkeypatch.setattr("app.service.available_cpus", lambda: cores)
     assert thread_count(setting, env) == expected

@@ -65,6 +65,9 @@ def test_atomic_save_leaves_no_temp_files(tmp_path):
     atomic_save({"a": 1}, tmp_path / "x.pt")
     atomic_save({"a": 2}, tmp_path / "x.pt")
     assert os.listdir(tmp_path) == ["x.pt"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "x.pt").stat().st_mode & 0o777 == 0o666 & ~umask
     assert torch.load(tmp_path / "x.pt", weights_only=True) == {"a": 2}
 
 
