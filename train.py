@@ -227,12 +227,13 @@ class Trainer:
         self.scheduler.step()
         state["step"] += 1
         state["position"] += 1
-        state["window"]["loss"] += float(loss_sum.detach())
+        loss_value = float(loss_sum.detach())
+        state["window"]["loss"] += loss_value
         state["window"]["tokens"] += batch.n_tokens
         state["elapsed_s"] = time.time() - self.time_started
         self.speed["tokens"] += batch.n_tokens
         if state["step"] % self.args.log_every == 0:
-            self.report(float(loss_sum.detach()) / batch.n_tokens)
+            self.report(loss_value / batch.n_tokens)
         self.bar.update(1)
 
     def report(self, loss: float) -> None:

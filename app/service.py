@@ -20,7 +20,7 @@ from flask import Flask, current_app
 
 from model.checkpoint import CheckpointError
 from model.cli import available_cpus
-from model.data import CorpusError, group_references, normalize, read_pairs
+from model.data import CorpusError, normalize, read_references
 from model.translator import Translator
 
 from .markup import translate_html
@@ -63,10 +63,7 @@ class Corpus:
 
     @classmethod
     def load(cls, path: str) -> "Corpus":
-        pairs = [(normalize(de), normalize(en)) for de, en in read_pairs(path)]
-        sources, references = group_references((de, en) for de, en in pairs if de and en)
-        if not sources:
-            raise CorpusError(f"corpus has no sentence pairs: {path!r}")
+        sources, references = read_references(path)
         return cls(sources, references, {s: i for i, s in enumerate(sources)})
 
     def references_for(self, source: str) -> list[str]:

@@ -303,6 +303,15 @@ def group_references(pairs: Iterable[Pair]) -> tuple[list[str], list[list[str]]]
     return sources, [references[de] for de in sources]
 
 
+def read_references(path: PathLike) -> tuple[list[str], list[list[str]]]:
+    """A corpus as distinct (normalized) German sentences, each with all its English references."""
+    pairs = ((normalize(de), normalize(en)) for de, en in read_pairs(path))
+    sources, references = group_references((de, en) for de, en in pairs if de and en)
+    if not sources:
+        raise CorpusError(f"no sentence pair with both sides non-empty in {str(path)!r}")
+    return sources, references
+
+
 def reference_streams(refs: Sequence[Sequence[str]]) -> list[list[str | None]]:
     """Transpose per-source reference lists into sacrebleu's reference streams.
 

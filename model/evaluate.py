@@ -97,12 +97,9 @@ def load_src_ref(src: str, refs: Sequence[str]) -> tuple[list[str], list[list[st
 
 def load_corpus(path: str) -> tuple[list[str], list[list[str | None]]]:
     """Distinct German sentences of a corpus and reference streams of all their translations."""
-    from .data import CorpusError, group_references, normalize, read_pairs, reference_streams
+    from .data import read_references, reference_streams
 
-    pairs = [(normalize(de), normalize(en)) for de, en in read_pairs(path)]
-    sources, references = group_references((de, en) for de, en in pairs if de and en)
-    if not sources:
-        raise CorpusError(f"no sentences to evaluate: {path!r} has no pair with both sides non-empty")
+    sources, references = read_references(path)
     return sources, reference_streams(references)
 
 

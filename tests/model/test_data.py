@@ -21,6 +21,7 @@ from model.data import (
     normalize,
     read_lines,
     read_pairs,
+    read_references,
     reference_streams,
 )
 
@@ -324,6 +325,16 @@ def test_group_references_and_streams() -> None:
     assert streams == [["Hi.", "Run!", "Go."], ["Hello!", None, None]]
     with pytest.raises(ValueError, match="references of segment 1"):
         reference_streams([["a"], []])
+
+
+def test_read_references_normalizes_groups_and_drops_empty_sides(tmp_path) -> None:
+    path = tmp_path / "c.tsv"
+    path.write_text("Hi.\tHallo!\nHello!\t  Hallo!\nRun!\tLauf!\n \tGeh.\nHi.\tHallo!\n", encoding="utf-8")
+    assert read_references(path) == (["Hallo!", "Lauf!"], [["Hi.", "Hello!"], ["Run!"]])
+    empty = tmp_path / "e.tsv"
+    empty.write_text(" \tGeh.\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match=re.escape(f"no sentence pair with both sides non-empty in {str(empty)!r}")):
+        read_references(empty)
 
 
 def test_reference_streams_work_with_sacrebleu() -> None:
