@@ -31,6 +31,7 @@ COPY templates/ templates/
 COPY static/ static/
 COPY gunicorn.conf.py ./
 COPY checkpoints/de-en.pt checkpoints/de-en.pt
+COPY MODEL_CARD.md ./
 
 RUN useradd --system --uid 10001 --no-create-home --home-dir /srv/app --shell /usr/sbin/nologin app
 # Numeric, so that Kubernetes' runAsNonRoot can verify it.

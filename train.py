@@ -60,6 +60,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--eval-every", type=int, help="evaluate every N steps (default: each epoch)")
     p.add_argument("--eval-sentences", type=int, default=1000, help="dev sources decoded for BLEU")
     p.add_argument("--save-every", type=int, default=1000, help="write last.pt every N steps")
+    p.add_argument("--keep-checkpoints", type=int, default=0,
+                   help="also keep the weights of the last N saves as DIR/step-NNNNNNN.pt, for model.average")
     p.add_argument("--patience", type=int, help="stop after N evaluations without a better dev BLEU")
     p.add_argument("--dev-size", type=int, default=2000, help="dev pairs held out when splitting --data")
     p.add_argument("--test-size", type=int, default=2000, help="test pairs held out when splitting --data")
@@ -75,6 +77,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and value < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1, got {value!r}")
+    if args.keep_checkpoints < 0:
+        p.error(f"--keep-checkpoints must be >= 0, got {args.keep_checkpoints!r}")
     if args.max_minutes is not None and args.max_minutes <= 0:
         p.error(f"--max-minutes must be > 0, got {args.max_minutes!r}")
     try:  # a bad architecture should fail now, not after reading the corpus
@@ -198,6 +202,7 @@ class Trainer:
                 done = T.agree(done, self.dist)
                 if state["step"] % args.save_every == 0 and not done:
                     self.save(self.out / "last.pt", with_train_state=True)
+                    self.snapshot()
                 if done:
                     stop = True
                     break
@@ -210,6 +215,7 @@ class Trainer:
         if state["curves"]["step"][-1:] != [state["step"]]:
             self.evaluate()  # the final weights always get a score (and a chance at best.pt)
         self.save(self.out / "last.pt", with_train_state=True)
+        self.snapshot()
         self.log(f"done: step {state['step']}, epoch {state['epoch']}, best dev BLEU {state['best_bleu']:.2f}, "
                  f"{state['elapsed_s'] / 60:.1f} min; wrote {self.out / 'best.pt'} and {self.out / 'last.pt'}")
 
@@ -279,6 +285,14 @@ class Trainer:
         train_state = ({"optimizer": self.optimizer.state_dict(), "scheduler": self.scheduler.state_dict(),
                         "rng": T.rng_state(), "state": self.state} if with_train_state else None)
         save_checkpoint(path, self.model, self.data.tokenizer, meta, train_state)
+
+    def snapshot(self) -> None:
+        """Weights of this step kept for checkpoint averaging; only the newest --keep-checkpoints stay."""
+        if not self.dist.main or self.args.keep_checkpoints < 1:
+            return
+        self.save(self.out / f"step-{self.state['step']:07d}.pt", with_train_state=False)
+        for old in sorted(self.out.glob("step-*.pt"))[: -self.args.keep_checkpoints]:
+            old.unlink()
 
 
 if __name__ == "__main__":

@@ -122,6 +122,19 @@ def test_max_minutes_stops_and_saves(tmp_path):
     assert step > 0 and "done: step" in proc.stdout
 
 
+def test_keep_checkpoints_keeps_the_newest_saves(tmp_path):
+    out = tmp_path / "kept"
+    proc = run_train(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--preset", "tiny",
+                      "--vocab-size", "100", "--max-tokens", "160", "--max-steps", "35", "--save-every", "10",
+                      "--eval-every", "100000", "--keep-checkpoints", "2", "--no-progress"])
+    assert proc.returncode == 0, proc.stderr
+    # saves at 10, 20, 30 and the final one at 35; the two newest stay
+    assert sorted(p.name for p in out.glob("step-*.pt")) == ["step-0000030.pt", "step-0000035.pt"]
+    for step in (30, 35):
+        ckpt = read_checkpoint(out / f"step-{step:07d}.pt")
+        assert ckpt["meta"]["step"] == step and "train_state" not in ckpt
+
+
 def test_existing_run_needs_resume(tiny_run):
     proc = run_train(["--data", str(PAIRS40), "--out", str(tiny_run), "--preset", "tiny"])
     assert proc.returncode == 2
@@ -135,6 +148,7 @@ def test_existing_run_needs_resume(tiny_run):
     (["--data", str(PAIRS40), "--preset", "huge"], "train.py: error: argument --preset: invalid choice: 'huge'"),
     (["--data", str(PAIRS40), "--d-model", "100", "--heads", "3"],
      "train.py: error: d_model 100 is not divisible by n_heads 3"),
+    (["--data", str(PAIRS40), "--keep-checkpoints", "-1"], "train.py: error: --keep-checkpoints must be >= 0, got -1"),
     (["--data", str(PAIRS40), "--max-minutes", "-1"], "train.py: error: --max-minutes must be > 0, got -1.0"),
     (["--data", str(PAIRS40), "--device", "cuda"],
      "train.py: error: device 'cuda' was asked for, but no CUDA GPU is available"),

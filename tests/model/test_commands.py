@@ -247,11 +247,12 @@ def test_device_cuda_without_gpu(command, tiny_checkpoint, texts, capsys, monkey
     assert err == f"python -m model.{command}: error: device 'cuda' was asked for, but no CUDA GPU is available\n"
 
 
-@pytest.mark.skipif(cli.DEFAULT_CHECKPOINT.exists(), reason="the release checkpoint is there")
-def test_default_checkpoint_missing(capsys, monkeypatch):
+def test_default_checkpoint_missing(tmp_path, capsys, monkeypatch):
+    missing = tmp_path / "checkpoints" / "de-en.pt"  # as in a clone without the release file
+    monkeypatch.setattr(cli, "DEFAULT_CHECKPOINT", missing)
     code, out, err = run_inprocess("info", [], capsys, monkeypatch)
     assert code == 2
-    assert err == f"python -m model.info: error: checkpoint not found: {str(cli.DEFAULT_CHECKPOINT)!r}\n"
+    assert err == f"python -m model.info: error: checkpoint not found: {str(missing)!r}\n"
 
 
 def test_invalid_utf8_on_stdin(tiny_checkpoint, capsys, monkeypatch):
