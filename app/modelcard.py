@@ -78,7 +78,12 @@ def build(service: TranslationService) -> dict[str, Any]:
     data_rows, license, license_from_meta = data_facts(meta)
     training = [(label, meta[key]) for key, label in (
         ("step", "steps"), ("epoch", "epochs"), ("dev_bleu", "best dev BLEU"), ("dev_loss", "dev loss"),
-        ("wall_time_s", "training time (s)"), ("seed", "seed"), ("created", "saved")) if meta.get(key) is not None]
+        ("wall_time_s", "training time (s)"), ("hardware", "hardware"), ("seed", "seed"), ("created", "saved"))
+        if meta.get(key) is not None]
+    averaged = meta.get("averaged_from")
+    if isinstance(averaged, list) and averaged:  # written by model.average
+        steps = ", ".join(str(entry.get("step")) for entry in averaged if isinstance(entry, dict))
+        training.append(("averaged checkpoints", f"{len(averaged)} (steps {steps})"))
     versions = meta.get("versions") if isinstance(meta.get("versions"), dict) else {}
     return {
         "checkpoint": Path(translator.checkpoint).name,

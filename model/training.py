@@ -224,6 +224,20 @@ def write_jsonl(path: Path, record: dict[str, Any]) -> None:
         f.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
+def hardware(device: torch.device) -> str:
+    """What this process trains on, e.g. "1 x cpu (AMD EPYC 9R14, 2 threads)" (for the model card)."""
+    world = torch.distributed.get_world_size() if torch.distributed.is_initialized() else 1
+    if device.type == "cuda":
+        return f"{world} x cuda ({torch.cuda.get_device_name(device)})"
+    name = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            name = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), name)
+    except OSError:
+        pass
+    return f"{world} x cpu ({name}, {torch.get_num_threads()} threads)"
+
+
 def make_meta(args, corpus: Corpus, state: dict[str, Any], model: Transformer, time_started: float) -> dict[str, Any]:
     """What a checkpoint says about how it was made (shown by model.info and the /model page)."""
     import sentencepiece
@@ -241,6 +255,7 @@ def make_meta(args, corpus: Corpus, state: dict[str, Any], model: Transformer, t
                  **({"attribution": args.data_attribution} if args.data_attribution else {})},
         "train_args": {k: v for k, v in vars(args).items() if v is not None},
         "seed": args.seed,
+        "hardware": hardware(next(model.parameters()).device),
         "wall_time_s": round(state["elapsed_s"], 1),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time_started)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -53,6 +54,7 @@ def test_run_directory_contents(tiny_run):
     assert meta["data"]["train_pairs"] == 40 and len(meta["data"]["sha256"][str(PAIRS40)]) == 64
     assert meta["versions"]["torch"] == str(torch.__version__)
     assert meta["parameters"] > 500_000 and meta["wall_time_s"] > 0
+    assert re.fullmatch(rf"1 x cpu \(.+, {torch.get_num_threads()} threads\)", meta["hardware"])
 
 
 def test_split_without_valid_writes_disjoint_dev_and_test(tmp_path):

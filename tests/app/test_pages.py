@@ -131,12 +131,23 @@ def test_model_page(client, app):
     assert f"{params:,}" in html
     assert "<code>d_model</code>" in html and "<code>encoder_layers</code>" in html
     assert "Dev BLEU" in html and "100.0" in html
+    assert "1 x cpu (" in html  # hardware
+    assert "averaged checkpoints" not in html
     assert "Tatoeba" in html and "CC BY 2.0 FR" in html
     charts = embedded_json(html, "curves-data")
     assert {c["title"] for c in charts} >= {"Loss (per token)", "Dev BLEU"}
     assert all(len(s["x"]) == len(s["y"]) for c in charts for s in c["series"])
     assert "No <code>MODEL_CARD.md</code> has been written yet." in html
     assert client.get("/model/card.md").status_code == 404
+
+
+def test_model_page_of_an_averaged_checkpoint(make_app, tiny_checkpoint, tmp_path):
+    from model.average import average_checkpoints
+    from model.checkpoint import atomic_save
+
+    atomic_save(average_checkpoints([tiny_checkpoint, tiny_checkpoint]), tmp_path / "avg.pt")
+    html = text_of(make_app(MODEL_PATH=str(tmp_path / "avg.pt")).test_client().get("/model"))
+    assert "averaged checkpoints" in html and "2 (steps 150, 150)" in html
 
 
 def test_model_page_renders_the_model_card(make_app, tmp_path):
