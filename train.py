@@ -58,7 +58,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--max-epochs", type=int, help="stop after this many epochs")
     p.add_argument("--max-minutes", type=float, help="stop (and save) after this much wall time")
     p.add_argument("--eval-every", type=int, help="evaluate every N steps (default: each epoch)")
-    p.add_argument("--eval-sentences", type=int, default=1000, help="dev sources decoded for BLEU")
+    p.add_argument("--eval-sentences", type=int, default=1000,
+                   help="dev sources decoded for BLEU, spread evenly over the dev set")
     p.add_argument("--save-every", type=int, default=1000, help="write last.pt every N steps")
     p.add_argument("--keep-checkpoints", type=int, default=0,
                    help="also keep the weights of the last N saves as DIR/step-NNNNNNN.pt, for model.average")
@@ -152,8 +153,9 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, resume: dict | 
     sampler = TokenBatchSampler([max(len(s), len(t)) + 2 for s, t in zip(src_ids, tgt_ids)], args.max_tokens,
                                 seed=args.seed, num_replicas=dist.world, rank=dist.rank)
     sources, references = group_references(corpus.dev)
+    sample = T.spread(len(sources), args.eval_sentences)
     dev = T.DevSet(tokenizer.encode_batch([de for de, _ in corpus.dev]), tokenizer.encode_batch([en for _, en in corpus.dev]),
-                   tokenizer.encode_batch(sources[: args.eval_sentences]), references[: args.eval_sentences])
+                   tokenizer.encode_batch([sources[i] for i in sample]), [references[i] for i in sample])
     return Data(corpus, tokenizer, model, src_ids, tgt_ids, sampler, dev)
 
 

@@ -72,6 +72,15 @@ class DevSet:
     references: list[list[str]]
 
 
+def spread(n: int, k: int) -> list[int]:
+    """``min(n, k)`` indices spaced evenly over ``range(n)``, in order. Dev BLEU decodes such a
+    sample: corpora are often sorted (manythings' files by sentence length), so the first k
+    sources would be the shortest and score far higher than the whole dev set."""
+    if n <= k:
+        return list(range(n))
+    return [i * n // k for i in range(k)]
+
+
 def batches_by_length(lengths: Sequence[int], max_tokens: int) -> list[list[int]]:
     """Indices sorted by length, cut into batches of at most ``max_tokens`` padded tokens."""
     return TokenBatchSampler(lengths, max_tokens, shuffle=False).batches(0)
