@@ -1,8 +1,9 @@
 """A small, safe Markdown subset for MODEL_CARD.md (no extra dependency for one page).
 
-Supported: ATX headings, paragraphs, bullet and numbered lists, fenced code, pipe tables,
-`code`, **bold**, *emphasis* and [links](https://...). Everything is HTML-escaped first, and only
-http(s) and relative links become anchors, so the card cannot inject markup or javascript: URLs.
+Supported: ATX headings, paragraphs, bullet and numbered lists (nested by indentation), fenced
+code, pipe tables, `code`, **bold**, *emphasis* and [links](https://...). Everything is
+HTML-escaped first, and only http(s) and relative links become anchors, so the card cannot inject
+markup or javascript: URLs.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ import re
 from markupsafe import Markup
 
 _HEADING = re.compile(r"(#{1,6})\s+(.*?)\s*#*\s*$")
-_BULLET = re.compile(r"\s*[-*+]\s+(.*)")
-_NUMBERED = re.compile(r"\s*\d+[.)]\s+(.*)")
+_ITEM = re.compile(r"( *)([-*+]|\d+[.)])\s+(.*)")  # indent, marker, text
 _TABLE_RULE = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -44,6 +44,28 @@ def _table(lines: list[str]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
+def _list(lines: list[str], i: int) -> tuple[str, int]:
+    """The list starting at ``lines[i]`` and the index after it. Items indented deeper than the
+    first nest inside the item above them; an indented plain line continues the item above."""
+    first = _ITEM.match(lines[i])
+    indent, tag = len(first.group(1)), "ol" if first.group(2)[0].isdigit() else "ul"
+    items: list[list[str]] = []  # [text, nested lists' html]
+    while i < len(lines):
+        item = _ITEM.match(lines[i])
+        if item and len(item.group(1)) == indent:
+            items.append([item.group(3), ""])
+            i += 1
+        elif item and len(item.group(1)) > indent and items:
+            nested, i = _list(lines, i)
+            items[-1][1] += nested
+        elif not item and lines[i].startswith(" ") and lines[i].strip() and items:
+            items[-1][0] += " " + lines[i].strip()
+            i += 1
+        else:  # a shallower item (the parent's next), or the end of the list
+            break
+    return f"<{tag}>" + "".join(f"<li>{_inline(text)}{nested}</li>" for text, nested in items) + f"</{tag}>", i
+
+
 def render(source: str) -> Markup:
     lines = source.replace("\r\n", "\n").split("\n")
     out: list[str] = []
@@ -63,19 +85,15 @@ def render(source: str) -> Markup:
             end = next((j for j in range(i + 2, len(lines)) if "|" not in lines[j]), len(lines))
             out.append(_table(lines[i:end]))
             i = end
-        elif _BULLET.match(line) or _NUMBERED.match(line):
-            pattern, tag = (_BULLET, "ul") if _BULLET.match(line) else (_NUMBERED, "ol")
-            items = []
-            while i < len(lines) and pattern.match(lines[i]):
-                items.append(f"<li>{_inline(pattern.match(lines[i]).group(1))}</li>")
-                i += 1
-            out.append(f"<{tag}>{''.join(items)}</{tag}>")
+        elif _ITEM.match(line):
+            block, i = _list(lines, i)
+            out.append(block)
         elif not line.strip():
             i += 1
         else:
             para = []
             while i < len(lines) and lines[i].strip() and not _HEADING.match(lines[i]) \
-                    and not lines[i].strip().startswith("```") and not _BULLET.match(lines[i]):
+                    and not lines[i].strip().startswith("```") and not _ITEM.match(lines[i]):
                 para.append(lines[i].strip())
                 i += 1
             out.append(f"<p>{_inline(' '.join(para))}</p>")

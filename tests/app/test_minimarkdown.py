@@ -27,3 +27,9 @@ def test_html_is_escaped():
     html = str(render('<script>alert(1)</script> "quoted" <a href="x">'))
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "&lt;a href=&quot;x&quot;&gt;" in html
+
+
+def test_nested_lists_and_continuation_lines():
+    html = str(render("- a\n  - a1\n    more of a1\n  - a2\n- b\n  1. b1\nafter\n"))
+    assert html == ("<ul><li>a<ul><li>a1 more of a1</li><li>a2</li></ul></li><li>b<ol><li>b1</li></ol></li></ul>\n"
+                    "<p>after</p>")
