@@ -25,10 +25,10 @@ from tqdm import tqdm
 
 from model import cli
 from model import training as T
-from model.batch import Batch
+from model.batch import Batch, TokenBatchSampler
 from model.checkpoint import build_from_checkpoint, read_checkpoint, save_checkpoint
 from model.config import PRESETS, preset
-from model.data import CorpusError, TokenBatchSampler, group_references
+from model.data import CorpusError, group_references
 from model.tokenizer import Tokenizer
 from model.transformer import Transformer
 from model.translator import resolve_device

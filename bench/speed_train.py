@@ -24,7 +24,7 @@ from torch import Tensor, nn  # noqa: E402
 
 from model.batch import Batch  # noqa: E402
 from model.config import ModelConfig  # noqa: E402
-from model.data import TokenBatchSampler  # noqa: E402
+from model.batch import TokenBatchSampler  # noqa: E402
 from model.layers import SinusoidalPositions  # noqa: E402
 from model.tokenizer import PAD_ID  # noqa: E402
 from model.training import label_smoothed_loss, make_optimizer  # noqa: E402

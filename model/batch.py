@@ -1,4 +1,5 @@
-"""The one place where token sequences become padded tensors, masks and shifted targets.
+"""The one place where token sequences become padded tensors, masks and shifted targets,
+and where examples are grouped into batches (``TokenBatchSampler``).
 
 Layout (shapes as in ``model/attention.py``):
 
@@ -14,12 +15,15 @@ Masks are boolean, True = may attend:
 
 from __future__ import annotations
 
+import hashlib
+import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import torch
 from torch import Tensor
 
+from .data import require_int
 from .tokenizer import BOS_ID, EOS_ID, PAD_ID
 
 
@@ -84,3 +88,88 @@ class Batch:
     def to(self, device: torch.device | str) -> "Batch":
         moved = {k: (v.to(device, non_blocking=True) if isinstance(v, Tensor) else v) for k, v in vars(self).items()}
         return Batch(**moved)
+
+
+class TokenBatchSampler:
+    """Length-bucketed batches under a padded-token budget, reproducible per epoch.
+
+    ``lengths[i]`` is ``max(src_len, tgt_len) + 2`` of example i.  A batch holds
+    examples of similar length such that ``len(batch) * longest <= max_tokens``;
+    an example longer than ``max_tokens`` on its own gets a batch of one rather
+    than being dropped, so every example is seen each epoch.
+
+    ``batches(epoch)`` is a pure function of the constructor arguments and the
+    epoch, which lets a resumed run continue with ``batches(epoch)[position:]``.
+    With ``num_replicas > 1`` the batch list is cut to a multiple of the replica
+    count (the few trailing batches of the shuffled order are skipped that
+    epoch) so that all ranks step the same number of times.
+    """
+
+    def __init__(
+        self,
+        lengths: Sequence[int],
+        max_tokens: int,
+        *,
+        shuffle: bool = True,
+        seed: int = 0,
+        num_replicas: int = 1,
+        rank: int = 0,
+    ) -> None:
+        require_int("max_tokens", max_tokens, 1)
+        require_int("num_replicas", num_replicas, 1)
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < num_replicas:
+            raise ValueError(f"rank must be an integer in [0, {num_replicas}), got {rank!r}")
+        self.lengths = [int(n) for n in lengths]
+        bad = next((n for n in self.lengths if n < 1), None)
+        if bad is not None:
+            raise ValueError(f"lengths must be positive, got {bad!r}")
+        self.max_tokens = max_tokens
+        self.shuffle = bool(shuffle)
+        self.seed = int(seed)
+        self.num_replicas = num_replicas
+        self.rank = rank
+        self.epoch = 0
+        # The batch count only depends on the sorted length sequence, which is
+        # the same every epoch (the tie-break only permutes equal lengths).
+        self._len = len(self.batches(0))
+
+    def _rng(self, epoch: int) -> random.Random:
+        # A hash instead of seed + epoch arithmetic, so that (1, 2) and (2, 1)
+        # differ; hashlib, unlike hash(), is the same in every process.
+        material = hashlib.sha256(f"TokenBatchSampler/{self.seed}/{epoch}".encode()).digest()
+        return random.Random(int.from_bytes(material[:8], "big"))
+
+    def _cut(self, order: list[int]) -> list[list[int]]:
+        batches: list[list[int]] = []
+        batch: list[int] = []
+        for index in order:
+            # Ascending order: the newcomer is the longest in the batch.
+            if batch and (len(batch) + 1) * self.lengths[index] > self.max_tokens:
+                batches.append(batch)
+                batch = []
+            batch.append(index)
+        if batch:
+            batches.append(batch)
+        return batches
+
+    def batches(self, epoch: int) -> list[list[int]]:
+        """This rank's batches (lists of example indices) for ``epoch``."""
+        indices = list(range(len(self.lengths)))
+        rng = self._rng(epoch)
+        if self.shuffle:
+            rng.shuffle(indices)  # a stable sort of a shuffle = random tie-break
+        batches = self._cut(sorted(indices, key=self.lengths.__getitem__))
+        if self.shuffle:
+            rng.shuffle(batches)
+        usable = len(batches) - len(batches) % self.num_replicas
+        return batches[:usable][self.rank :: self.num_replicas]
+
+    def set_epoch(self, epoch: int) -> None:
+        """Select the epoch that ``__iter__`` yields (DataLoader ``batch_sampler`` use)."""
+        self.epoch = epoch
+
+    def __iter__(self) -> Iterator[list[int]]:
+        return iter(self.batches(self.epoch))
+
+    def __len__(self) -> int:
+        return self._len

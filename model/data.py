@@ -1,4 +1,4 @@
-"""Parallel corpora: reading, cleaning, leak-free splitting and token batching.
+"""Parallel corpora: reading, cleaning and leak-free splitting.
 
 A pair is always ``(german, english)`` in code, whatever the column order of
 the file it came from.  Supported inputs (see ``read_pairs``):
@@ -23,12 +23,11 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-import random
 import re
 import unicodedata
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 
 Pair = tuple[str, str]
@@ -44,7 +43,8 @@ class CorpusError(ValueError):
     """A corpus or text file is missing, unreadable or malformed."""
 
 
-def _require_int(name: str, value: object, minimum: int) -> None:
+def require_int(name: str, value: object, minimum: int) -> None:
+    """Raise ValueError unless value is an int (not a bool) >= minimum."""
     # bool is an int subclass, but True as a size is always a caller bug.
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
@@ -201,7 +201,7 @@ def clean_pairs(pairs: Iterable[Pair], *, max_chars: int = 300, max_ratio: float
     than 10 characters: short greetings ("Hi." / "Hallo!") vary wildly in
     length without being misaligned.  First occurrences win; order is kept.
     """
-    _require_int("max_chars", max_chars, 1)
+    require_int("max_chars", max_chars, 1)
     if not max_ratio >= 1.0:
         raise ValueError(f"max_ratio must be >= 1, got {max_ratio!r}")
     seen: set[Pair] = set()
@@ -258,9 +258,9 @@ def grouped_split(
     requested number of pairs; groups over ``max_group`` pairs (very common
     sentences) always train.  Each split keeps the corpus order.
     """
-    _require_int("dev_size", dev_size, 0)
-    _require_int("test_size", test_size, 0)
-    _require_int("max_group", max_group, 1)
+    require_int("dev_size", dev_size, 0)
+    require_int("test_size", test_size, 0)
+    require_int("max_group", max_group, 1)
     pairs = list(pairs)
     de_keys = [normalize(de) for de, _ in pairs]
     groups = _sentence_groups(de_keys, [normalize(en) for _, en in pairs])
@@ -326,88 +326,3 @@ def reference_streams(refs: Sequence[Sequence[str]]) -> list[list[str | None]]:
             raise ValueError(f"references of segment {i} must be a non-empty list of str, got {options!r}")
     width = max((len(options) for options in refs), default=0)
     return [[options[k] if k < len(options) else None for options in refs] for k in range(width)]
-
-
-class TokenBatchSampler:
-    """Length-bucketed batches under a padded-token budget, reproducible per epoch.
-
-    ``lengths[i]`` is ``max(src_len, tgt_len) + 2`` of example i.  A batch holds
-    examples of similar length such that ``len(batch) * longest <= max_tokens``;
-    an example longer than ``max_tokens`` on its own gets a batch of one rather
-    than being dropped, so every example is seen each epoch.
-
-    ``batches(epoch)`` is a pure function of the constructor arguments and the
-    epoch, which lets a resumed run continue with ``batches(epoch)[position:]``.
-    With ``num_replicas > 1`` the batch list is cut to a multiple of the replica
-    count (the few trailing batches of the shuffled order are skipped that
-    epoch) so that all ranks step the same number of times.
-    """
-
-    def __init__(
-        self,
-        lengths: Sequence[int],
-        max_tokens: int,
-        *,
-        shuffle: bool = True,
-        seed: int = 0,
-        num_replicas: int = 1,
-        rank: int = 0,
-    ) -> None:
-        _require_int("max_tokens", max_tokens, 1)
-        _require_int("num_replicas", num_replicas, 1)
-        if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < num_replicas:
-            raise ValueError(f"rank must be an integer in [0, {num_replicas}), got {rank!r}")
-        self.lengths = [int(n) for n in lengths]
-        bad = next((n for n in self.lengths if n < 1), None)
-        if bad is not None:
-            raise ValueError(f"lengths must be positive, got {bad!r}")
-        self.max_tokens = max_tokens
-        self.shuffle = bool(shuffle)
-        self.seed = int(seed)
-        self.num_replicas = num_replicas
-        self.rank = rank
-        self.epoch = 0
-        # The batch count only depends on the sorted length sequence, which is
-        # the same every epoch (the tie-break only permutes equal lengths).
-        self._len = len(self.batches(0))
-
-    def _rng(self, epoch: int) -> random.Random:
-        # A hash instead of seed + epoch arithmetic, so that (1, 2) and (2, 1)
-        # differ; hashlib, unlike hash(), is the same in every process.
-        material = hashlib.sha256(f"TokenBatchSampler/{self.seed}/{epoch}".encode()).digest()
-        return random.Random(int.from_bytes(material[:8], "big"))
-
-    def _cut(self, order: list[int]) -> list[list[int]]:
-        batches: list[list[int]] = []
-        batch: list[int] = []
-        for index in order:
-            # Ascending order: the newcomer is the longest in the batch.
-            if batch and (len(batch) + 1) * self.lengths[index] > self.max_tokens:
-                batches.append(batch)
-                batch = []
-            batch.append(index)
-        if batch:
-            batches.append(batch)
-        return batches
-
-    def batches(self, epoch: int) -> list[list[int]]:
-        """This rank's batches (lists of example indices) for ``epoch``."""
-        indices = list(range(len(self.lengths)))
-        rng = self._rng(epoch)
-        if self.shuffle:
-            rng.shuffle(indices)  # a stable sort of a shuffle = random tie-break
-        batches = self._cut(sorted(indices, key=self.lengths.__getitem__))
-        if self.shuffle:
-            rng.shuffle(batches)
-        usable = len(batches) - len(batches) % self.num_replicas
-        return batches[:usable][self.rank :: self.num_replicas]
-
-    def set_epoch(self, epoch: int) -> None:
-        """Select the epoch that ``__iter__`` yields (DataLoader ``batch_sampler`` use)."""
-        self.epoch = epoch
-
-    def __iter__(self) -> Iterator[list[int]]:
-        return iter(self.batches(self.epoch))
-
-    def __len__(self) -> int:
-        return self._len

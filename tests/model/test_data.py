@@ -13,7 +13,6 @@ import sacrebleu
 
 from model.data import (
     CorpusError,
-    TokenBatchSampler,
     clean_pairs,
     corpus_sha256,
     group_references,
@@ -345,61 +344,3 @@ def test_reference_streams_work_with_sacrebleu() -> None:
     single = sacrebleu.corpus_bleu(hyps[1:], [["a dog runs in the park"]]).score
     padded = sacrebleu.corpus_bleu(hyps[1:], [["a dog runs in the park"], [None]]).score
     assert padded == single
-
-
-# --------------------------------------------------------------------------- batching
-
-
-LENGTHS = [random.Random(11).randint(3, 60) for _ in range(500)] + [300]  # one over budget
-
-
-def test_sampler_covers_every_index_once_within_budget() -> None:
-    sampler = TokenBatchSampler(LENGTHS, max_tokens=256, seed=5)
-    batches = sampler.batches(0)
-    assert sorted(i for batch in batches for i in batch) == list(range(len(LENGTHS)))
-    assert len(sampler) == len(batches) == len(sampler.batches(4))
-    for batch in batches:
-        longest = max(LENGTHS[i] for i in batch)
-        assert len(batch) * longest <= 256 or batch == [500]  # oversized example alone
-    assert [500] in batches
-
-
-def test_sampler_is_reproducible_and_varies_per_epoch() -> None:
-    a = TokenBatchSampler(LENGTHS, max_tokens=256, seed=5)
-    b = TokenBatchSampler(LENGTHS, max_tokens=256, seed=5)
-    assert a.batches(3) == b.batches(3)
-    assert a.batches(3) != a.batches(4)
-    assert a.batches(3) != TokenBatchSampler(LENGTHS, max_tokens=256, seed=6).batches(3)
-    a.set_epoch(4)
-    assert list(a) == a.batches(4)
-
-
-def test_sampler_without_shuffle_is_length_sorted() -> None:
-    sampler = TokenBatchSampler(LENGTHS, max_tokens=256, shuffle=False)
-    flat = [i for batch in sampler.batches(0) for i in batch]
-    assert flat == sorted(range(len(LENGTHS)), key=lambda i: (LENGTHS[i], i))
-    assert sampler.batches(0) == sampler.batches(1)
-
-
-def test_sampler_replicas_are_disjoint_and_equal() -> None:
-    ranks = [TokenBatchSampler(LENGTHS, max_tokens=256, seed=5, num_replicas=2, rank=r) for r in range(2)]
-    for epoch in (0, 1):
-        first, second = (r.batches(epoch) for r in ranks)
-        assert len(first) == len(second) == len(ranks[0])
-        assert not {i for b in first for i in b} & {i for b in second for i in b}
-    total = len(TokenBatchSampler(LENGTHS, max_tokens=256, seed=5))
-    assert len(ranks[0]) == total // 2
-
-
-@pytest.mark.parametrize(
-    ("args", "kwargs", "message"),
-    [
-        (([3, 4], 0), {}, "max_tokens must be an integer >= 1, got 0"),
-        (([3, 0], 10), {}, "lengths must be positive, got 0"),
-        (([3], 10), {"num_replicas": 0}, "num_replicas must be an integer >= 1, got 0"),
-        (([3], 10), {"num_replicas": 2, "rank": 2}, "rank must be an integer in [0, 2), got 2"),
-    ],
-)
-def test_sampler_rejects_bad_arguments(args: tuple, kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
-        TokenBatchSampler(*args, **kwargs)

@@ -8,7 +8,7 @@ import torch
 from model.batch import Batch, causal_mask, padding_mask
 from model.config import PRESETS, ModelConfig, preset
 from model.decoding import beam_search, capture_attention, greedy_search
-from model.tokenizer import BOS_ID, EOS_ID, PAD_ID
+from model.tokenizer import PAD_ID
 from model.transformer import AttentionWeights, Transformer
 
 CFG = ModelConfig(vocab_size=50, d_model=32, n_heads=4, d_ff=64, encoder_layers=2, decoder_layers=3,
@@ -58,17 +58,6 @@ def test_config_round_trip():
 def test_preset_unknown():
     with pytest.raises(ValueError, match="unknown preset 'huge'"):
         preset("huge")
-
-
-def test_batch_layout():
-    b = Batch.make(SRC[:2], TGT[:2])
-    assert b.src.tolist() == [[5, 6, 7, 8, 9, EOS_ID], [10, 11, EOS_ID, PAD_ID, PAD_ID, PAD_ID]]
-    assert b.tgt_in.tolist() == [[BOS_ID, 20, 21, 22], [BOS_ID, 23, PAD_ID, PAD_ID]]
-    assert b.tgt_out.tolist() == [[20, 21, 22, EOS_ID], [23, EOS_ID, PAD_ID, PAD_ID]]
-    assert b.src_mask.shape == (2, 1, 1, 6) and b.tgt_mask.shape == (2, 1, 4, 4)
-    assert b.n_tokens == 6
-    assert b.tgt_mask[1, 0].tolist() == [[True, False, False, False], [True, True, False, False],
-                                         [True, True, False, False], [True, True, False, False]]
 
 
 def test_forward_shapes(model):
