@@ -23,9 +23,9 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch import Tensor
 
-from .batch import Batch
+from .batch import Batch, TokenBatchSampler
 from .checkpoint import atomic_open
-from .data import TokenBatchSampler, clean_pairs, corpus_sha256, grouped_split, read_pairs, reference_streams
+from .data import clean_pairs, corpus_sha256, grouped_split, read_pairs, reference_streams
 from .decoding import greedy_search
 from .tokenizer import PAD_ID, Tokenizer
 from .transformer import Transformer
