@@ -43,6 +43,7 @@ def test_trains_selects_and_scores(tmp_path, fake_multi30k):
     assert lines[4].startswith("signatures: nrefs:1|case:mixed|eff:no|tok:13a") and "case:lc" in lines[4]
     result = json.loads(report.read_text())
     assert result["step"] in (50, 100, 150)
+    assert result["train_minutes"] > 0 and " min of training; model: " in lines[0]
     assert set(result["val_bleu"]) == {"best.pt", "average of 3 (steps 50-150)"}
     # the tiny model learns the 40 pairs by heart, so the chosen model must score high on them
     assert result["test"]["greedy"]["bleu"] > 80 and result["test"]["beam 4"]["bleu_tok_lc"] > 80
