@@ -93,8 +93,10 @@ def score(hyps: list[str], refs: list[str]) -> dict:
             "signature": str(cased.get_signature()), "signature_tok_lc": str(lower.get_signature())}
 
 
-def select(args, translator_cls) -> tuple[str, dict]:
-    """best.pt or the average of the kept checkpoints, whichever has the higher val BLEU."""
+def select(args, translator_cls):
+    """best.pt or the average of the kept checkpoints, whichever has the higher val BLEU.
+
+    Returns its name, the selection record for the report, and its loaded translator."""
     from model.average import average_checkpoints
     from model.checkpoint import atomic_save
     from model.data import read_lines
@@ -108,13 +110,13 @@ def select(args, translator_cls) -> tuple[str, dict]:
             out / "average.pt"
     src = read_lines(Path(args.data_dir) / "val.de.gz")
     ref = read_lines(Path(args.data_dir) / "val.en.gz")
-    val = {}
+    val, translators = {}, {}
     for name, path in candidates.items():
-        translator = translator_cls.from_checkpoint(path, device="auto")
+        translators[name] = translator = translator_cls.from_checkpoint(path, device="auto")
         val[name] = score(translator.translate(src, beam_size=args.beam), ref)["bleu"]
         print(f"val BLEU (beam {args.beam}) of {name}: {val[name]:.2f}", file=sys.stderr, flush=True)
     chosen = max(val, key=val.get)
-    return chosen, {"checkpoint": str(candidates[chosen]), "val_bleu": val}
+    return chosen, {"checkpoint": str(candidates[chosen]), "val_bleu": val}, translators[chosen]
 
 
 def main(argv=None) -> int:
@@ -125,8 +127,7 @@ def main(argv=None) -> int:
 
     if not args.skip_train:
         train(args)
-    chosen, selection = select(args, Translator)
-    translator = Translator.from_checkpoint(selection["checkpoint"], device="auto")
+    chosen, selection, translator = select(args, Translator)
     src = read_lines(Path(args.data_dir) / "test_2016_flickr.de.gz")
     ref = read_lines(Path(args.data_dir) / "test_2016_flickr.en.gz")
     rows = {}
