@@ -32,6 +32,8 @@ from model.data import CorpusError, group_references
 from model.tokenizer import Tokenizer
 from model.transformer import Transformer
 from model.translator import resolve_device
+from pipeline.augment import Augmentation, augment_pairs
+from pipeline.spans import PLACEHOLDERS
 
 # -------------------------------------------------------------------------------------- config
 
@@ -67,6 +69,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--dev-size", type=int, default=2000, help="dev pairs held out when splitting --data")
     p.add_argument("--test-size", type=int, default=2000, help="test pairs held out when splitting --data")
     p.add_argument("--max-len", type=int, default=128, help="drop training pairs longer than this (pieces)")
+    add_augmentation_args(p)
     p.add_argument("--resume", action="store_true", help="continue from DIR/last.pt if it exists")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
@@ -82,11 +85,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--keep-checkpoints must be >= 0, got {args.keep_checkpoints!r}")
     if args.max_minutes is not None and args.max_minutes <= 0:
         p.error(f"--max-minutes must be > 0, got {args.max_minutes!r}")
-    try:  # a bad architecture should fail now, not after reading the corpus
+    try:  # a bad architecture or augmentation should fail now, not after reading the corpus
         model_config(args, preset(args.preset).vocab_size)
+        augmentation(args)
     except ValueError as exc:
         p.error(str(exc))
     return args
+
+
+def add_augmentation_args(p: argparse.ArgumentParser) -> None:
+    """Training augmentation for the text pipeline (pipeline/augment.py); the defaults are the release recipe's."""
+    p.add_argument("--no-placeholders", action="store_true",
+                   help="no placeholder symbols in the vocabulary and no placeholder augmentation")
+    p.add_argument("--placeholder-names", type=float, default=Augmentation.placeholder_names,
+                   help="share of pairs whose names shared by both sides become placeholders")
+    p.add_argument("--placeholder-synthetic", type=float, default=Augmentation.placeholder_synthetic,
+                   help="share of pairs given a synthetic placeholder at the start or end")
+    p.add_argument("--upper-share", type=float, default=Augmentation.upper_share,
+                   help="share of pairs upper-cased on both sides (ALL-CAPS input)")
+    p.add_argument("--title-share", type=float, default=Augmentation.title_share,
+                   help="share of pairs title-cased on both sides (headline input)")
 
 
 def model_config(args: argparse.Namespace, vocab_size: int):
@@ -98,6 +116,12 @@ def model_config(args: argparse.Namespace, vocab_size: int):
     if args.post_norm:
         changes["pre_norm"] = False
     return preset(args.preset).replace(vocab_size=vocab_size, **changes)
+
+
+def augmentation(args: argparse.Namespace) -> Augmentation:
+    return Augmentation(placeholders=not args.no_placeholders, placeholder_names=args.placeholder_names,
+                        placeholder_synthetic=args.placeholder_synthetic, upper_share=args.upper_share,
+                        title_share=args.title_share)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,14 +162,17 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, resume: dict | 
     """Corpus, tokenizer (trained, or the resumed run's), model and the batching of the pairs."""
     corpus = T.load_corpus(args, out if dist.main else None)
     log(f"data: {len(corpus.train)} train / {len(corpus.dev)} dev / {len(corpus.test)} test pairs")
+    aug = augmentation(args)
+    train_pairs = augment_pairs(corpus.train, aug, args.seed)  # the corpus itself stays as read
     if resume is not None:
         model, tokenizer = build_from_checkpoint(resume, out / "last.pt")
     else:
-        tokenizer = Tokenizer.train([s for pair in corpus.train for s in pair], args.vocab_size
-                                    or preset(args.preset).vocab_size, seed=args.seed)
+        tokenizer = Tokenizer.train([s for pair in train_pairs for s in pair], args.vocab_size
+                                    or preset(args.preset).vocab_size, seed=args.seed,
+                                    user_defined_symbols=PLACEHOLDERS if aug.placeholders else ())
         model = Transformer(model_config(args, tokenizer.vocab_size))
-    src_ids = tokenizer.encode_batch([de for de, _ in corpus.train])
-    tgt_ids = tokenizer.encode_batch([en for _, en in corpus.train])
+    src_ids = tokenizer.encode_batch([de for de, _ in train_pairs])
+    tgt_ids = tokenizer.encode_batch([en for _, en in train_pairs])
     keep = [i for i in range(len(src_ids)) if 0 < len(src_ids[i]) < args.max_len and 0 < len(tgt_ids[i]) < args.max_len]
     src_ids, tgt_ids = [src_ids[i] for i in keep], [tgt_ids[i] for i in keep]
     if not src_ids:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,9 +23,9 @@ from model.checkpoint import CheckpointError
 from model.cli import available_cpus
 from model.data import CorpusError, normalize, read_references
 from model.translator import Translator
-
-from .markup import translate_html
-from .text import segment, translate_layout
+from pipeline.markup import translate_html
+from pipeline.segment import sentences
+from pipeline.translate import Options, Pipeline
 
 EXTENSION = "translation_service"
 
@@ -74,56 +75,30 @@ class Corpus:
 class TranslationService:
     def __init__(self, translator: Translator, corpus: Corpus | None, beam_size: int):
         self.translator = translator
+        self.pipeline = Pipeline(translator, Options(beam_size=beam_size))
         self.corpus = corpus
         self.beam_size = beam_size
-        # One model call at a time per process: a worker's request threads would otherwise run
-        # their torch threads side by side and oversubscribe the cores set aside for the worker.
         self._lock = threading.Lock()
 
-    # ------------------------------------------------------------------ model calls
-    def _translate_sentences(self, sentences: list[str]) -> list[str]:
-        with self._lock, torch.inference_mode():
-            return self.translator.translate(sentences, beam_size=self.beam_size)
-
-    def _n_best(self, sentences: list[str], n: int) -> list[list[str]]:
-        with self._lock, torch.inference_mode():
-            hyps = self.translator.translate_n_best(sentences, beam_size=max(self.beam_size, n), n_best=n)
-        return [[text for text, _ in options] for options in hyps]
-
     # ------------------------------------------------------------------ public API
+    # One model call at a time per process: a worker's request threads would otherwise run their
+    # torch threads side by side and oversubscribe the cores set aside for the worker.
     def translate(self, texts: list[str], *, html: bool = False) -> list[str]:
         """One translation per text; sentences of all texts go to the model as one batch."""
-        if html:
-            return translate_html(texts, lambda runs: translate_layout(runs, self._translate_sentences))
-        return translate_layout(texts, self._translate_sentences)
+        with self._lock, torch.inference_mode():
+            if html:  # NFC first: the pipeline's word spans index the NFC form of what it is given
+                return translate_html([unicodedata.normalize("NFC", t) for t in texts],
+                                      self.pipeline.translate_aligned)
+            return self.pipeline.translate(texts)
 
     def translate_with_alternatives(self, texts: list[str], n: int) -> tuple[list[str], list[list[str]]]:
-        """Best translations and up to ``n`` other, distinct ones per text, from one n-best beam search.
-
-        Alternative k puts together the k-th hypothesis of every sentence (the best one where a
-        sentence has fewer)."""
-        hyps: list[list[str]] = []
-
-        def best(sentences: list[str]) -> list[str]:
-            hyps.extend(self._n_best(sentences, n + 1))
-            return [options[0] for options in hyps]
-
-        def kth(k: int):
-            return lambda sentences: [options[k] if k < len(options) else options[0] for options in hyps]
-
-        translations = translate_layout(texts, best)
-        layouts = [translate_layout(texts, kth(k)) for k in range(1, n + 1)]
-        alternatives = []
-        for i, text in enumerate(translations):
-            others: list[str] = []
-            for layout in layouts:
-                if layout[i] not in others and layout[i] not in (text, ""):
-                    others.append(layout[i])
-            alternatives.append(others)
-        return translations, alternatives
+        """Best translations and up to ``n`` other, distinct ones per text, from one n-best beam search."""
+        with self._lock, torch.inference_mode():
+            options = self.pipeline.translate_n_best(texts, n + 1)
+        return [o[0][0] for o in options], [[t for t, _ in o[1:] if t][:n] for o in options]
 
     def sentences(self, text: str) -> list[str]:
-        return [s for line in segment(text) for s in line]
+        return sentences(text)
 
     def attention(self, text: str) -> dict[str, Any]:
         """Attention behind the translation of ``text`` (one sentence), weights rounded to 4 places."""

@@ -6,6 +6,19 @@ Both searches encode once and, by default, decode incrementally with a key/value
 ``use_cache=False`` every step re-runs the decoder over the whole prefix (same result, slower;
 kept for tests and benchmarks). The output length is capped per sentence at
 ``max_len_a * source_length + max_len_b`` tokens (as in fairseq), and by the model's ``max_len``.
+
+Constraints on each step's log-probabilities (``_constrain``), shared by both searches so that they
+agree on what may be produced, as fairseq's ``--min-len`` and ``--no-repeat-ngram-size``:
+
+- ``min_len``: EOS is forbidden until the output holds ``min_len`` pieces (default 1: a non-empty
+  source never gets an empty translation). The length cap wins over it: a sentence whose budget
+  runs out ends there even if shorter than ``min_len``.
+- ``no_repeat_ngram_size`` n (0 = off): a piece that would complete an n-gram already present in the
+  hypothesis's output is forbidden. Computed on the whole (rows, t) prefix tensor at once, so it
+  needs no per-hypothesis state and survives beam reordering and finished sentences leaving the
+  batch; it costs O(rows * t * n) comparisons per step. EOS is never blocked.
+- If the constraints leave a row without any finite candidate (possible with tiny vocabularies),
+  EOS stays possible with its model log-probability, so every hypothesis can always end.
 """
 
 from __future__ import annotations
@@ -16,6 +29,7 @@ import torch
 from torch import Tensor
 
 from .batch import Batch, causal_mask
+from .data import require_int
 from .tokenizer import BOS_ID, EOS_ID, PAD_ID
 from .transformer import AttentionWeights, KVCache, Transformer
 
@@ -31,6 +45,50 @@ def max_lengths(src_mask: Tensor, max_len_a: float, max_len_b: int, model_max_le
     src_len = src_mask.sum(dim=(1, 2, 3))  # (B,)
     limit = (src_len.float() * max_len_a + max_len_b).long()
     return limit.clamp(min=1, max=model_max_len - 1)
+
+
+def _check_constraints(min_len: int, no_repeat_ngram_size: int) -> None:
+    require_int("min_len", min_len, 0)
+    require_int("no_repeat_ngram_size", no_repeat_ngram_size, 0)
+
+
+def _block_ngrams(pieces: Tensor, logp: Tensor, n: int) -> None:
+    """Set -inf (in place) on every token that would repeat an n-gram of ``pieces``.
+
+    pieces: (R, t) output so far (no BOS), logp: (R, V). Every window of n pieces whose first
+    n - 1 match the last n - 1 pieces bans its last piece."""
+    t = pieces.size(1)
+    if n < 1 or t < n:  # not one complete n-gram yet
+        return
+    windows = pieces.unfold(1, n, 1)  # (R, t - n + 1, n)
+    context = pieces[:, t - n + 1:]  # (R, n - 1), empty for n = 1
+    match = (windows[:, :, :-1] == context[:, None, :]).all(dim=-1)  # (R, W)
+    # scatter_add, not scatter: a token may be the end of matching and non-matching windows.
+    hits = torch.zeros_like(logp).scatter_add_(1, windows[:, :, -1], match.to(logp.dtype))  # (R, V)
+    hits[:, EOS_ID] = 0
+    logp.masked_fill_(hits > 0, float("-inf"))
+
+
+def _forbid_eos(logp: Tensor, pieces: int, min_len: int) -> None:
+    """EOS gets -inf (in place) while the outputs (all ``pieces`` long) are shorter than min_len."""
+    if pieces < min_len:
+        logp[:, EOS_ID] = float("-inf")
+
+
+def _constrain(logp: Tensor, prefix: Tensor, at_limit: Tensor, min_len: int, no_repeat: int) -> Tensor:
+    """Apply min_len, n-gram blocking and the length limit to one step's (R, V) log-probs.
+
+    prefix: (R, t + 1) decoder input (BOS first); at_limit: (R,) rows whose next token must be EOS.
+    Rows at their limit, or left with no finite candidate, may only end, with EOS's own log-prob."""
+    eos = logp[:, EOS_ID].clone()  # (R,)
+    _forbid_eos(logp, prefix.size(1) - 1, min_len)
+    if no_repeat:
+        _block_ngrams(prefix[:, 1:], logp, no_repeat)
+    only_eos = at_limit | ~torch.isfinite(logp).any(dim=-1)  # (R,)
+    if bool(only_eos.any()):
+        logp[only_eos] = float("-inf")
+        logp[only_eos, EOS_ID] = eos[only_eos]
+    return logp
 
 
 class _Stepper:
@@ -61,11 +119,14 @@ class _Stepper:
 
 @torch.inference_mode()
 def greedy_search(
-    model: Transformer, batch: Batch, *, max_len_a: float = 1.5, max_len_b: int = 10, use_cache: bool = True
+    model: Transformer, batch: Batch, *, max_len_a: float = 1.5, max_len_b: int = 10, use_cache: bool = True,
+    min_len: int = 1, no_repeat_ngram_size: int = 0,
 ) -> list[list[int]]:
-    """Most probable token at every step. Returns per sentence the output ids (no BOS/EOS).
+    """Most probable allowed token at every step. Returns per sentence the output ids (no BOS/EOS).
 
-    Sentences that have emitted EOS leave the batch, so no work is spent on them."""
+    Sentences that have emitted EOS leave the batch, so no work is spent on them. ``min_len`` and
+    ``no_repeat_ngram_size``: see the module docstring."""
+    _check_constraints(min_len, no_repeat_ngram_size)
     B = batch.src.size(0)
     device = batch.src.device
     limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
@@ -74,9 +135,8 @@ def greedy_search(
     active = torch.arange(B, device=device)  # original index of each row still decoding
     outputs: list[list[int]] = [[] for _ in range(B)]
     for t in range(int(limit.max())):
-        next_tok = step(prefix).argmax(dim=-1)  # (Ba,)
-        # The last allowed position must be EOS.
-        next_tok = torch.where(limit[active] <= t + 1, torch.full_like(next_tok, EOS_ID), next_tok)
+        logp = _constrain(step(prefix), prefix, limit[active] <= t + 1, min_len, no_repeat_ngram_size)
+        next_tok = logp.argmax(dim=-1)  # (Ba,)
         prefix = torch.cat([prefix, next_tok[:, None]], dim=1)  # (Ba, t + 2)
         ended = next_tok == EOS_ID  # (Ba,)
         if bool(ended.any()):
@@ -106,16 +166,16 @@ def beam_search(
     max_len_a: float = 1.5,
     max_len_b: int = 10,
     use_cache: bool = True,
+    min_len: int = 1,
+    no_repeat_ngram_size: int = 0,
 ) -> list[list[Hypothesis]]:
     """Batched beam search. Returns for every sentence its ``n_best`` hypotheses, best first.
 
     A hypothesis ends when it emits EOS; a sentence is done once it holds ``beam_size`` ended
     hypotheses (fairseq's rule), and done sentences leave the batch so no work is spent on them.
+    ``min_len`` and ``no_repeat_ngram_size``: see the module docstring.
     """
-    if beam_size < 1:
-        raise ValueError(f"beam_size must be >= 1, got {beam_size!r}")
-    if not 1 <= n_best <= beam_size:
-        raise ValueError(f"n_best must be between 1 and beam_size {beam_size!r}, got {n_best!r}")
+    _check_beam_args(beam_size, n_best, min_len, no_repeat_ngram_size)
     B, K = batch.src.size(0), beam_size
     device = batch.src.device
     limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
@@ -130,12 +190,10 @@ def beam_search(
     ended: list[list[Hypothesis]] = [[] for _ in range(B)]
     for t in range(int(limit.max())):
         Ba = active.numel()
-        logp = step(prefix).view(Ba, K, -1)  # (Ba, K, V)
-        V = logp.size(-1)
         at_limit = limit[active] <= t + 1  # (Ba,)
-        # At the length limit only EOS may follow.
-        logp[at_limit] = torch.where(torch.arange(V, device=device) == EOS_ID, logp[at_limit], float("-inf"))
-        cand = (scores[:, :, None] + logp).view(Ba, K * V)  # (Ba, K*V)
+        logp = _constrain(step(prefix), prefix, at_limit.repeat_interleave(K), min_len, no_repeat_ngram_size)
+        V = logp.size(-1)
+        cand = (scores[:, :, None] + logp.view(Ba, K, V)).view(Ba, K * V)  # (Ba, K*V)
         top_scores, top_idx = cand.topk(2 * K, dim=-1)  # (Ba, 2K): enough for K non-EOS continuations
         top_beam, top_tok = top_idx // V, top_idx % V  # (Ba, 2K)
         is_eos = (top_tok == EOS_ID) & torch.isfinite(top_scores)
@@ -149,7 +207,8 @@ def beam_search(
         prefix = torch.cat([prefix.index_select(0, beam_src), top_tok.gather(1, keep).view(-1, 1)], dim=1)
         step.select(beam_src)
         full = torch.tensor([len(ended[int(i)]) >= K for i in active], device=device)  # (Ba,)
-        still = ~(full | at_limit)  # a sentence at its length limit has ended all its beams
+        # A sentence at its length limit has ended all its beams; one with no live beam has nothing left.
+        still = ~(full | at_limit) & scores.isfinite().any(dim=-1)  # (Ba,)
         if not bool(still.any()):
             break
         if not bool(still.all()):
@@ -159,6 +218,14 @@ def beam_search(
             prefix = prefix.index_select(0, flat)
             step.select(flat)
     return [sorted(hyps, key=lambda h: -h.score)[:n_best] for hyps in ended]
+
+
+def _check_beam_args(beam_size: int, n_best: int, min_len: int, no_repeat_ngram_size: int) -> None:
+    if beam_size < 1:
+        raise ValueError(f"beam_size must be >= 1, got {beam_size!r}")
+    if not 1 <= n_best <= beam_size:
+        raise ValueError(f"n_best must be between 1 and beam_size {beam_size!r}, got {n_best!r}")
+    _check_constraints(min_len, no_repeat_ngram_size)
 
 
 def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, alpha, K) -> None:

@@ -3,7 +3,7 @@
     python -m model.evaluate [--checkpoint CKPT] --src FILE --ref FILE [--ref FILE ...] [options]
     python -m model.evaluate [--checkpoint CKPT] --data CORPUS [options]
 
-    options: [--beam N] [--length-penalty A] [--batch-size N] [--output FILE] [--json]
+    options: [--beam N] [--length-penalty A] [--batch-size N] [--raw] [--output FILE] [--json]
              [--device auto|cpu|cuda] [--threads N]
 
 Inputs:
@@ -17,13 +17,17 @@ Inputs:
   normalized, pairs with an empty side dropped, and every distinct German sentence is translated
   once and scored against ALL its English translations (Tatoeba has many per sentence).
 
+Sources are translated as the service and ``model.translate`` do, through the text pipeline
+(protected spans, casing, long-input splitting); --raw scores the bare model instead.
+
 Output on stdout, two lines (sacreBLEU's own score strings, then the metric's signature):
 
     BLEU = 34.20 65.1/41.0/27.5/18.9 (BP = 1.000 ratio = 1.010 hyp_len = 1234 ref_len = 1222) signature: nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0
     chrF2 = 55.12 signature: nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0
 
 With --json instead: one JSON object on one line with the keys bleu, chrf (floats, 2 decimals),
-bleu_signature, chrf_signature, sentences (segments scored), beam, length_penalty and checkpoint.
+bleu_signature, chrf_signature, sentences (segments scored), beam, length_penalty, pipeline (false
+with --raw) and checkpoint.
 nrefs in a signature is "var" when sentences have different numbers of references.
 
 --output FILE also writes the hypotheses, one line per scored sentence (in --src order, or in
@@ -59,6 +63,7 @@ def parse_args(argv: Sequence[str] | None):
     p.add_argument("--length-penalty", type=float, default=0.6, metavar="A",
                    help="GNMT length penalty alpha for beam search (default: 0.6)")
     p.add_argument("--batch-size", type=int, default=64, metavar="N", help="sentences decoded together (default: 64)")
+    p.add_argument("--raw", action="store_true", help="score the bare model, without the text pipeline")
     p.add_argument("--output", metavar="FILE", help="also write the hypotheses to FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the two score lines")
     args = p.parse_args(argv)
@@ -107,14 +112,22 @@ def translate_all(translator: "Translator", sources: list[str], args) -> list[st
     """Hypotheses in input order; length-sorted chunks give tight batches and a progress bar."""
     from tqdm import tqdm
 
+    from pipeline.translate import Options, Pipeline
+
+    if args.raw:
+        def run(texts: list[str]) -> list[str]:
+            return translator.translate(texts, beam_size=args.beam, length_penalty=args.length_penalty,
+                                        batch_size=args.batch_size)
+    else:
+        run = Pipeline(translator, Options(beam_size=args.beam, length_penalty=args.length_penalty,
+                                           batch_size=args.batch_size)).translate
     order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
     hyps = [""] * len(sources)
     step = args.batch_size * 4
     with tqdm(total=len(sources), unit="sent", file=sys.stderr, disable=None, leave=False) as bar:
         for start in range(0, len(order), step):
             chunk = order[start:start + step]
-            outs = translator.translate([sources[i] for i in chunk], beam_size=args.beam,
-                                        length_penalty=args.length_penalty, batch_size=args.batch_size)
+            outs = run([sources[i] for i in chunk])
             for i, out in zip(chunk, outs):
                 hyps[i] = out
             bar.update(len(chunk))
@@ -154,7 +167,7 @@ def _main(argv: Sequence[str] | None) -> int:
         record = {"bleu": round(s["bleu"].score, 2), "chrf": round(s["chrf"].score, 2),
                   "bleu_signature": s["bleu_signature"], "chrf_signature": s["chrf_signature"],
                   "sentences": len(sources), "beam": args.beam, "length_penalty": args.length_penalty,
-                  "checkpoint": args.checkpoint}
+                  "pipeline": not args.raw, "checkpoint": args.checkpoint}
         print(json.dumps(record, ensure_ascii=False))
     else:
         print(f"{s['bleu']} signature: {s['bleu_signature']}")

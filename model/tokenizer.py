@@ -67,6 +67,50 @@ class _Counted:
             yield item
 
 
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, pos
+
+
+def _user_defined_pieces(proto: bytes) -> list[str]:
+    """Pieces of type USER_DEFINED in a serialized ``ModelProto``.
+
+    The Python package exposes no piece type other than control/unknown/unused/byte, and its
+    protobuf classes need the ``protobuf`` package, so this reads the two fields it needs from
+    the wire format: ``ModelProto.pieces`` (field 1) with ``piece`` (1) and ``type`` (3, 4 =
+    USER_DEFINED) each. Every other field is skipped by its wire type."""
+    found: list[str] = []
+
+    def fields(data: bytes):
+        pos = 0
+        while pos < len(data):
+            key, pos = _varint(data, pos)
+            number, wire = key >> 3, key & 7
+            if wire == 0:
+                value, pos = _varint(data, pos)
+            elif wire == 2:
+                size, pos = _varint(data, pos)
+                value, pos = data[pos:pos + size], pos + size
+            elif wire in (1, 5):
+                value, pos = None, pos + (8 if wire == 1 else 4)
+            else:
+                raise ValueError(f"invalid SentencePiece model: unexpected wire type {wire!r}")
+            yield number, value
+
+    for number, value in fields(proto):
+        if number == 1 and isinstance(value, bytes):
+            entry = dict(fields(value))
+            if entry.get(3) == 4:
+                found.append(entry.get(1, b"").decode("utf-8"))
+    return found
+
+
 class Tokenizer:
     """A SentencePiece model loaded from its serialized protobuf."""
 
@@ -84,6 +128,8 @@ class Tokenizer:
         self._check_specials(processor)
         self.proto: bytes = bytes(model_proto)
         self._sp = processor
+        # Read from the model itself, so a checkpoint's vocabulary says whether it has placeholders.
+        self._user_symbols = frozenset(_user_defined_pieces(self.proto))
 
     @staticmethod
     def _check_specials(processor: spm.SentencePieceProcessor) -> None:
@@ -103,12 +149,17 @@ class Tokenizer:
         character_coverage: float = 1.0,
         input_sentence_size: int = 2_000_000,
         seed: int = 0,
+        user_defined_symbols: Sequence[str] = (),
     ) -> Tokenizer:
         """Train a model in memory on ``sentences`` (see ``training_sentences``).
 
         ``vocab_size`` is an upper bound: ``hard_vocab_limit=False`` lets a tiny
         corpus produce a smaller vocabulary instead of failing.  Training is
         deterministic for the same sentences, options and ``seed``.
+
+        ``user_defined_symbols`` (the pipeline's placeholders, ``pipeline.spans.PLACEHOLDERS``)
+        get the ids right after the four specials and are always one piece wherever they occur
+        in a text, so the model can learn to copy them.
         """
         if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < MIN_VOCAB_SIZE:
             raise ValueError(f"vocab_size must be an integer >= {MIN_VOCAB_SIZE}, got {vocab_size!r}")
@@ -118,6 +169,10 @@ class Tokenizer:
             raise ValueError(f"character_coverage must be in (0, 1], got {character_coverage!r}")
         if isinstance(input_sentence_size, bool) or not isinstance(input_sentence_size, int) or input_sentence_size < 1:
             raise ValueError(f"input_sentence_size must be a positive integer, got {input_sentence_size!r}")
+        symbols = list(user_defined_symbols)
+        for symbol in symbols:
+            if not isinstance(symbol, str) or not symbol or any(c.isspace() for c in symbol):
+                raise ValueError(f"user_defined_symbols must be non-empty strings without spaces, got {symbol!r}")
         # The seed drives the reservoir sampling behind input_sentence_size;
         # sentencepiece only exposes it as process-wide state.
         spm.set_random_generator_seed(seed)
@@ -141,6 +196,7 @@ class Tokenizer:
                 unk_piece=SPECIAL_PIECES[UNK_ID],
                 bos_piece=SPECIAL_PIECES[BOS_ID],
                 eos_piece=SPECIAL_PIECES[EOS_ID],
+                user_defined_symbols=symbols,
                 num_threads=_encode_threads(),
                 minloglevel=2,  # silence the per-iteration progress lines on stderr
             )
@@ -155,6 +211,11 @@ class Tokenizer:
     @property
     def vocab_size(self) -> int:
         return self._sp.get_piece_size()
+
+    @property
+    def user_symbols(self) -> frozenset[str]:
+        """Pieces trained as user-defined symbols (placeholders); empty for older vocabularies."""
+        return self._user_symbols
 
     def _check_ids(self, ids: Sequence[int]) -> list[int]:
         ids = [int(i) for i in ids]  # accepts tensors' .tolist() and numpy ints alike

@@ -3,9 +3,13 @@
     python -m model.translate [--checkpoint CKPT] [--beam N] [--length-penalty A] [--n-best K]
                               [--batch-size N] [--device auto|cpu|cuda] [--threads N] < de.txt > en.txt
 
-Input: UTF-8 text, one sentence per line. Only "\\n" ends a line ("\\r\\n" is accepted, a
-byte-order mark is ignored); text is normalized (NFC, whitespace runs collapsed) before
-translation.
+Input: UTF-8 text, one text per line (a sentence, or a whole paragraph: nothing is dropped). Only
+"\\n" ends a line ("\\r\\n" is accepted, a byte-order mark is ignored). Each line goes through
+the text pipeline (``pipeline/``): sentences and over-long clauses are translated separately and
+joined, numbers, URLs, e-mail addresses, emoji and other protected spans are carried over (numbers
+in English notation), ALL-CAPS input comes back in capitals. --raw gives each line to the model
+as it is instead (normalized: NFC, whitespace runs collapsed; a line longer than the model's
+limit is an error), to study the bare model.
 
 Output (UTF-8, "\\n" line ends), in input order:
 
@@ -18,7 +22,7 @@ Output (UTF-8, "\\n" line ends), in input order:
 
   INDEX is the 0-based number of the input line (group on it), SCORE the hypothesis's
   log-probability divided by the GNMT length penalty, printed with 4 decimals (higher is
-  better). Beam search can end with fewer than K distinct hypotheses; then fewer lines are
+  better); for a line the pipeline translated in several pieces, the mean over its pieces. Beam search can end with fewer than K distinct hypotheses; then fewer lines are
   printed, but never none: an empty input line gives the single line "INDEX<TAB>0.0000<TAB>".
 
 --beam 1 is greedy search (--length-penalty has no effect then). Input is read and translated in
@@ -56,6 +60,8 @@ def parse_args(argv: Sequence[str] | None):
                    help="print the K best translations per line as INDEX<TAB>SCORE<TAB>TEXT (default: 1)")
     p.add_argument("--batch-size", type=int, default=64, metavar="N",
                    help="sentences decoded together (default: 64)")
+    p.add_argument("--raw", action="store_true",
+                   help="give each line to the model as it is, without the text pipeline")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
     for name in ("beam", "n_best", "batch_size"):
@@ -144,18 +150,25 @@ def _one_line(text: str) -> str:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = parse_args(argv)
+    from pipeline.translate import Options, Pipeline
+
     translator = cli.load_translator(args)  # before reading stdin: a bad checkpoint fails at once
+    engine = translator if args.raw else Pipeline(translator, Options(
+        beam_size=args.beam, length_penalty=args.length_penalty, batch_size=args.batch_size))
     out = sys.stdout
     index = 0
     for chunk in read_chunks(sys.stdin.buffer):
         if args.n_best > 1:
-            results = translator.translate_n_best(chunk, beam_size=args.beam, n_best=args.n_best,
-                                                  length_penalty=args.length_penalty, batch_size=args.batch_size)
+            if args.raw:
+                results = translator.translate_n_best(chunk, beam_size=args.beam, n_best=args.n_best,
+                                                      length_penalty=args.length_penalty, batch_size=args.batch_size)
+            else:
+                results = engine.translate_n_best(chunk, args.n_best)
             text = "".join(f"{index + i}\t{score:.4f}\t{_one_line(hyp)}\n"
                            for i, hyps in enumerate(results) for hyp, score in hyps)
         else:
-            results = translator.translate(chunk, beam_size=args.beam, length_penalty=args.length_penalty,
-                                           batch_size=args.batch_size)
+            results = (translator.translate(chunk, beam_size=args.beam, length_penalty=args.length_penalty,
+                                            batch_size=args.batch_size) if args.raw else engine.translate(chunk))
             text = "".join(f"{_one_line(hyp)}\n" for hyp in results)
         index += len(chunk)
         out.write(text)

@@ -3,6 +3,9 @@
 Used by the command-line tools and by the web service. It hides tensors from its callers:
 everything it returns is strings, floats and nested lists.
 
+``translate_aligned`` also returns, for every output word, the source word it was translated from
+(``model/alignment.py``), which lets callers carry markup and placeholders across.
+
 Batching: inputs are sorted by length and cut into batches of similar length (little padding),
 then results are put back in input order. Empty inputs translate to "" without the model.
 """
@@ -14,6 +17,7 @@ from typing import Any, Sequence
 
 import torch
 
+from .alignment import AlignedText, align_outputs
 from .batch import Batch
 from .checkpoint import load_checkpoint
 from .data import normalize
@@ -58,9 +62,15 @@ class Translator:
         return self.model.num_parameters()
 
     def _source_ids(self, texts: Sequence[str]) -> list[list[int]]:
-        # Room for EOS; longer input is cut rather than refused (callers limit characters).
+        # Room for EOS. Longer input is refused, not cut: a cut would silently drop the end of
+        # the text (the pipeline splits long texts into sentences before they get here).
         limit = self.config.max_len - 1
-        return [ids[:limit] for ids in self.tokenizer.encode_batch([normalize(t) for t in texts])]
+        ids = self.tokenizer.encode_batch([normalize(t) for t in texts])
+        for index, pieces in enumerate(ids):
+            if len(pieces) > limit:
+                raise ValueError(f"text {index!r} has {len(pieces)!r} pieces, but the model takes at most "
+                                 f"{limit!r} pieces per text: split it first")
+        return ids
 
     def _batches(self, ids: list[list[int]], batch_size: int) -> list[list[int]]:
         """Indices of non-empty inputs, longest first, in chunks of ``batch_size``."""
@@ -69,7 +79,7 @@ class Translator:
 
     def translate_n_best(
         self, texts: Sequence[str], *, beam_size: int = 4, n_best: int = 1, length_penalty: float = 0.6,
-        batch_size: int = 64,
+        batch_size: int = 64, no_repeat_ngram_size: int = 0,
     ) -> list[list[tuple[str, float]]]:
         """Up to ``n_best`` (translation, score) pairs per input, best first."""
         if batch_size < 1:
@@ -79,27 +89,23 @@ class Translator:
         for chunk in self._batches(ids, batch_size):
             batch = Batch.make([ids[i] for i in chunk], device=self.device)
             hyps = beam_search(self.model, batch, beam_size=beam_size, n_best=n_best,
-                               length_penalty_alpha=length_penalty)
+                               length_penalty_alpha=length_penalty, no_repeat_ngram_size=no_repeat_ngram_size)
             for i, sent_hyps in zip(chunk, hyps):
                 results[i] = [(self.tokenizer.decode(h.tokens), h.score) for h in sent_hyps]
         return results
 
     def translate(
         self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6, batch_size: int = 64,
+        no_repeat_ngram_size: int = 0,
     ) -> list[str]:
-        """One English line per German input, same order. Beam size 1 is greedy search."""
-        if beam_size > 1:
-            return [h[0][0] for h in self.translate_n_best(
-                texts, beam_size=beam_size, length_penalty=length_penalty, batch_size=batch_size)]
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
+        """One English line per German input, same order. Beam size 1 is greedy search.
+
+        Every search emits at least one piece for a non-empty input (``min_len=1``), so a
+        non-empty text never translates to "". ``no_repeat_ngram_size`` blocks repeated piece
+        n-grams (0 = off)."""
         ids = self._source_ids(texts)
-        out = [""] * len(texts)
-        for chunk in self._batches(ids, batch_size):
-            batch = Batch.make([ids[i] for i in chunk], device=self.device)
-            for i, tokens in zip(chunk, greedy_search(self.model, batch)):
-                out[i] = self.tokenizer.decode(tokens)
-        return out
+        return [self.tokenizer.decode(out) for out in
+                self._output_ids(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size)]
 
     def attention(self, text: str, *, beam_size: int = 1) -> dict[str, Any]:
         """The translation of ``text`` and every attention weight behind it, as plain lists.
@@ -127,3 +133,39 @@ class Translator:
                 for kind in ("encoder", "decoder", "cross")
             },
         }
+
+    def _output_ids(self, ids: list[list[int]], beam_size: int, length_penalty: float,
+                    batch_size: int, no_repeat_ngram_size: int = 0) -> list[list[int]]:
+        """Output ids for source ids, by the same searches as ``translate`` ([] for empty input)."""
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
+        out: list[list[int]] = [[] for _ in ids]
+        for chunk in self._batches(ids, batch_size):
+            batch = Batch.make([ids[i] for i in chunk], device=self.device)
+            if beam_size > 1:
+                found = [h[0].tokens for h in beam_search(self.model, batch, beam_size=beam_size,
+                                                           length_penalty_alpha=length_penalty,
+                                                           no_repeat_ngram_size=no_repeat_ngram_size)]
+            else:
+                found = greedy_search(self.model, batch, no_repeat_ngram_size=no_repeat_ngram_size)
+            for i, tokens in zip(chunk, found):
+                out[i] = tokens
+        return out
+
+    def translate_aligned(
+        self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6, batch_size: int = 64,
+        no_repeat_ngram_size: int = 0,
+    ) -> list[AlignedText]:
+        """``translate`` plus a word alignment of each output with its input.
+
+        ``source`` of each result is the text exactly as passed in; its word spans index it."""
+        ids = self._source_ids(texts)
+        outputs = self._output_ids(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size)
+        return align_outputs(self.model, self.tokenizer, texts, outputs, batch_size=batch_size)
+
+    def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
+              batch_size: int = 64) -> list[AlignedText]:
+        """Word alignment of given output piece ids (e.g. a repaired translation, re-encoded with
+        ``tokenizer.encode``) with their sources, from the model's attention when forced to them."""
+        self._source_ids(sources)  # refuses overlong input, as translating it would
+        return align_outputs(self.model, self.tokenizer, sources, outputs_ids, batch_size=batch_size)

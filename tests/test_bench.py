@@ -31,8 +31,9 @@ def fake_multi30k(tmp_path, pairs40):
 
 def test_trains_selects_and_scores(tmp_path, fake_multi30k):
     out, report = tmp_path / "run", tmp_path / "m30k.json"
+    # 140 pieces: the 40 placeholder symbols, and 100 for the text
     proc = run_bench(["--data-dir", str(fake_multi30k), "--out", str(out), "--json", str(report), "--",
-                      "--preset", "tiny", "--vocab-size", "100", "--max-steps", "150", "--warmup", "50", "--lr", "2e-3",
+                      "--preset", "tiny", "--vocab-size", "140", "--max-steps", "150", "--warmup", "50", "--lr", "2e-3",
                       "--dropout", "0.1", "--max-tokens", "1024", "--eval-every", "50", "--save-every", "50"])
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()

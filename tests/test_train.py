@@ -39,6 +39,18 @@ def test_tiny_learns_40_pairs_by_heart(tiny_checkpoint, pairs40):
     assert translator.translate(german, beam_size=4) == english
 
 
+def test_vocabulary_reserves_the_placeholders(tiny_checkpoint, tmp_path):
+    from pipeline.spans import PLACEHOLDERS
+
+    tokenizer = Translator.from_checkpoint(tiny_checkpoint, "cpu").tokenizer
+    assert tokenizer.user_symbols == frozenset(PLACEHOLDERS)
+    assert tokenizer.pieces(range(4, 4 + len(PLACEHOLDERS))) == list(PLACEHOLDERS)
+    out = tmp_path / "plain"
+    assert train.main(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--preset", "tiny",
+                       "--max-steps", "1", "--no-placeholders", "--no-progress"]) == 0
+    assert Translator.from_checkpoint(out / "best.pt", "cpu").tokenizer.user_symbols == frozenset()
+
+
 def test_run_directory_contents(tiny_run):
     assert sorted(p.name for p in tiny_run.iterdir()) == ["best.pt", "last.pt", "metrics.jsonl"]
     records = [json.loads(line) for line in (tiny_run / "metrics.jsonl").read_text().splitlines()]
@@ -152,6 +164,9 @@ def test_existing_run_needs_resume(tiny_run):
      "train.py: error: d_model 100 is not divisible by n_heads 3"),
     (["--data", str(PAIRS40), "--keep-checkpoints", "-1"], "train.py: error: --keep-checkpoints must be >= 0, got -1"),
     (["--data", str(PAIRS40), "--max-minutes", "-1"], "train.py: error: --max-minutes must be > 0, got -1.0"),
+    (["--data", str(PAIRS40), "--upper-share", "1.5"], "train.py: error: upper_share must be in [0, 1], got 1.5"),
+    (["--data", str(PAIRS40), "--upper-share", "0.7", "--title-share", "0.5"],
+     "train.py: error: upper_share + title_share must be <= 1, got 1.2"),
     (["--data", str(PAIRS40), "--device", "cuda"],
      "train.py: error: device 'cuda' was asked for, but no CUDA GPU is available"),
 ])

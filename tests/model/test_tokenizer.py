@@ -117,6 +117,10 @@ def test_invalid_proto(proto: bytes, message: str) -> None:
         ({"vocab_size": 8}, r"^vocab_size must be an integer >= 16, got 8$"),
         ({"vocab_size": 100, "model_type": "wordpiece"}, r"^model_type must be one of .*, got 'wordpiece'$"),
         ({"vocab_size": 100, "character_coverage": 0.0}, r"^character_coverage must be in \(0, 1\], got 0.0$"),
+        ({"vocab_size": 100, "user_defined_symbols": ["⦅N1⦆", "a b"]},
+         r"^user_defined_symbols must be non-empty strings without spaces, got 'a b'$"),
+        ({"vocab_size": 100, "user_defined_symbols": [""]},
+         r"^user_defined_symbols must be non-empty strings without spaces, got ''$"),
     ],
 )
 def test_train_rejects_bad_arguments(pairs: list[tuple[str, str]], kwargs: dict, message: str) -> None:
@@ -134,3 +138,18 @@ def test_out_of_range_ids(tok: Tokenizer) -> None:
         tok.decode([tok.vocab_size])
     with pytest.raises(ValueError, match=r"token id out of range"):
         tok.pieces([-1])
+
+
+def test_user_defined_symbols_are_single_pieces(pairs: list[tuple[str, str]]) -> None:
+    symbols = ["⦅N1⦆", "⦅N2⦆", "⦅X1⦆"]
+    tok = Tokenizer.train(training_sentences(pairs), vocab_size=200, user_defined_symbols=symbols)
+    assert tok.user_symbols == frozenset(symbols)
+    assert tok.pieces([4, 5, 6]) == symbols  # right after the four specials
+    ids = tok.encode("Er hat ⦅N1⦆ Hunde⦅X1⦆.")
+    assert [p for p in tok.pieces(ids) if p in tok.user_symbols] == ["⦅N1⦆", "⦅X1⦆"]
+    assert tok.decode(ids) == "Er hat ⦅N1⦆ Hunde⦅X1⦆."
+    assert Tokenizer(tok.proto).user_symbols == frozenset(symbols)  # read back from the proto
+
+
+def test_vocabulary_without_user_symbols(tok: Tokenizer) -> None:
+    assert tok.user_symbols == frozenset()

@@ -1,0 +1,98 @@
+"""Casing styles: ALL-CAPS and Title Case input, translated as well as normal text and returned in
+the style it came in.
+
+Signs, warnings and headlines are often written ``NOTAUSGANG FREIHALTEN`` or ``Neue Regeln Für Den
+Bahnverkehr``. A vocabulary learned from ordinary text splits such words into single letters, and a
+model that never saw them produces noise. Two remedies exist (and are measured in MODEL_CARD.md):
+
+- training augmentation: a small share of training pairs is upper-cased or title-cased on both
+  sides (``augment_case``, used by ``train.py``), so the vocabulary and the model know those forms;
+- at inference, ``style`` recognizes the input's style, ``sentence_case`` can rewrite ALL CAPS for
+  a model trained without augmentation, and ``apply_style`` puts the output into the input's
+  style, so the user gets ``EMERGENCY EXIT`` back for ``NOTAUSGANG``, whatever the model's casing.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+STYLES = ("normal", "upper", "title")
+
+# German words that are lower case inside a sentence: when several of them are capitalized the
+# text is in headline style, not a run of nouns ("Die Kinder Berlins" is normal German).
+_GERMAN_LOWER = frozenset("""
+    und oder aber denn sondern doch der die das den dem des ein eine einen einem einer eines für mit
+    von vom zu zum zur in im an am auf aus bei nach über unter vor hinter neben zwischen durch gegen
+    ohne um bis seit ist sind war waren wird werden hat haben nicht kein keine auch noch nur schon
+    sehr wie als wenn dass ob so es er sie wir ihr ich du man sich mehr neue neuer neues neuen
+""".split())
+
+# English words kept lower case inside a title (Chicago style, short function words).
+_ENGLISH_SMALL = frozenset("""
+    a an the and or but nor for so yet as at by in of off on per to up via with from into onto
+    over than vs
+""".split())
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_PLACEHOLDER = re.compile(r"⦅[NX]\d+⦆")
+
+
+def style(text: str) -> str:
+    """'upper' for ALL CAPS (at least three letters, none lower case), 'title' for headline
+    style (every word of three or more words capitalized, German function words among them),
+    else 'normal'. Placeholders do not count."""
+    text = _PLACEHOLDER.sub(" ", text)
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) >= 3 and not any(c.islower() for c in letters) and any(c.isupper() for c in letters):
+        return "upper"
+    words = _WORD.findall(text)
+    if len(words) >= 3 and all(w[0].isupper() for w in words):
+        if any(w.lower() in _GERMAN_LOWER for w in words[1:]):
+            return "title"
+    return "normal"
+
+
+def sentence_case(text: str) -> str:
+    """Lower case with the first letter upper case: the inference-only remedy for ALL CAPS."""
+    lowered = text.lower()
+    for i, c in enumerate(lowered):
+        if c.isalpha():
+            return lowered[:i] + c.upper() + lowered[i + 1:]
+    return lowered
+
+
+def title_case(text: str, small: frozenset[str] = _ENGLISH_SMALL) -> str:
+    """Capitalize every word except short function words that are not first or last."""
+    words = list(_WORD.finditer(text))
+    out, last = [], 0
+    for k, match in enumerate(words):
+        word = match.group()
+        keep_small = word.lower() in small and 0 < k < len(words) - 1
+        out.append(text[last:match.start()])
+        out.append(word.lower() if keep_small else word[0].upper() + word[1:])
+        last = match.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def apply_style(output: str, text_style: str) -> str:
+    """The model's output in the input's style. Placeholders are left as they are."""
+    if text_style == "upper":
+        return output.upper()  # placeholders (⦅N1⦆) are upper case already
+    if text_style == "title":
+        return title_case(output)
+    if text_style == "normal":
+        return output
+    raise ValueError(f"style must be one of {', '.join(STYLES)}, got {text_style!r}")
+
+
+def augment_case(de: str, en: str, rng: random.Random, *, p_upper: float, p_title: float) -> tuple[str, str]:
+    """A training pair, upper-cased (probability ``p_upper``) or title-cased (``p_title``) on
+    both sides, or unchanged. Placeholders keep their form (upper() leaves them intact)."""
+    draw = rng.random()
+    if draw < p_upper:
+        return de.upper(), en.upper()
+    if draw < p_upper + p_title:
+        return title_case(de, frozenset()), title_case(en)
+    return de, en

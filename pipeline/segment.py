@@ -1,0 +1,348 @@
+"""Sentences and clauses as character spans of the original text, and putting translations back together.
+
+The model was trained on short single sentences (Tatoeba): it translates well up to about 40-60
+pieces and quietly drops the rest of anything longer. So text is cut into lines and sentences
+(``segment``), sentences that are still too long into clauses (``split_long``), and an output that
+looks truncated (``implausibly_short``) or degenerate (``has_loop``) can be retried on smaller
+pieces (``smaller_pieces``). Nothing is ever dropped: every non-blank character of the input lands
+in exactly one piece. Everything is a ``(start, end)`` span into the ORIGINAL text, so callers can
+map words back to the source (markup, protected spans) without re-finding strings.
+
+Sentence boundaries: sentence-final punctuation (. ! ? …), optionally followed by closing quotes
+or brackets, then whitespace, then something that can start a sentence (an upper-case letter, a
+digit or an opening quote). A period does not end a sentence after
+- a known abbreviation ("z.B.", "Dr.", "usw.", "Nr.", "Hauptstr.", ...) or a single letter
+  ("A. Merkel", "z. B."),
+- a number of up to three digits: German writes ordinals that way ("am 3. Mai", "im 19. Jahrhundert");
+decimals ("3.5", "3,5") never have whitespace after the period, so they are never cut.
+
+Clause cuts (``split_long``) are tried in order of how little they hurt the translation: after
+clause punctuation (, ; : and spaced dashes) followed by a conjunction or relative pronoun, after
+other clause punctuation, before a bare conjunction ("... gegangen und dann ..."), at any word
+boundary, and, only for a single "word" longer than the limit, between characters. Within a kind,
+the cut nearest the balanced target position wins (recursive bisection), so a 480-word paragraph
+without punctuation becomes pieces of similar size rather than many full ones and a tiny rest.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+Span = tuple[int, int]
+
+# Lower-cased, without the final period. Multi-part ones ("z.B.") are matched as one token because
+# the token before a boundary is everything back to the previous whitespace.
+ABBREVIATIONS = frozenset("""
+    abb abs abt adr allg anm apr aug bd bde bsp bspw bzgl bzw ca chr co dez di dipl do dr d.h ebd
+    eigtl engl entspr etc ev evtl feb fa fr frl ggf gegr geb gebr gest ges hbf hg hr hrsg i.a i.d.r
+    inkl insb jan jh jhd jr jul jun kap kfz kl lt max mi mio mind mo mrd mrz nov nr o.a o.ä o.g okt
+    pkw pl prof rd s.o s.u sa sek sep sept sog so st std str tel u.a u.ä u.a.m u.u usw v.a v.chr
+    vgl vs z.b z.t z.zt zb zt ziff zzgl
+""".split())
+
+# Words that open a clause when they follow clause punctuation: conjunctions, subordinators,
+# relative pronouns ("..., der ...") and infinitive-clause openers ("..., um ... zu").
+CLAUSE_OPENERS = frozenset("""
+    und oder aber denn sondern doch jedoch weil dass daß ob wenn als während obwohl obgleich damit
+    bevor ehe nachdem seit seitdem sodass bis falls sobald solange indem wie wo wohin woher warum
+    weshalb wieso wobei womit wodurch worauf was wer wessen der die das dem den dessen deren denen
+    welche welcher welches welchem welchen um ohne statt anstatt zumal sofern soweit
+""".split())
+
+# Conjunctions worth cutting before even without a comma. Deliberately no pronouns or words that
+# are more often prepositions or comparisons ("die", "als", "wie", "bis", "seit", "um", "ohne").
+BARE_CONJUNCTIONS = frozenset("""
+    und oder aber denn sondern weil dass daß obwohl obgleich nachdem bevor sodass falls sobald
+    solange indem wenn jedoch
+""".split())
+
+_BOUNDARY = re.compile(
+    r"""(?<![.!?…])(?P<end>[.!?…]++)  # sentence-final punctuation (a whole run: no O(n²) retries)
+        (?P<close>["'”“’»«)\]]*)    # closing quotes or brackets
+        \s+
+        (?=["'„“‚‘»«(\[]*[A-ZÄÖÜ0-9])  # a sentence can start here""",
+    re.VERBOSE,
+)
+# Clause punctuation must be followed by whitespace, which keeps "3,5" and "1.000" whole.
+_CLAUSE = re.compile(r"""(?:[,;:]|(?<![!?…])[!?…]++|(?<!\.)(?P<period>\.++))["'”“’»«)\]]*(?=\s)|(?<=\s)[–—-](?=\s)""")
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_GAP = re.compile(r"\s+")
+_WORD = re.compile(r"\w+(?:['’-]\w+)*")
+_ORDINAL = re.compile(r"\d{1,3}")
+_OPENING = "\"'„“‚‘»«(["
+
+
+def _is_abbreviation(token: str) -> bool:
+    word = token.lstrip(_OPENING).rstrip(".").lower()
+    if _ORDINAL.fullmatch(word):
+        return True
+    if len(word) == 1 and word.isalpha():
+        return True  # initials and the parts of "z. B.", "d. h."
+    # "Goethestr.", "Hauptstr.": street names; no German word ends in "str" otherwise.
+    return word in ABBREVIATIONS or word.endswith("str")
+
+
+def _token_before(text: str, start: int, end: int) -> str:
+    """The text from the last whitespace in text[start:end] to ``end`` (without copying the rest)."""
+    begin = end
+    while begin > start and not text[begin - 1].isspace():
+        begin -= 1
+    return text[begin:end]
+
+
+def _strip(text: str, start: int, end: int) -> Span:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _check_span(text: str, span: Span) -> None:
+    start, end = span
+    if not 0 <= start <= end <= len(text):
+        raise ValueError(f"span {span!r} is not inside a text of {len(text)} characters")
+
+
+def _sentences_in(text: str, start: int, end: int) -> list[Span]:
+    start, end = _strip(text, start, end)
+    spans: list[Span] = []
+    for match in _BOUNDARY.finditer(text, start, end):
+        if match["end"] == "." and not match["close"]:
+            if _is_abbreviation(_token_before(text, start, match.start("end") + 1)):
+                continue
+        spans.append((start, match.end("close")))
+        start = match.end()
+    if start < end:
+        spans.append((start, end))
+    return spans
+
+
+def split_sentences(text: str) -> list[Span]:
+    """Spans of the sentences of ``text`` (newlines count as spaces), without surrounding whitespace."""
+    return _sentences_in(text, 0, len(text))
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` as strings, with runs of whitespace inside them made one space."""
+    return [" ".join(text[start:end].split()) for start, end in split_sentences(text)]
+
+
+def line_spans(text: str) -> list[Span]:
+    """Spans of the lines of ``text``, split at \\n, \\r\\n and \\r (the breaks themselves excluded)."""
+    spans, start = [], 0
+    for match in _NEWLINE.finditer(text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    return spans
+
+
+def segment(text: str) -> list[list[Span]]:
+    """The text as lines of sentence spans: ``[[s1, s2], [], [s3]]`` for "s1 s2\\n\\ns3"."""
+    return [_sentences_in(text, start, end) for start, end in line_spans(text)]
+
+
+class Joined(NamedTuple):
+    """A reassembled translation and where each sentence's translation starts in it."""
+
+    text: str
+    offsets: list[int]
+
+
+def join_layout(layout: Sequence[Sequence[object]], translations: Sequence[str]) -> Joined:
+    """Put one translation per sentence of ``layout`` (as from ``segment``) back into its lines.
+
+    Sentences of a line are joined by one space, lines by "\\n"; blank lines (paragraphs) stay,
+    leading and trailing ones go. ``offsets[i]`` is where ``translations[i]`` starts in ``text``."""
+    expected = sum(len(line) for line in layout)
+    if len(translations) != expected:
+        raise ValueError(f"layout has {expected} sentences but got {len(translations)} translations")
+    parts: list[str] = []
+    offsets: list[int] = []
+    position, done = 0, iter(translations)
+    for number, line in enumerate(layout):
+        if number:
+            parts.append("\n")
+            position += 1
+        for index in range(len(line)):
+            if index:
+                parts.append(" ")
+                position += 1
+            translation = next(done)
+            offsets.append(position)
+            parts.append(translation)
+            position += len(translation)
+    joined = "".join(parts)
+    text = joined.strip("\n")
+    lead = len(joined) - len(joined.lstrip("\n"))
+    return Joined(text, [min(max(offset - lead, 0), len(text)) for offset in offsets])
+
+
+class _Cut(NamedTuple):
+    left_end: int    # the left piece ends here ...
+    right_start: int  # ... and the right one starts here; whitespace in between belongs to neither
+    rank: int        # 0 best: punctuation + clause opener, 1 punctuation, 2 bare conjunction, 3 word
+
+
+def _next_word(text: str, position: int) -> str:
+    """The lower-cased word starting at ``position``, after any opening quotes or brackets."""
+    while position < len(text) and text[position] in _OPENING:
+        position += 1
+    match = _WORD.match(text, position)
+    return match.group().lower() if match else ""
+
+
+def _cuts(text: str, start: int, end: int, protected: Sequence[Span]) -> list[_Cut]:
+    """Every allowed cut strictly inside text[start:end], best rank per position."""
+    by_gap: dict[int, _Cut] = {}
+    for gap in _GAP.finditer(text, start, end):
+        left, right = gap.span()
+        if left == start or right == end:
+            continue
+        if text[left - 1].isdigit() and text[right].isdigit():
+            continue  # "10 000", "3 500": thousands written with a space
+        if any(p < right and left < q for p, q in protected):
+            continue
+        rank = 2 if _next_word(text, right) in BARE_CONJUNCTIONS else 3
+        by_gap[left] = _Cut(left, right, rank)
+    for match in _CLAUSE.finditer(text, start, end):
+        cut = by_gap.get(match.end())
+        if cut is None:
+            continue
+        period = match["period"]
+        if period == "." and _is_abbreviation(_token_before(text, start, match.end())):
+            continue  # "z.B.", "Nr.", "am 3. Mai"
+        rank = 0 if _next_word(text, cut.right_start) in CLAUSE_OPENERS else 1
+        by_gap[cut.left_end] = cut._replace(rank=rank)
+    return sorted(by_gap.values())
+
+
+def _check_protected(text: str, protected: Sequence[Span]) -> list[Span]:
+    for span in protected:
+        _check_span(text, span)
+    return [span for span in protected if span[1] - span[0] > 1]  # shorter ones have no inside
+
+
+def _choose(text: str, start: int, end: int, count: Callable[[str], int], limit: int,
+            protected: Sequence[Span]) -> _Cut | None:
+    """The best whitespace cut of text[start:end] for pieces of at most ``limit``, or None."""
+    cuts = _cuts(text, start, end, protected)
+    if not cuts:
+        return None
+    needed = max(2, math.ceil(count(text[start:end]) / limit))
+    # Aim where the left part holds half of the pieces needed (by characters, a proxy for the
+    # count): 12 pieces' worth become 6 + 6, 3 become 1 + 2; so pieces end up near the limit.
+    target = start + (end - start) * (needed // 2) / needed
+
+    def distance(cut: _Cut) -> float:
+        return abs(cut.left_end - target) / (end - start) - (0.1 if cut.rank == 0 else 0.0)
+
+    # A cut away from the target must not cost more pieces than the minimum, except that a clause
+    # cut may cost one more if it leaves no crumb ("Ja," on its own): for this model a clause is
+    # worth more than a full piece (500 unpunctuated words at limit 40 become 1.7 times the minimum
+    # number of pieces, 90% of them starting with a conjunction; at limit 60, 1.3 times).
+    # Only the nearest few are tried: each try counts both sides.
+    for ranks, crumb in (((0, 1), limit / 4), ((2,), limit / 3), ((3,), math.inf)):
+        for cut in sorted((cut for cut in cuts if cut.rank in ranks), key=distance)[:8]:
+            left, right = count(text[start:cut.left_end]), count(text[cut.right_start:end])
+            pieces = math.ceil(left / limit) + math.ceil(right / limit)
+            if pieces <= needed or (pieces == needed + 1 and min(left, right) >= crumb):
+                return cut
+    return min(cuts, key=distance)
+
+
+def _character_cut(text: str, start: int, end: int, protected: Sequence[Span]) -> _Cut | None:
+    """The middle of one over-long word, or None when there is no word to cut: never next to
+    whitespace, between two digits ("10 000" and long numbers stay whole) or inside a protected span."""
+    allowed = [p for p in range(start + 1, end)
+               if not (text[p - 1].isspace() or text[p].isspace() or text[p - 1].isdigit() and text[p].isdigit())
+               and not any(a < p < b for a, b in protected)]
+    if not allowed:
+        return None
+    middle = min(allowed, key=lambda p: abs(p - (start + end) / 2))
+    return _Cut(middle, middle, 4)
+
+
+def _split(text: str, start: int, end: int, count: Callable[[str], int], limit: int,
+           protected: Sequence[Span]) -> list[Span]:
+    if count(text[start:end]) <= limit:
+        return [(start, end)]
+    cut = _choose(text, start, end, count, limit, protected) or _character_cut(text, start, end, protected)
+    if cut is None:
+        return [(start, end)]  # e.g. a protected span over the limit: never cut, never dropped
+    return (_split(text, start, cut.left_end, count, limit, protected)
+            + _split(text, cut.right_start, end, count, limit, protected))
+
+
+def split_long(text: str, span: Span, count: Callable[[str], int], limit: int,
+               protected: Sequence[Span] = ()) -> list[Span]:
+    """Spans of ``text[span]`` cut so that ``count`` of each is at most ``limit`` where possible.
+
+    ``count`` measures a string as the model does (pieces of the tokenizer). Cuts fall only at
+    whitespace (clause boundaries first, see the module docstring), never inside a ``protected``
+    span nor between the digits of "10 000"; one word longer than the limit is cut between
+    characters as a last resort (not between digits), a protected span never: such a rest comes
+    back whole, even over the limit.
+    Every non-whitespace character of the span is in exactly one piece, in order; pieces carry no
+    surrounding whitespace, and a blank span gives []."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit!r}")
+    _check_span(text, span)
+    start, end = _strip(text, *span)
+    if start == end:
+        return []
+    return _split(text, start, end, count, limit, _check_protected(text, protected))
+
+
+def smaller_pieces(text: str, span: Span, count: Callable[[str], int],
+                   protected: Sequence[Span] = ()) -> list[Span]:
+    """``text[span]`` cut once, for a retry: at the best clause boundary near the middle, else at
+    the word boundary nearest it; [span] (stripped) when it is a single word or fully protected."""
+    _check_span(text, span)
+    start, end = _strip(text, *span)
+    if start == end:
+        return []
+    limit = max(1, math.ceil(count(text[start:end]) / 2))
+    cut = _choose(text, start, end, count, limit, _check_protected(text, protected))
+    if cut is None:
+        return [(start, end)]
+    return [(start, cut.left_end), (cut.right_start, end)]
+
+
+def words(text: str) -> list[str]:
+    """The lower-cased words of ``text`` ("don't" and "E-Mail" are one word each)."""
+    return _WORD.findall(text.lower())
+
+
+def implausibly_short(source: str, output: str, *, ratio: float = 0.5, min_words: int = 8) -> bool:
+    """Whether ``output`` has under ``ratio`` times the words of ``source`` (of at least ``min_words``).
+
+    German→English keeps the word count (median ratio 0.94 for Tatoeba sources of 8+ words); the
+    model's failure on long input keeps a fraction ("158 words in, 36 out"). At 0.5 this fires on
+    0.15% of Tatoeba's reference pairs (idioms: "Da wird doch der Hund in der Pfanne verrückt." →
+    "It's unbelievable.") and on none of the general-dev set; on the release model's greedy output
+    it fired on 0 of general-dev's 60 and 1 of 300 Tatoeba sources (that idiom). Shorter sources
+    vary too much to judge."""
+    count = len(words(source))
+    return count >= min_words and len(words(output)) < ratio * count
+
+
+def has_loop(output: str, *, max_unit: int = 8) -> bool:
+    """Whether ``output`` repeats itself like a degenerate decoder: one word 4 times in a row, or a
+    run of 2 to ``max_unit`` words 3 times in a row ("of the city of the city of the city").
+
+    Only back-to-back repeats count: on 160k English references (Tatoeba, Multi30k, general-dev)
+    this never fires, while "the same 3-gram 3 times anywhere" fires on long ordinary captions
+    ("a man in a red cap ... a man in a black shirt and a man in a pink shirt")."""
+    tokens = words(output)
+    for unit in range(1, max_unit + 1):
+        repeats = 4 if unit == 1 else 3
+        for start in range(len(tokens) - unit * repeats + 1):
+            first = tokens[start:start + unit]
+            if all(tokens[start + k * unit:start + (k + 1) * unit] == first for k in range(1, repeats)):
+                return True
+    return False

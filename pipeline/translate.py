@@ -1,0 +1,379 @@
+"""The text pipeline: raw German text in, English out, with nothing dropped, invented or altered
+without the model's say.
+
+    text ─NFC─▶ lines and sentences (segment) ─▶ protected spans become placeholders (spans)
+         ─▶ casing style noted (casing) ─▶ clauses, if too long for the model (segment.split_long)
+         ─▶ the model, all pieces of all texts in one batch
+         ─▶ retry on smaller pieces when an output is implausibly short or loops
+         ─▶ missing or repeated placeholders repaired where the cross-attention aligns them (words)
+         ─▶ the input's casing style ─▶ spans restored ─▶ the text's layout rebuilt
+
+Where a span cannot become a placeholder (a vocabulary without placeholder symbols, i.e. a model
+trained before they existed), the sentence is cut around the span, the parts are translated, and
+the span is carried over verbatim between them: less fluent, never lossy.
+
+``Pipeline.translate`` returns strings; ``Pipeline.translate_aligned`` also returns each output's
+word alignment with its input, as character spans of the original text (for HTML markup and the
+inspector).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from model.alignment import AlignedText
+from model.data import normalize
+from model.tokenizer import UNK_ID
+from model.translator import Translator
+
+from . import words as W
+from .casing import apply_style, sentence_case, style
+from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
+from .spans import NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, Masked, Span, find_spans, mask, slots_needed
+
+Range = tuple[int, int]
+
+_LEADING_PUNCTUATION = re.compile(r"\s*([,;:.!?)\]}»“”…]+)\s*")
+
+
+@dataclass(frozen=True)
+class Options:
+    beam_size: int = 4            # 1 = greedy
+    max_pieces: int = 24          # longest model input; longer sentences are cut at clauses. Measured
+                                  # with the release model (beam 4): Tatoeba dev (median 8 pieces)
+                                  # 16: 48.76, 24: 49.50, 32: 49.52 BLEU; 150 sentences of 2-5 dev
+                                  # sentences joined by ", und " (median 33 pieces): bare model 12.5,
+                                  # 16: 28.3, 24: 25.4, 32: 21.6, 48: 17.6 BLEU
+    retries: int = 2              # rounds of re-translating implausibly short or looping outputs
+    length_penalty: float = 0.6   # GNMT alpha of beam search
+    no_repeat_ngram_size: int = 6  # a loop guard: blocks a 6-piece n-gram from repeating. Smaller n
+                                   # break legitimate repeats ("you don't ... you don'"); 6 changed no
+                                   # output on general-dev or bench/ngram_block.py's repeats set
+    batch_size: int = 64          # model inputs decoded together
+    caps: str = "auto"            # ALL-CAPS input: "as_is" (a model trained with casing augmentation),
+                                  # "sentence_case" (rewritten for the model), "auto": by the checkpoint
+
+    def __post_init__(self) -> None:
+        for name, minimum in (("beam_size", 1), ("max_pieces", 8), ("retries", 0), ("batch_size", 1),
+                              ("no_repeat_ngram_size", 0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+                raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        if self.caps not in CAPS:
+            raise ValueError(f"caps must be one of {', '.join(CAPS)}, got {self.caps!r}")
+
+
+CAPS = ("auto", "as_is", "sentence_case")
+
+
+@dataclass
+class _Chunk:
+    """A stretch of one text that is either carried over verbatim or translated as a whole."""
+
+    start: int                    # in the original text
+    end: int
+    masked: Masked | None = None  # None: carried over, as ``verbatim``
+    verbatim: str = ""            # the English form of a carried-over span (numbers converted)
+    style: str = "normal"
+    squeezed: str = ""            # masked text with whitespace runs collapsed (what the model reads)
+    index: list[int] = field(default_factory=list)  # squeezed position -> masked position
+    units: list[Range] = field(default_factory=list)  # model inputs, spans of ``squeezed``
+    initial: bool = True          # no words of its sentence come before it
+    whole: bool = True            # the sentence's only chunk
+
+
+def _squeeze(text: str) -> tuple[str, list[int]]:
+    """``model.data.normalize``'s whitespace rule, with the position in ``text`` of every kept
+    character (and of the end), so word spans can be mapped back."""
+    out, index = [], []
+    pending = False
+    for i, c in enumerate(text):
+        if c.isspace() or unicodedata.category(c) == "Cc":
+            pending = bool(out)
+            continue
+        if pending:
+            out.append(" ")
+            index.append(i - 1)
+            pending = False
+        out.append(c)
+        index.append(i)
+    index.append(index[-1] + 1 if index else 0)
+    return "".join(out), index
+
+
+class Pipeline:
+    def __init__(self, translator: Translator, options: Options = Options()):
+        self.translator = translator
+        self.options = options
+        tokenizer = translator.tokenizer
+        self.placeholders = bool(tokenizer.user_symbols) and all(
+            f"⦅{f}{k}⦆" in tokenizer.user_symbols for f, n in (("N", NUMBER_SLOTS), ("X", OTHER_SLOTS))
+            for k in range(1, n + 1))
+        caps = options.caps
+        if caps == "auto":  # checkpoints say how they were trained; older ones knew no casing augmentation
+            trained = translator.meta.get("train_args", {}).get("upper_share", 0.0)
+            caps = "as_is" if trained else "sentence_case"
+        self.sentence_case = caps == "sentence_case"
+        self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(
+            lambda ch: UNK_ID not in tokenizer.encode(ch))
+
+    # ------------------------------------------------------------------------------- public API
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        """One English text per German text, same layout (lines, paragraphs)."""
+        return [aligned.target for aligned in self._run(list(texts), aligned=False)]
+
+    def translate_aligned(self, texts: Sequence[str]) -> list[AlignedText]:
+        """``translate`` with a word alignment; ``source_words`` index the texts as given (NFC)."""
+        return self._run(list(texts), aligned=True)
+
+    def count(self, text: str) -> int:
+        return len(self.translator.tokenizer.encode(text))
+
+    # ------------------------------------------------------------------------------- planning
+
+    def _chunks(self, text: str, start: int, end: int) -> list[_Chunk]:
+        """The sentence text[start:end] as chunks: one masked chunk, or (without room for the
+        placeholders) translated parts with verbatim spans between them."""
+        sentence = text[start:end]
+        spans = find_spans(sentence, self.representable)
+        needed = slots_needed(spans)
+        if self.placeholders and needed["N"] <= NUMBER_SLOTS and needed["X"] <= OTHER_SLOTS:
+            return [self._masked_chunk(text, start, end, spans)]
+        chunks, position = [], 0
+        for span in spans:
+            position += self._leading_punctuation(text, start + position, start + span.start, chunks)
+            if sentence[position:span.start].strip():
+                chunks.append(self._masked_chunk(text, start + position, start + span.start, []))
+            chunks.append(_Chunk(start + span.start, start + span.end, verbatim=mask(span.text, [
+                Span(0, len(span.text), span.kind, span.text)]).slots.popitem()[1]))
+            position = span.end
+        position += self._leading_punctuation(text, start + position, end, chunks)
+        if sentence[position:].strip():
+            chunks.append(self._masked_chunk(text, start + position, end, []))
+        for k, chunk in enumerate(chunks):
+            chunk.initial, chunk.whole = k == 0, len(chunks) == 1
+        return chunks
+
+    @staticmethod
+    def _leading_punctuation(text: str, start: int, end: int, chunks: list[_Chunk]) -> int:
+        """Carry over the punctuation right after a span ("anna@example.de, wenn ...") as it is:
+        alone at the start of a piece the model would drop it. Returns the characters consumed."""
+        match = _LEADING_PUNCTUATION.match(text, start, end)
+        if not match or not chunks:
+            return 0
+        chunks.append(_Chunk(match.start(1), match.end(1), verbatim=match.group(1)))
+        return match.end() - start
+
+    def _masked_chunk(self, text: str, start: int, end: int, spans: Sequence[Span]) -> _Chunk:
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        masked = mask(text[start:end], [s for s in spans])
+        squeezed, index = _squeeze(masked.text)
+        # The style of the words, not of the spans ("BITTE https://x.org BESUCHEN" is ALL CAPS), but
+        # letters the vocabulary lacks are part of their words ("Ⓝeue Regeln Für Den ...").
+        visible = "".join(" " if any(s.start <= i < s.end and s.kind != "unrepresentable" for s in spans) else c
+                          for i, c in enumerate(text[start:end]))
+        chunk = _Chunk(start, end, masked, style=style(visible), squeezed=squeezed, index=index)
+        if not any(c.isalnum() for c in squeezed):
+            chunk.masked, chunk.verbatim = None, squeezed  # punctuation only: nothing to translate
+            return chunk
+        if chunk.style == "upper" and self.sentence_case:
+            cased = sentence_case(squeezed)
+            if len(cased) == len(squeezed):
+                chunk.squeezed = _keep_placeholders(squeezed, cased)
+        protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.squeezed)]
+        chunk.units = split_long(chunk.squeezed, (0, len(chunk.squeezed)), self.count, self.options.max_pieces,
+                                 protected)
+        return chunk
+
+    # ------------------------------------------------------------------------------- running
+
+    def translate_n_best(self, texts: Sequence[str], n: int) -> list[list[tuple[str, float]]]:
+        """Up to ``n`` distinct (translation, score) pairs per text, best first.
+
+        The best is ``translate``'s. Alternative k puts together the k-th beam hypothesis of every
+        model input (the best one where an input has fewer); its score is the mean of those
+        hypotheses' scores (log-probability / GNMT length penalty)."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"n must be an integer >= 1, got {n!r}")
+        texts, layouts, plans, units = self._plan(list(texts))
+        sources = [chunk.squeezed[s:e] for chunk, (s, e) in units]
+        o = self.options
+        hyps = self.translator.translate_n_best(sources, beam_size=max(o.beam_size, n), n_best=n,
+                                                length_penalty=o.length_penalty, batch_size=o.batch_size,
+                                                no_repeat_ngram_size=o.no_repeat_ngram_size)
+        owner = [i for i, plan in enumerate(plans) for sentence in plan for chunk in sentence
+                 if chunk.masked is not None for _ in chunk.units]
+        best = self._outputs(units, self._model(sources, False))
+        results: list[list[tuple[str, float]]] = []
+        for i, args in enumerate(zip(texts, layouts, plans)):
+            mine = [options[0][1] for options, j in zip(hyps, owner) if j == i]
+            results.append([(self._assemble(*args, best).target, sum(mine) / len(mine) if mine else 0.0)])
+        for k in range(1, n):
+            picked = [options[min(k, len(options) - 1)] for options in hyps]
+            kth = self._outputs(units, self._realign([AlignedText(src, text) for src, (text, _) in zip(sources, picked)]))
+            for i, (options, args) in enumerate(zip(results, zip(texts, layouts, plans))):
+                text = self._assemble(*args, kth).target
+                mine = [score for (_, score), j in zip(picked, owner) if j == i]
+                if text not in (t for t, _ in options):
+                    options.append((text, sum(mine) / len(mine) if mine else 0.0))
+        return results
+
+    def _plan(self, texts: list[str]):
+        texts = [unicodedata.normalize("NFC", t) for t in texts]
+        layouts = [segment(t) for t in texts]
+        plans = [[self._chunks(t, s, e) for line in layout for s, e in line] for t, layout in zip(texts, layouts)]
+        units = [(chunk, unit) for plan in plans for sentence in plan for chunk in sentence
+                 if chunk.masked is not None for unit in chunk.units]
+        return texts, layouts, plans, units
+
+    def _outputs(self, units, outputs: list[AlignedText]) -> dict:
+        return {(id(chunk), unit): self._unit_words(chunk, unit, output)
+                for (chunk, unit), output in zip(units, outputs)}
+
+    def _run(self, texts: list[str], aligned: bool) -> list[AlignedText]:
+        texts, layouts, plans, units = self._plan(texts)
+        outputs = self._model([chunk.squeezed[s:e] for chunk, (s, e) in units], aligned)
+        results = self._outputs(units, outputs)
+        return [self._assemble(*args, results) for args in zip(texts, layouts, plans)]
+
+    def _model(self, sources: list[str], aligned: bool, depth: int = 0) -> list[AlignedText]:
+        """Translations of ``sources`` (with alignment where asked or needed), retried on smaller
+        pieces when an output is implausibly short or loops."""
+        if not sources:
+            return []
+        t, o = self.translator, self.options
+        search = dict(beam_size=o.beam_size, length_penalty=o.length_penalty, batch_size=o.batch_size,
+                      no_repeat_ngram_size=o.no_repeat_ngram_size)
+        if aligned:
+            outputs = t.translate_aligned(sources, **search)
+        else:
+            outputs = [AlignedText(s, out) for s, out in zip(sources, t.translate(sources, **search))]
+        if depth < self.options.retries:
+            retry = [i for i, o in enumerate(outputs)
+                     if implausibly_short(o.source, o.target) or has_loop(o.target)]
+            for i in retry:
+                outputs[i] = self._retry(sources[i], aligned, depth) or outputs[i]
+        return self._realign(outputs)
+
+    def _realign(self, outputs: list[AlignedText]) -> list[AlignedText]:
+        """Outputs whose placeholders need repair get their word alignment (it says where)."""
+        t = self.translator
+        need = [i for i, o in enumerate(outputs) if not o.target_words and self._placeholders_off(o)]
+        if need:
+            realigned = t.align([outputs[i].source for i in need], [t.tokenizer.encode(outputs[i].target) for i in need])
+            for i, a in zip(need, realigned):
+                outputs[i] = a
+        return outputs
+
+    @staticmethod
+    def _placeholders_off(output: AlignedText) -> bool:
+        expected = sorted(PLACEHOLDER_RE.findall(output.source))
+        return sorted(PLACEHOLDER_RE.findall(output.target)) != expected
+
+    def _retry(self, source: str, aligned: bool, depth: int) -> AlignedText | None:
+        """``source`` translated in smaller pieces, joined into one AlignedText; None when it
+        cannot be cut any further (one word)."""
+        protected = [m.span() for m in PLACEHOLDER_RE.finditer(source)]
+        pieces = smaller_pieces(source, (0, len(source)), self.count, protected)
+        if len(pieces) < 2:
+            return None
+        parts = self._model([source[s:e] for s, e in pieces], aligned, depth + 1)
+        return _concat(source, pieces, parts)
+
+    def _unit_words(self, chunk: _Chunk, unit: Range, output: AlignedText) -> list[W.Word]:
+        """The unit's output as words linked to original-text spans, placeholders repaired."""
+        offset = unit[0]
+
+        def original(i: int) -> Range:
+            s, e = output.source_words[i]
+            m_start, m_end = chunk.index[offset + s], chunk.index[offset + e - 1] + 1
+            o_start, o_end = chunk.masked.original_span(m_start, m_end)
+            return chunk.start + o_start, chunk.start + o_end
+
+        words = W.from_aligned(output, original) if output.target_words else W.from_text(output.target)
+        if not (chunk.whole and len(chunk.units) == 1):  # a piece of a sentence: make it fit in
+            W.fit_boundaries(words, output.source, initial=chunk.initial and offset == 0)
+        anchors = [original(i) for i in range(len(output.source_words))]
+        occurrences: dict[str, list[Range]] = {}  # each placeholder's source words, one per occurrence
+        for i, (s, e) in enumerate(output.source_words):
+            for symbol in PLACEHOLDER_RE.findall(output.source[s:e]):
+                occurrences.setdefault(symbol, []).append(anchors[i])
+        for symbol, sources in occurrences.items():
+            W.repair_placeholder(words, symbol, sources, anchors)
+        styled = _styled(words, chunk.style)
+        return W.restore_words(styled, chunk.masked.slots)
+
+    def _assemble(self, text: str, layout, plan, results) -> AlignedText:
+        """The text's translation and alignment from its sentences' chunks and units."""
+        sentence_words: list[list[W.Word]] = []
+        for sentence in plan:
+            out: list[W.Word] = []
+            for chunk in sentence:
+                if chunk.masked is None:
+                    pieces = [[W.Word(chunk.verbatim, " ", ((chunk.start, chunk.end),))]]
+                    starts = [chunk.start]
+                else:
+                    pieces = [results[id(chunk), unit] for unit in chunk.units]
+                    starts = [chunk.start + chunk.masked.original_span(chunk.index[s], chunk.index[s])[0]
+                              for s, _ in chunk.units]
+                for begin, words in zip(starts, pieces):
+                    if words:
+                        # As in the source, unless that would merge two words into one.
+                        glued = bool(out) and begin > 0 and not text[begin - 1].isspace() and not (
+                            words[0].text[:1].isalnum() and out[-1].text[-1:].isalnum())
+                        words[0] = W.Word(words[0].text, "" if glued else " ", words[0].sources)
+                        out.extend(words)
+            sentence_words.append(out)
+        rendered = [W.render(words) for words in sentence_words]
+        joined = join_layout(layout, [r[0] for r in rendered])
+        source_words = sorted({span for words in sentence_words for w in words for span in w.sources})
+        number = {span: i for i, span in enumerate(source_words)}
+        target_words, links = [], []
+        for offset, words, (_, spans) in zip(joined.offsets, sentence_words, rendered):
+            for w, (s, e) in zip(words, spans):
+                t = len(target_words)
+                target_words.append((offset + s, offset + e))
+                links.extend((t, number[span]) for span in w.sources)
+        return AlignedText(text, joined.text, source_words, target_words, sorted(set(links)))
+
+
+def _keep_placeholders(original: str, cased: str) -> str:
+    """``cased`` (same length as ``original``) with the placeholders of ``original`` as they were."""
+    out = list(cased)
+    for m in PLACEHOLDER_RE.finditer(original):
+        out[m.start():m.end()] = m.group()
+    return "".join(out)
+
+
+def _styled(words: list[W.Word], text_style: str) -> list[W.Word]:
+    """Words in the input's casing style (placeholders are untouched by it)."""
+    if text_style == "normal" or not words:
+        return words
+    text, spans = W.render(words)
+    styled = apply_style(text, text_style)
+    if len(styled) == len(text):
+        return [W.Word(styled[s:e], w.gap, w.sources) for w, (s, e) in zip(words, spans)]
+    return [W.Word(apply_style(w.text, "upper" if text_style == "upper" else "normal"), w.gap, w.sources)
+            for w in words]
+
+
+def _concat(source: str, pieces: Sequence[Range], parts: Sequence[AlignedText]) -> AlignedText:
+    """AlignedTexts of pieces of ``source`` joined into one (spans shifted, outputs space-joined)."""
+    target, source_words, target_words, links = "", [], [], []
+    for (start, _), part in zip(pieces, parts):
+        if target and part.target:
+            target += " "
+        shift_t, base_s, base_t = len(target), len(source_words), len(target_words)
+        target += part.target
+        source_words += [(s + start, e + start) for s, e in part.source_words]
+        target_words += [(s + shift_t, e + shift_t) for s, e in part.target_words]
+        links += [(t + base_t, s + base_s) for t, s in part.links]
+    return AlignedText(source, target, source_words, target_words, links)

@@ -1,0 +1,166 @@
+"""Translations as word lists: the form in which the pipeline repairs, restyles and restores output.
+
+A model output becomes a list of ``Word``s (text, the whitespace before it, and the source
+character spans it is aligned to). Editing a list instead of a string keeps every word's alignment
+while placeholders are re-inserted or removed, casing is applied and spans are restored; ``render``
+turns the list back into text with each word's character span, for the word alignment the
+callers (HTML markup, the inspector) need.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from model.alignment import AlignedText
+
+from .spans import PLACEHOLDER_RE
+
+Span = tuple[int, int]
+
+_CLOSING = frozenset(".,;:!?)]}»“”…")
+
+
+@dataclass
+class Word:
+    text: str
+    gap: str = " "                                          # whitespace before the word
+    sources: tuple[Span, ...] = field(default_factory=tuple)  # aligned source spans (original text)
+
+
+def from_aligned(aligned: AlignedText, source_span: Callable[[int], Span]) -> list[Word]:
+    """Words of ``aligned.target`` with their links resolved to spans by ``source_span(i)``."""
+    links: dict[int, list[Span]] = {}
+    for t, s in aligned.links:
+        links.setdefault(t, []).append(source_span(s))
+    out, previous = [], 0
+    for t, (start, end) in enumerate(aligned.target_words):
+        out.append(Word(aligned.target[start:end], aligned.target[previous:start], tuple(links.get(t, ()))))
+        previous = end
+    return out
+
+
+def from_text(text: str) -> list[Word]:
+    """Words of a plain output, split at whitespace, without alignment."""
+    out, previous = [], 0
+    for match in re.finditer(r"\S+", text):
+        out.append(Word(match.group(), text[previous:match.start()]))
+        previous = match.end()
+    return out
+
+
+def placeholder_positions(words: Sequence[Word], symbol: str) -> list[int]:
+    return [i for i, w in enumerate(words) if symbol in w.text]
+
+
+def insert_placeholder(words: list[Word], symbol: str, source: Span, anchors: Sequence[Span]) -> None:
+    """Re-insert a placeholder the model left out: after the last output word aligned to it, else
+    next to the output words of its nearest aligned source neighbour, else before the final
+    punctuation. ``anchors`` are the source spans of the masked text's words, in order."""
+    new = Word(symbol, " ", (source,))
+
+    def after(i: int) -> int:  # past the rest of word i: "don" + "'" + "t" are glued pieces of one
+        i += 1
+        while i < len(words) and not words[i].gap and words[i].text[:1].isalnum():
+            i += 1
+        return i
+
+    aligned = [i for i, w in enumerate(words) if source in w.sources]
+    if aligned:
+        words.insert(after(aligned[-1]), new)
+        return
+    if source in anchors:
+        k = anchors.index(source)
+        for distance in range(1, len(anchors)):
+            for neighbour, is_left in ((k - distance, True), (k + distance, False)):
+                if 0 <= neighbour < len(anchors):
+                    hits = [i for i, w in enumerate(words) if anchors[neighbour] in w.sources]
+                    if hits:
+                        words.insert(after(hits[-1]) if is_left else hits[0], new)
+                        if not is_left:  # keep the neighbour's gap on the placeholder's side
+                            new.gap, words[hits[0] + 1].gap = words[hits[0] + 1].gap, " "
+                        return
+    position = len(words)
+    while position > 0 and all(c in _CLOSING for c in words[position - 1].text):
+        position -= 1
+    words.insert(position, new)
+    if position == 0 and len(words) > 1:
+        new.gap, words[1].gap = words[1].gap, " "
+
+
+def repair_placeholder(words: list[Word], symbol: str, sources: Sequence[Span], anchors: Sequence[Span]) -> None:
+    """Make a placeholder occur in the output as often as in the source (``sources``: its source
+    word at each occurrence): missing occurrences are inserted where they align, extra ones removed."""
+    found = sum(w.text.count(symbol) for w in words)
+    if found < len(sources):
+        covered = {span for w in words if symbol in w.text for span in w.sources}
+        missing = [span for span in sources if span not in covered]
+        missing += list(sources[:len(sources) - found - len(missing)])  # aligned elsewhere: still missing
+        for span in missing[:len(sources) - found]:
+            insert_placeholder(words, symbol, span, anchors)
+    elif found > len(sources):
+        remove_duplicates(words, symbol, sources, len(sources))
+
+
+def remove_duplicates(words: list[Word], symbol: str, sources: Sequence[Span], expected: int) -> None:
+    """Keep ``expected`` occurrences of a placeholder the model repeated: those aligned to one of
+    its ``sources`` first, then the earliest; the others are removed from their words."""
+    positions = placeholder_positions(words, symbol)
+    ranked = sorted(positions, key=lambda i: (not any(s in words[i].sources for s in sources), i))
+    for i in sorted(ranked[expected:], reverse=True):
+        rest = words[i].text.replace(symbol, "", 1)
+        if rest:
+            words[i] = replace(words[i], text=rest)
+        else:
+            gap = words[i].gap
+            del words[i]
+            if i < len(words) and i > 0 and words[i].text[:1] not in _CLOSING and not words[i].gap:
+                words[i].gap = gap
+
+
+def restore_words(words: list[Word], slots: dict[str, str]) -> list[Word]:
+    """Placeholders replaced by their spans' text; unknown (invented) ones dropped."""
+    out = []
+    for w in words:
+        text = PLACEHOLDER_RE.sub(lambda m: slots.get(m.group(), ""), w.text)
+        if text:  # a dropped word takes its gap with it; render() ignores the first word's gap
+            out.append(replace(w, text=text))
+    return out
+
+
+_FINAL = frozenset(".!?…")
+
+
+def fit_boundaries(words: list[Word], source: str, *, initial: bool) -> None:
+    """Make a piece of a sentence read as one: the model, trained on whole sentences, ends every
+    output with a full stop and starts it upper case. A source piece that ends with a comma (or
+    no punctuation) gets that ending instead of the full stop, and one that starts lower case in
+    the middle of a sentence starts lower case (except "I")."""
+    stripped = source.rstrip("\"'”“’»«)] ")
+    ending = stripped[-1:] if stripped else ""
+    if words and ending not in _FINAL and words[-1].text.endswith("."):
+        last = words[-1]
+        rest = last.text[:-1] + (ending if ending in ",;:" else "")
+        if rest:
+            words[-1] = replace(last, text=rest)
+        else:
+            del words[-1]
+    first = source.lstrip("\"'„“‚‘»«([ ")[:1]
+    if words and not initial and first.islower():
+        head = words[0].text
+        if not (head == "I" or head.startswith(("I'", "I’"))) and head[:1].isupper():
+            words[0] = replace(words[0], text=head[:1].lower() + head[1:])
+
+
+def render(words: Sequence[Word]) -> tuple[str, list[Span]]:
+    """The text of ``words`` and each word's character span in it."""
+    parts, spans, position = [], [], 0
+    for k, w in enumerate(words):
+        gap = w.gap if k else ""
+        parts.append(gap)
+        position += len(gap)
+        spans.append((position, position + len(w.text)))
+        parts.append(w.text)
+        position += len(w.text)
+    return "".join(parts), spans

@@ -1,0 +1,59 @@
+"""pipeline/casing.py: recognizing ALL CAPS and headline style, and putting outputs into it."""
+
+import random
+
+import pytest
+
+from pipeline.casing import apply_style, augment_case, sentence_case, style, title_case
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("NOTAUSGANG FREIHALTEN.", "upper"),
+    ("BITTE NICHT STÖREN!", "upper"),
+    ("STRASSE GESPERRT ⦅N1⦆", "upper"),
+    ("USA", "upper"),
+    ("OK", "normal"),                                   # too short to tell
+    ("Die USA und die EU.", "normal"),
+    ("Neue Regeln Für Den Bahnverkehr", "title"),
+    ("Das Ist Ein Test", "title"),
+    ("Die Kinder Berlins", "normal"),                   # nouns are capitalized in German anyway
+    ("Das ist gut.", "normal"),
+    ("", "normal"),
+    ("⦅X1⦆ ⦅N1⦆", "normal"),
+])
+def test_style(text, expected):
+    assert style(text) == expected
+
+
+@pytest.mark.parametrize("output, text_style, expected", [
+    ("Keep the emergency exit clear.", "upper", "KEEP THE EMERGENCY EXIT CLEAR."),
+    ("Call ⦅N1⦆ now.", "upper", "CALL ⦅N1⦆ NOW."),
+    ("new rules for the rail traffic", "title", "New Rules for the Rail Traffic"),
+    ("a guide to the city of the future", "title", "A Guide to the City of the Future"),
+    ("It's done.", "normal", "It's done."),
+])
+def test_apply_style(output, text_style, expected):
+    assert apply_style(output, text_style) == expected
+
+
+def test_apply_style_rejects_unknown_style():
+    with pytest.raises(ValueError, match=r"^style must be one of normal, upper, title, got 'shout'$"):
+        apply_style("x", "shout")
+
+
+def test_sentence_case_and_title_case():
+    assert sentence_case("NOTAUSGANG FREIHALTEN.") == "Notausgang freihalten."
+    assert sentence_case("„HALT!“") == "„Halt!“"
+    assert title_case("don't stop me now") == "Don't Stop Me Now"
+
+
+def test_augment_case_shares_and_both_sides():
+    rng = random.Random(0)
+    pairs = [augment_case("Die Straße ist groß.", "The street is big.", rng, p_upper=0.2, p_title=0.1)
+             for _ in range(2000)]
+    upper = pairs.count(("DIE STRASSE IST GROSS.", "THE STREET IS BIG."))
+    title = pairs.count(("Die Straße Ist Groß.", "The Street Is Big."))
+    unchanged = pairs.count(("Die Straße ist groß.", "The street is big."))
+    assert upper + title + unchanged == 2000
+    assert 340 <= upper <= 460 and 150 <= title <= 250
+    assert augment_case("a", "b", random.Random(0), p_upper=0.0, p_title=0.0) == ("a", "b")

@@ -1,0 +1,234 @@
+"""pipeline/spans.py: finding protected spans, masking them with placeholders and restoring them."""
+
+import random
+
+import pytest
+
+from pipeline.spans import (
+    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
+    find_spans, mask, placeholder, restore, slots_needed,
+)
+
+
+def masked(text, representable=None):
+    return mask(text, find_spans(text, representable))
+
+
+def test_placeholders():
+    assert (NUMBER_SLOTS, OTHER_SLOTS) == (20, 20)
+    assert len(PLACEHOLDERS) == 40 == len(set(PLACEHOLDERS))
+    assert PLACEHOLDERS[:2] == ("⦅N1⦆", "⦅N2⦆") and PLACEHOLDERS[19:21] == ("⦅N20⦆", "⦅X1⦆")
+    assert PLACEHOLDERS[-1] == placeholder("X", 20) == "⦅X20⦆"
+    assert all(PLACEHOLDER_RE.fullmatch(p) for p in PLACEHOLDERS)
+    assert PLACEHOLDER_RE.findall("a ⦅N1⦆ b ⦅X12⦆ ⦅Y1⦆ (N1)") == ["⦅N1⦆", "⦅X12⦆"]
+
+
+@pytest.mark.parametrize("family, index, message", [
+    ("Z", 1, "placeholder family must be 'N' or 'X', got 'Z'"),
+    ("N", 0, "placeholder index must be an integer in 1..20, got 0"),
+    ("X", 21, "placeholder index must be an integer in 1..20, got 21"),
+    ("N", True, "placeholder index must be an integer in 1..20, got True"),
+])
+def test_placeholder_rejects(family, index, message):
+    with pytest.raises(ValueError) as error:
+        placeholder(family, index)
+    assert str(error.value) == message
+
+
+@pytest.mark.parametrize("text, spans, expected", [
+    # URLs: trailing sentence punctuation and unbalanced brackets stay outside
+    ("Laden Sie die Datei von https://beispiel.org/daten.zip herunter.",
+     [("url", "https://beispiel.org/daten.zip")], "Laden Sie die Datei von ⦅X1⦆ herunter."),
+    ("Siehe (https://de.wikipedia.org/wiki/Foo_(Bar)).",
+     [("url", "https://de.wikipedia.org/wiki/Foo_(Bar)")], "Siehe (⦅X1⦆)."),
+    ("Besuchen Sie www.beispiel.de!", [("url", "www.beispiel.de")], "Besuchen Sie ⦅X1⦆!"),
+    ("Quelle: ftp://ftp.example.com/pub/datei.txt;",
+     [("url", "ftp://ftp.example.com/pub/datei.txt")], "Quelle: ⦅X1⦆;"),
+    ("Gehe zu http://.", [], "Gehe zu http://."),
+    # e-mails, handles, hashtags
+    ("Schreib an max.mueller@firma.de, bitte.", [("email", "max.mueller@firma.de")],
+     "Schreib an ⦅X1⦆, bitte."),
+    ("Folgt @tom_m und @anna@mastodon.social!",
+     [("handle", "@tom_m"), ("handle", "@anna@mastodon.social")], "Folgt ⦅X1⦆ und ⦅X2⦆!"),
+    ("Mehr unter #Urlaub2026 und #COVID-19.",
+     [("hashtag", "#Urlaub2026"), ("hashtag", "#COVID-19")], "Mehr unter ⦅X1⦆ und ⦅X2⦆."),
+    ("Platz #1", [("number", "1")], "Platz #⦅N1⦆"),
+    # emoji: one span per run, ZWJ sequences, flags, skin tones, keycaps, variation selectors
+    ("Das war ein toller Abend 🎶", [("emoji", "🎶")], "Das war ein toller Abend ⦅X1⦆"),
+    ("Abend🎶🎉!", [("emoji", "🎶🎉")], "Abend⦅X1⦆!"),
+    ("Familie 👨\u200d👩\u200d👧 und 🇩🇪🇫🇷 im Urlaub 👍🏽!",
+     [("emoji", "👨\u200d👩\u200d👧"), ("emoji", "🇩🇪🇫🇷"), ("emoji", "👍🏽")],
+     "Familie ⦅X1⦆ und ⦅X2⦆ im Urlaub ⦅X3⦆!"),
+    ("Drücke 1\ufe0f\u20e3 oder #\ufe0f\u20e3.", [("emoji", "1\ufe0f\u20e3"), ("emoji", "#\ufe0f\u20e3")],
+     "Drücke ⦅X1⦆ oder ⦅X2⦆."),
+    ("Ich ❤\ufe0f dich ☺", [("emoji", "❤\ufe0f"), ("emoji", "☺")], "Ich ⦅X1⦆ dich ⦅X2⦆"),
+    ("25 °C und © 2024", [("number", "25"), ("emoji", "©"), ("number", "2024")], "⦅N1⦆ °C und ⦅X1⦆ ⦅N2⦆"),
+    # backticks and placeholder lookalikes typed by the user
+    ("Tippe `rm -rf /` ein.", [("backticks", "`rm -rf /`")], "Tippe ⦅X1⦆ ein."),
+    ("Gib ⦅N1⦆ und ⦅ ein.", [("placeholder", "⦅N1⦆"), ("placeholder", "⦅")], "Gib ⦅X1⦆ und ⦅X2⦆ ein."),
+    # numbers; the ordinal dot stays outside
+    ("Die Miete beträgt 1.450 Euro im Monat.", [("number", "1.450")],
+     "Die Miete beträgt ⦅N1⦆ Euro im Monat."),
+    ("250.000 Einwohner, 1.234.567,89 Euro", [("number", "250.000"), ("number", "1.234.567,89")],
+     "⦅N1⦆ Einwohner, ⦅N2⦆ Euro"),
+    ("42,195 Kilometer, 6,9 Prozent, 3.5 Punkte",
+     [("number", "42,195"), ("number", "6,9"), ("number", "3.5")], "⦅N1⦆ Kilometer, ⦅N2⦆ Prozent, ⦅N3⦆ Punkte"),
+    ("Es ist -3,5 Grad, ruf +49 30 an.", [("number", "-3,5"), ("number", "+49"), ("number", "30")],
+     "Es ist ⦅N1⦆ Grad, ruf ⦅N2⦆ ⦅N3⦆ an."),
+    ("Am 3. Mai 1956.", [("number", "3"), ("number", "1956")], "Am ⦅N1⦆. Mai ⦅N2⦆."),
+    ("Version 1.2.3 und 1,2,3", [("number", "1.2.3"), ("number", "1,2,3")], "Version ⦅N1⦆ und ⦅N2⦆"),
+    ("Der Wert ist 3.5.", [("number", "3.5")], "Der Wert ist ⦅N1⦆."),
+    # dates: a year-less date only when a word follows
+    ("Am 23.11.2026 oder 23.11.26 oder 2026-11-23 oder 23/11/2026.",
+     [("date", "23.11.2026"), ("date", "23.11.26"), ("date", "2026-11-23"), ("date", "23/11/2026")],
+     "Am ⦅N1⦆ oder ⦅N2⦆ oder ⦅N3⦆ oder ⦅N4⦆."),
+    ("Ab 1.1. gilt das.", [("date", "1.1.")], "Ab ⦅N1⦆ gilt das."),
+    ("Am 32.13.2026", [("number", "32.13.2026")], "Am ⦅N1⦆"),
+    # times
+    ("um 19:30 Uhr, um 7:05, um 19:30:15 oder 19.30 Uhr",
+     [("time", "19:30"), ("time", "7:05"), ("time", "19:30:15"), ("time", "19.30")],
+     "um ⦅N1⦆ Uhr, um ⦅N2⦆, um ⦅N3⦆ oder ⦅N4⦆ Uhr"),
+    ("Es endete 3:1.", [("number", "3"), ("number", "1")], "Es endete ⦅N1⦆:⦅N2⦆."),
+    # codes; words joined to numbers are translated, only their digits protected
+    ("Bestellnummer 58213-B", [("code", "58213-B")], "Bestellnummer ⦅N1⦆"),
+    ("COVID-19, MP3, A4, B2B, 4/5, 2-3, 3D",
+     [("code", t) for t in ("COVID-19", "MP3", "A4", "B2B", "4/5", "2-3", "3D")],
+     "⦅N1⦆, ⦅N2⦆, ⦅N3⦆, ⦅N4⦆, ⦅N5⦆, ⦅N6⦆, ⦅N7⦆"),
+    ("ISO 9001", [("number", "9001")], "ISO ⦅N1⦆"),
+    ("Der 10-jährige Junge, ein 5-Sterne-Hotel, das A4-Blatt",
+     [("number", "10"), ("number", "5"), ("code", "A4")],
+     "Der ⦅N1⦆-jährige Junge, ein ⦅N2⦆-Sterne-Hotel, das ⦅N3⦆-Blatt"),
+    ("In den 20er Jahren lief er 5km.", [("number", "20"), ("number", "5")],
+     "In den ⦅N1⦆er Jahren lief er ⦅N2⦆km."),
+    # nothing to protect in ordinary German
+    ("Straße, Ärger, „Zitat“ – gut… ja", [], "Straße, Ärger, „Zitat“ – gut… ja"),
+    ("", [], ""),
+])
+def test_find_and_mask(text, spans, expected):
+    found = find_spans(text)
+    assert [(s.kind, s.text) for s in found] == spans
+    assert all(text[s.start:s.end] == s.text for s in found)
+    assert mask(text, found).text == expected
+
+
+def test_unrepresentable_runs_exclude_spaces_and_punctuation():
+    def representable(ch):
+        return ch not in "你好世界"
+
+    text = "Hallo 你好 世界! 你好🎶"
+    found = find_spans(text, representable)
+    assert [(s.kind, s.text, s.family) for s in found] == [
+        ("unrepresentable", "你好", "X"), ("unrepresentable", "世界", "X"),
+        ("unrepresentable", "你好", "X"), ("emoji", "🎶", "X")]
+    assert mask(text, found).text == "Hallo ⦅X1⦆ ⦅X2⦆! ⦅X1⦆⦅X3⦆"
+    assert find_spans(text) == [Span(15, 16, "emoji", "🎶")]
+
+
+@pytest.mark.parametrize("german, english", [
+    ("250.000", "250,000"), ("1.450", "1,450"), ("1.234.567,89", "1,234,567.89"),
+    ("6,9", "6.9"), ("42,195", "42.195"), ("-3,5", "-3.5"), ("+1.000", "+1,000"),
+    ("3.5", "3.5"), ("1956", "1956"), ("1.2.3", "1.2.3"), ("1,2,3", "1,2,3"), ("12.34.567", "12.34.567"),
+])
+def test_english_number(german, english):
+    assert english_number(german) == english
+
+
+@pytest.mark.parametrize("text", ["", "abc", "1.", "1,5 Euro", "1 000"])
+def test_english_number_rejects(text):
+    with pytest.raises(ValueError) as error:
+        english_number(text)
+    assert str(error.value) == f"not a number: {text!r}"
+
+
+@pytest.mark.parametrize("source, output, expected", [
+    ("Die Miete beträgt 1.450 Euro im Monat.", "The rent is ⦅N1⦆ euros per month.",
+     "The rent is 1,450 euros per month."),
+    ("42,195 Kilometer", "⦅N1⦆ kilometers", "42.195 kilometers"),
+    ("Bestellnummer 58213-B", "Order number ⦅N1⦆", "Order number 58213-B"),
+    ("am 23.11.2026 um 19:30 Uhr", "on ⦅N1⦆ at ⦅N2⦆", "on 23.11.2026 at 19:30"),
+    ("Das war ein toller Abend 🎶", "That was a great evening ⦅X1⦆", "That was a great evening 🎶"),
+    # restored text that looks like a placeholder is not substituted again
+    ("Gib ⦅N1⦆ und 5 ein.", "Enter ⦅X1⦆ and ⦅N1⦆.", "Enter ⦅N1⦆ and 5."),
+    # hallucinated placeholders go, with their spaces
+    ("Abend🎶", "⦅X4⦆ Evening ⦅X1⦆ ⦅N1⦆.", "Evening 🎶."),
+    ("Abend🎶", "Evening ⦅X2⦆ ⦅X3⦆ now⦅N7⦆", "Evening now"),
+    ("Abend🎶", "a ⦅X2⦆b, c⦅X3⦆ d, e⦅X9⦆f", "a b, c d, ef"),
+    ("Abend🎶", "Evening ⦅X1⦆ ⦅X1⦆", "Evening 🎶 🎶"),
+    ("Abend", "Evening  ⦅X1⦆  there", "Evening there"),
+    ("Abend", "Evening  there", "Evening  there"),
+])
+def test_restore(source, output, expected):
+    assert restore(output, masked(source)) == expected
+
+
+def test_shared_placeholders_and_slots():
+    result = masked("5 Äpfel 🎶 und 5 Birnen 🎶 für 1.450")
+    assert result.text == "⦅N1⦆ Äpfel ⦅X1⦆ und ⦅N1⦆ Birnen ⦅X1⦆ für ⦅N2⦆"
+    assert result.slots == {"⦅N1⦆": "5", "⦅X1⦆": "🎶", "⦅N2⦆": "1,450"}
+    assert result.counts == {"⦅N1⦆": 2, "⦅X1⦆": 2, "⦅N2⦆": 1}
+    assert slots_needed(find_spans(result.original)) == {"N": 2, "X": 1}
+
+
+@pytest.mark.parametrize("output, missing, duplicated", [
+    ("⦅N1⦆ apples ⦅X1⦆ and ⦅N1⦆ pears for ⦅N2⦆", [], []),
+    ("⦅N1⦆ apples and pears for ⦅N2⦆ ⦅N2⦆ ⦅X7⦆", ["⦅N1⦆", "⦅X1⦆"], ["⦅N2⦆"]),
+    ("apples", ["⦅N1⦆", "⦅X1⦆", "⦅N2⦆"], []),
+    ("⦅N1⦆ ⦅N1⦆ ⦅N1⦆ ⦅X1⦆ ⦅X1⦆ ⦅N2⦆", [], ["⦅N1⦆", "⦅X1⦆"]),
+])
+def test_check(output, missing, duplicated):
+    assert check(output, masked("5 Äpfel 🎶 und 5 Birnen für 1.450")) == (missing, duplicated)
+
+
+@pytest.mark.parametrize("start, end, expected", [
+    (0, 2, (0, 2)),            # "a " before any placeholder
+    (2, 6, (2, 7)),            # exactly ⦅N1⦆ -> "1.450"
+    (3, 4, (2, 7)),            # inside a placeholder -> the whole span
+    (0, 3, (0, 7)),
+    (6, 9, (7, 10)),           # " b " shifted by len("1.450") - len("⦅N1⦆")
+    (6, 10, (7, 11)),          # reaching into ⦅X1⦆ -> up to the end of "🎶"
+    (13, 15, (11, 13)),
+    (0, 15, (0, 13)),
+    (6, 6, (7, 7)),
+])
+def test_original_span(start, end, expected):
+    result = masked("a 1.450 b 🎶 c")
+    assert result.text == "a ⦅N1⦆ b ⦅X1⦆ c"
+    assert result.original_span(start, end) == expected
+
+
+@pytest.mark.parametrize("start, end", [(-1, 2), (3, 2), (0, 16), (0.0, 1)])
+def test_original_span_rejects(start, end):
+    with pytest.raises(ValueError) as error:
+        masked("a 1.450 b 🎶 c").original_span(start, end)
+    assert str(error.value) == f"range must satisfy 0 <= start <= end <= 15, got {(start, end)!r}"
+
+
+def test_mask_without_spans():
+    assert mask("Hallo", []) == Masked("Hallo", "Hallo")
+    assert restore("Hello ⦅N1⦆.", Masked("Hallo", "Hallo")) == "Hello."
+
+
+@pytest.mark.parametrize("family, text", [
+    ("N", " ".join(str(i) for i in range(21))),
+    ("X", " ".join(f"@user{i}" for i in range(21))),
+])
+def test_mask_too_many_spans(family, text):
+    spans = find_spans(text)
+    assert slots_needed(spans)[family] == 21
+    with pytest.raises(ValueError) as error:
+        mask(text, spans)
+    assert str(error.value) == f"too many distinct {family!r} spans for 20 placeholders: 21"
+    assert mask(text, spans[:20]).text.endswith(f"{placeholder(family, 20)} {spans[20].text}")
+
+
+@pytest.mark.parametrize("spans", [
+    [Span(0, 1, "number", "5")],                                    # text differs
+    [Span(2, 3, "number", "1"), Span(2, 3, "number", "1")],         # overlap
+    [Span(2, 3, "digits", "1")],                                    # unknown kind
+    [Span(3, 3, "number", "")],                                     # empty
+    [Span(4, 5, "number", "2"), Span(2, 3, "number", "1")],         # unsorted
+])
+def test_mask_rejects_foreign_spans(spans):
+    with pytest.raises(ValueError) as error:
+        mask("a 1 2", spans)
+    assert str(error.value).startswith("span does not fit the text or overlaps the previous one: Span(")

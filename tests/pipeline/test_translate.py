@@ -1,0 +1,209 @@
+"""pipeline/translate.py end to end on real models: the span fixture (placeholders, ALL CAPS), the
+conftest's tiny model (long input, layout) and the shipped checkpoint (no placeholder symbols)."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from model.data import clean_pairs, read_pairs
+from model.translator import Translator
+from pipeline.augment import augment_pairs
+from pipeline.markup import translate_html
+from pipeline.segment import has_loop
+from pipeline.spans import PLACEHOLDER_RE, find_spans
+from pipeline.translate import Options, Pipeline
+from tests.conftest import ROOT
+
+from .conftest import SPAN_AUGMENTATION
+
+SHIPPED = ROOT / "checkpoints" / "de-en.pt"
+
+
+@pytest.fixture(scope="module")
+def training_pairs(span_corpus, span_checkpoint):
+    """The pairs the span model was trained on, augmentation included (as train.py made them)."""
+    import train
+
+    args = train.parse_args(["--data", str(span_corpus), "--out", "unused", *SPAN_AUGMENTATION])
+    return augment_pairs(clean_pairs(read_pairs(span_corpus)), train.augmentation(args), args.seed)
+
+
+@pytest.fixture(scope="module")
+def pipeline(span_translator) -> Pipeline:
+    return Pipeline(span_translator, Options(beam_size=1))
+
+
+def _template(pairs, family: str):
+    """A learned pair whose German side has exactly one placeholder, of ``family``, and no caps."""
+    for de, en in pairs:
+        found = PLACEHOLDER_RE.findall(de)
+        if found == [f"⦅{family}1⦆"] and en.count(found[0]) == 1 and not de.isupper():
+            return de, en
+    raise AssertionError(f"no training pair with one {family} placeholder")
+
+
+@pytest.mark.parametrize("family, german, english", [
+    ("N", "1.450", "1,450"), ("N", "250.000", "250,000"), ("N", "6,9", "6.9"), ("N", "-3", "-3"),
+    ("N", "2026", "2026"), ("N", "58213-B", "58213-B"), ("N", "23.11.2026", "23.11.2026"),
+    ("X", "https://beispiel.org/daten.zip", "https://beispiel.org/daten.zip"),
+    ("X", "anna@example.com", "anna@example.com"), ("X", "@anna_b", "@anna_b"), ("X", "#Urlaub", "#Urlaub"),
+    ("X", "🎶", "🎶"), ("X", "👩‍💻", "👩‍💻"), ("X", "`rm -rf /`", "`rm -rf /`"),
+])
+def test_spans_are_carried_over_exactly(pipeline, training_pairs, family, german, english):
+    de, en = _template(training_pairs, family)
+    text = de.replace(f"⦅{family}1⦆", german)
+    assert [s.text for s in find_spans(text)] == [german]
+    assert pipeline.translate([text]) == [en.replace(f"⦅{family}1⦆", english)]
+
+
+def test_spans_link_to_their_source(pipeline, training_pairs):
+    de, _ = _template(training_pairs, "N")
+    text = de.replace("⦅N1⦆", "1.450")
+    result = pipeline.translate_aligned([text])[0]
+    number = next(t for t, (s, e) in enumerate(result.target_words) if result.target[s:e].startswith("1,450"))
+    sources = [text[slice(*result.source_words[s])] for t, s in result.links if t == number]
+    assert "1.450" in sources
+
+
+def test_all_caps_is_translated_and_stays_all_caps(span_translator, training_pairs):
+    pipeline = Pipeline(span_translator, Options(beam_size=1, caps="as_is"))
+    upper = [(de, en) for de, en in training_pairs if de.isupper() and not PLACEHOLDER_RE.search(de)]
+    assert len(upper) >= 5
+    assert pipeline.translate([de for de, _ in upper]) == [en for _, en in upper]
+
+
+def test_caps_auto_follows_the_checkpoint(span_translator, tiny_checkpoint):
+    assert Pipeline(span_translator).sentence_case is False          # trained with --upper-share 0.3
+    legacy = Translator.from_checkpoint(SHIPPED, device="cpu")
+    assert Pipeline(legacy).sentence_case is True                    # trained before casing augmentation
+
+
+def test_layout_empty_and_punctuation_only(pipeline):
+    out = pipeline.translate(["Guten Morgen.\n\nWie alt bist du?  Ich bin müde.", "", "   ", "!!!", "Hallo"])
+    assert out[:4] == ["Good morning.\n\nHow old are you? I am tired.", "", "", "!!!"]
+    assert out[4].strip()  # never empty for a non-empty source (minimum length one piece)
+
+
+def test_n_best_starts_with_the_best_and_is_distinct(pipeline):
+    texts = ["Die Katze schläft. Der Hund bellt.", "Ich habe Hunger."]
+    best = pipeline.translate(texts)
+    n_best = pipeline.translate_n_best(texts, 3)
+    assert [options[0][0] for options in n_best] == best
+    for options in n_best:
+        assert len({text for text, _ in options}) == len(options)
+
+
+class _Recording:
+    """The real translator, recording what reaches the model."""
+
+    def __init__(self, translator: Translator):
+        self._translator, self.calls = translator, []
+
+    def __getattr__(self, name):
+        return getattr(self._translator, name)
+
+    def translate(self, texts, **kwargs):
+        self.calls.append(list(texts))
+        return self._translator.translate(texts, **kwargs)
+
+
+def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs40):
+    clauses = [de.rstrip(".!?") for de, _ in pairs40]
+    words = " und ".join((clauses * 8)[:140]).split()  # about 500 words, no sentence end
+    assert len(words) >= 480
+    recording = _Recording(Translator.from_checkpoint(tiny_checkpoint, device="cpu"))
+    pipeline = Pipeline(recording, Options(beam_size=1, max_pieces=40))
+    output = pipeline.translate([" ".join(words)])[0]
+    first = recording.calls[0]  # one batch with every piece; retries (if any) come after it
+    assert " ".join(first).split() == words                       # every word, once, in order
+    assert len(first) > 1 and all(pipeline.count(text) <= 40 for text in first)
+    assert len(output.split()) >= 0.6 * len(words)
+    assert not has_loop(output)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"beam_size": 0}, "beam_size must be an integer >= 1, got 0"),
+    ({"max_pieces": 4}, "max_pieces must be an integer >= 8, got 4"),
+    ({"retries": -1}, "retries must be an integer >= 0, got -1"),
+    ({"no_repeat_ngram_size": 1.5}, "no_repeat_ngram_size must be an integer >= 0, got 1.5"),
+    ({"caps": "loud"}, "caps must be one of auto, as_is, sentence_case, got 'loud'"),
+])
+def test_options_reject_bad_values(options, message):
+    with pytest.raises(ValueError) as error:
+        Options(**options)
+    assert str(error.value) == message
+
+
+# ------------------------------------------------------------------------------------------ HTML
+
+class _Tags(HTMLParser):
+    """Start tags as written, and whether every end tag closes the innermost open element."""
+
+    VOID = {"br", "img", "hr", "input", "meta", "link", "wbr"}
+
+    def __init__(self, document: str):
+        super().__init__(convert_charrefs=True)
+        self.starts, self.stack, self.well_formed, self.text = [], [], True, []
+        self.feed(document)
+        self.close()
+        self.well_formed &= not self.stack
+
+    def handle_starttag(self, tag, attrs):
+        self.starts.append(self.get_starttag_text())
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        self.well_formed &= bool(self.stack) and self.stack.pop() == tag
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+@pytest.mark.parametrize("document", [
+    "<p>Die Katze <b>schläft</b>.</p>",
+    "<p>Ich heiße <a href=\"/x?a=1&amp;b=2\" class='k'>Anna</a>.</p>",
+    "<div>Der Hund <em>bellt <strong>laut</strong></em>. Die Tür ist offen.</div>",
+    "<ul><li>Ich bin müde.</li><li>Wo ist mein <i>Schlüssel</i>?</li></ul>",
+])
+def test_html_keeps_every_tag_and_stays_well_formed(pipeline, document):
+    output = translate_html([document], pipeline.translate_aligned)[0]
+    before, after = _Tags(document), _Tags(output)
+    assert sorted(after.starts) == sorted(before.starts)   # attributes byte for byte
+    assert after.well_formed
+    assert "".join(after.text) != "".join(before.text)     # translated
+
+
+def test_html_projects_a_tag_onto_its_word(pipeline):
+    assert translate_html(["<p>Ich heiße <b>Anna</b>.</p>"], pipeline.translate_aligned) == [
+        "<p>My name is <b>Anna</b>.</p>"]
+
+
+# ------------------------------------------------------------------- a vocabulary without placeholders
+
+@pytest.fixture(scope="module")
+def legacy() -> Pipeline:
+    return Pipeline(Translator.from_checkpoint(SHIPPED, device="cpu"), Options(beam_size=1))
+
+
+def test_without_placeholder_symbols_spans_are_carried_over(legacy):
+    assert legacy.placeholders is False
+    texts = ["Laden Sie die Datei von https://beispiel.org/daten.zip herunter.",
+             "Die Miete beträgt 1.450 Euro im Monat.", "Das war ein toller Abend 🎶",
+             "Schreib mir an anna@example.com oder @anna_b."]
+    out = legacy.translate(texts)
+    assert "https://beispiel.org/daten.zip" in out[0]
+    assert "1,450" in out[1] and "1.450" not in out[1]
+    assert out[2].endswith("🎶")
+    assert "anna@example.com" in out[3] and "@anna_b" in out[3]
+    assert not any(re.search("⦅|⦆|⁇", o) for o in out)
+
+
+def test_punctuation_after_a_carried_span_stays_with_it(legacy):
+    out = legacy.translate(["Schreib mir einfach an anna.meier@example.de, wenn du Fragen hast.",
+                            "Das war ein toller Abend🎶"])
+    assert "anna.meier@example.de, " in out[0]
+    assert out[1].endswith("🎶") and not out[1].endswith(" 🎶")      # glued as in the source

@@ -1,0 +1,103 @@
+"""pipeline/words.py: repairing placeholders by alignment, restoring spans, fitting sentence pieces."""
+
+import pytest
+
+from model.alignment import AlignedText
+from pipeline.words import (
+    Word, fit_boundaries, from_aligned, from_text, insert_placeholder, remove_duplicates, render, repair_placeholder,
+    restore_words,
+)
+
+# Source words of "Laden Sie die Datei von ⦅X1⦆ herunter." as spans of the original text.
+LADEN, SIE, DIE, DATEI, VON, URL, HERUNTER = (0, 5), (6, 9), (10, 13), (14, 19), (20, 23), (24, 48), (49, 58)
+ANCHORS = [LADEN, SIE, DIE, DATEI, VON, URL, HERUNTER]
+
+
+def words(*items):
+    """Word("text", sources...) shorthand: a leading "+" glues the word to the previous one."""
+    out = []
+    for text, *sources in items:
+        gap = "" if text.startswith("+") else " "
+        out.append(Word(text.lstrip("+"), gap, tuple(sources)))
+    return out
+
+
+def text_of(ws):
+    return render(ws)[0]
+
+
+def test_from_aligned_and_render_round_trip():
+    aligned = AlignedText("Das ist gut.", "That is good.", [(0, 3), (4, 7), (8, 11), (11, 12)],
+                          [(0, 4), (5, 7), (8, 12), (12, 13)], [(0, 0), (1, 1), (2, 2), (3, 3)])
+    ws = from_aligned(aligned, lambda i: aligned.source_words[i])
+    assert [(w.text, w.gap, w.sources) for w in ws] == [
+        ("That", "", ((0, 3),)), ("is", " ", ((4, 7),)), ("good", " ", ((8, 11),)), (".", "", ((11, 12),))]
+    assert render(ws) == ("That is good.", [(0, 4), (5, 7), (8, 12), (12, 13)])
+    assert text_of(from_text("  Two  words ")) == "Two  words"
+
+
+def test_missing_placeholder_goes_after_the_word_aligned_to_it():
+    ws = words(("Download", LADEN), ("the", DIE), ("file", DATEI), ("from", VON), ("horpocipe", URL), ("+.",))
+    insert_placeholder(ws, "⦅X1⦆", URL, ANCHORS)
+    assert text_of(ws) == "Download the file from horpocipe ⦅X1⦆."
+
+
+def test_missing_placeholder_follows_its_source_neighbour():
+    ws = words(("Download", LADEN), ("the", DIE), ("file", DATEI), ("from", VON), ("+.",))
+    insert_placeholder(ws, "⦅X1⦆", URL, ANCHORS)
+    assert text_of(ws) == "Download the file from ⦅X1⦆."
+    ws = words(("Download", HERUNTER), ("it", DIE), ("+.",))       # only the right neighbour is aligned
+    insert_placeholder(ws, "⦅X1⦆", URL, [URL, HERUNTER])
+    assert text_of(ws) == "⦅X1⦆ Download it."
+
+
+def test_missing_placeholder_never_splits_a_word():
+    ws = words(("She", LADEN), ("don", VON), ("+'",), ("+t", VON), ("go",))
+    insert_placeholder(ws, "⦅X1⦆", URL, ANCHORS)
+    assert text_of(ws) == "She don't ⦅X1⦆ go"
+
+
+def test_missing_placeholder_without_any_alignment_goes_before_the_final_punctuation():
+    ws = words(("It",), ("was",), ("great",), ("+!",))
+    insert_placeholder(ws, "⦅X1⦆", URL, ANCHORS)
+    assert text_of(ws) == "It was great ⦅X1⦆!"
+
+
+def test_duplicated_placeholder_keeps_the_aligned_occurrence():
+    ws = words(("Call",), ("⦅N1⦆",), ("or",), ("+⦅N1⦆", URL), ("now",))
+    remove_duplicates(ws, "⦅N1⦆", [URL], 1)
+    assert text_of(ws) == "Call or⦅N1⦆ now"
+    ws = words(("a",), ("⦅N1⦆",), ("b",), ("⦅N1⦆",), ("⦅N1⦆",))
+    remove_duplicates(ws, "⦅N1⦆", [URL], 2)                            # none aligned: the earliest stay
+    assert text_of(ws) == "a ⦅N1⦆ b ⦅N1⦆"
+
+
+def test_repair_restores_every_occurrence_of_a_shared_placeholder():
+    first, second = (0, 4), (10, 14)      # "⦅N1⦆ und ⦅N1⦆": the same number twice
+    ws = words(("⦅N1⦆", first), ("and", (5, 8)), ("+.",))
+    repair_placeholder(ws, "⦅N1⦆", [first, second], [first, (5, 8), second])
+    assert text_of(ws) == "⦅N1⦆ and ⦅N1⦆."
+    ws = words(("⦅N1⦆", first), ("⦅N1⦆",), ("⦅N1⦆", second))
+    repair_placeholder(ws, "⦅N1⦆", [first, second], [first, second])
+    assert text_of(ws) == "⦅N1⦆ ⦅N1⦆" and [w.sources for w in ws] == [(first,), (second,)]
+
+
+def test_restore_words_converts_and_drops_invented_placeholders():
+    ws = words(("⦅X2⦆",), ("Rent",), ("is",), ("⦅N1⦆",), ("euros",), ("⦅X9⦆",), ("+.",))
+    restored = restore_words(ws, {"⦅N1⦆": "1,450", "⦅X2⦆": "🏠"})
+    assert text_of(restored) == "🏠 Rent is 1,450 euros."
+
+
+@pytest.mark.parametrize("source, initial, output, expected", [
+    ("Ich gehe nach Hause,", True, "I'm going home.", "I'm going home,"),
+    ("weil es spät ist", False, "Because it's late.", "because it's late"),
+    ("weil ich müde bin.", False, "Because I'm tired.", "because I'm tired."),
+    ("ich komme", False, "I'm coming.", "I'm coming"),                  # "I" keeps its capital
+    ("Datei von", False, "File from.", "File from"),                     # German capital: unchanged
+    ("Sie sagte:", True, "She said.", "She said:"),
+    ("und dann?", False, "And then?", "and then?"),
+])
+def test_fit_boundaries(source, initial, output, expected):
+    ws = from_text(output)
+    fit_boundaries(ws, source, initial=initial)
+    assert text_of(ws) == expected
