@@ -306,8 +306,9 @@ class Pipeline:
         for i, (s, e) in enumerate(output.source_words):
             for symbol in PLACEHOLDER_RE.findall(output.source[s:e]):
                 occurrences.setdefault(symbol, []).append(anchors[i])
+        edges = _edges(output, anchors)
         for symbol, sources in occurrences.items():
-            W.repair_placeholder(words, symbol, sources, anchors)
+            W.repair_placeholder(words, symbol, sources, anchors, edges)
         styled = _styled(words, chunk.style)
         return W.restore_words(styled, chunk.masked.slots)
 
@@ -345,6 +346,24 @@ class Pipeline:
         return AlignedText(text, joined.text, source_words, target_words, sorted(set(links)))
 
 
+def _edges(output: AlignedText, anchors: Sequence[Range]) -> dict[Range, str]:
+    """Source words that open or close the text behind nothing but placeholders and punctuation
+    ("Es regnet. ⦅X1⦆ ⦅X2⦆", "⦅X1⦆: Hallo"), as ``words.insert_placeholder``'s edges."""
+    texts = [output.source[s:e] for s, e in output.source_words]
+    filler = [bool(PLACEHOLDER_RE.fullmatch(t)) or not any(c.isalnum() for c in t) for t in texts]
+    edges: dict[Range, str] = {}
+    for i, t in enumerate(texts):
+        if not PLACEHOLDER_RE.fullmatch(t) or all(filler):
+            continue
+        if all(filler[:i]):
+            edges[anchors[i]] = "start"
+        elif all(filler[i + 1:]):
+            last_word = max(k for k in range(i) if not filler[k])
+            final = any(texts[k] and texts[k][-1] in ".!?…" for k in range(last_word + 1, i))
+            edges[anchors[i]] = "end" if final else "end_before_punctuation"
+    return edges
+
+
 def _keep_placeholders(original: str, cased: str) -> str:
     """``cased`` (same length as ``original``) with the placeholders of ``original`` as they were."""
     out = list(cased)
@@ -366,14 +385,24 @@ def _styled(words: list[W.Word], text_style: str) -> list[W.Word]:
 
 
 def _concat(source: str, pieces: Sequence[Range], parts: Sequence[AlignedText]) -> AlignedText:
-    """AlignedTexts of pieces of ``source`` joined into one (spans shifted, outputs space-joined)."""
-    target, source_words, target_words, links = "", [], [], []
-    for (start, _), part in zip(pieces, parts):
-        if target and part.target:
-            target += " "
-        shift_t, base_s, base_t = len(target), len(source_words), len(target_words)
-        target += part.target
-        source_words += [(s + start, e + start) for s, e in part.source_words]
-        target_words += [(s + shift_t, e + shift_t) for s, e in part.target_words]
-        links += [(t + base_t, s + base_s) for t, s in part.links]
+    """The translations of pieces of ``source`` joined into one, each fitted to its place in the
+    sentence (no full stop inside it, lower case where its source starts lower case). Word spans
+    and links are kept when every part has them, else the result carries the text only."""
+    joined: list[W.Word] = []
+    source_words: list[Range] = []
+    for k, ((start, _), part) in enumerate(zip(pieces, parts)):
+        def shifted(i: int, part: AlignedText = part, start: int = start) -> Range:
+            return part.source_words[i][0] + start, part.source_words[i][1] + start
+
+        words = W.from_aligned(part, shifted) if part.target_words else W.from_text(part.target)
+        W.fit_boundaries(words, part.source, initial=k == 0)
+        if words:
+            words[0] = W.Word(words[0].text, " ", words[0].sources)
+        joined += words
+        source_words += [shifted(i) for i in range(len(part.source_words))]
+    target, target_words = W.render(joined)
+    if not all(part.target_words or not part.target for part in parts):
+        return AlignedText(source, target)
+    number = {span: i for i, span in enumerate(source_words)}
+    links = sorted({(t, number[span]) for t, w in enumerate(joined) for span in w.sources})
     return AlignedText(source, target, source_words, target_words, links)

@@ -54,11 +54,24 @@ def placeholder_positions(words: Sequence[Word], symbol: str) -> list[int]:
     return [i for i, w in enumerate(words) if symbol in w.text]
 
 
-def insert_placeholder(words: list[Word], symbol: str, source: Span, anchors: Sequence[Span]) -> None:
-    """Re-insert a placeholder the model left out: after the last output word aligned to it, else
-    next to the output words of its nearest aligned source neighbour, else before the final
-    punctuation. ``anchors`` are the source spans of the masked text's words, in order."""
+EDGES = ("start", "end", "end_before_punctuation")
+
+
+def insert_placeholder(words: list[Word], symbol: str, source: Span, anchors: Sequence[Span],
+                       edge: str | None = None) -> None:
+    """Re-insert a placeholder the model left out. One at an ``edge`` of its source (only other
+    placeholders and punctuation beyond it: an emoji or URL opening or closing the sentence) goes
+    to the same edge of the output. Else after the last output word aligned to it, else next to the
+    output words of its nearest aligned source neighbour, else before the final punctuation.
+    ``anchors`` are the source spans of the masked text's words, in order."""
     new = Word(symbol, " ", (source,))
+    if edge == "start" and words:
+        words.insert(0, new)
+        words[1] = replace(words[1], gap=words[1].gap or " ")
+        return
+    if edge == "end":
+        words.append(new)
+        return
 
     def after(i: int) -> int:  # past the rest of word i: "don" + "'" + "t" are glued pieces of one
         i += 1
@@ -66,11 +79,11 @@ def insert_placeholder(words: list[Word], symbol: str, source: Span, anchors: Se
             i += 1
         return i
 
-    aligned = [i for i, w in enumerate(words) if source in w.sources]
+    aligned = [i for i, w in enumerate(words) if source in w.sources] if edge is None else []
     if aligned:
         words.insert(after(aligned[-1]), new)
         return
-    if source in anchors:
+    if source in anchors and edge is None:
         k = anchors.index(source)
         for distance in range(1, len(anchors)):
             for neighbour, is_left in ((k - distance, True), (k + distance, False)):
@@ -89,16 +102,18 @@ def insert_placeholder(words: list[Word], symbol: str, source: Span, anchors: Se
         new.gap, words[1].gap = words[1].gap, " "
 
 
-def repair_placeholder(words: list[Word], symbol: str, sources: Sequence[Span], anchors: Sequence[Span]) -> None:
+def repair_placeholder(words: list[Word], symbol: str, sources: Sequence[Span], anchors: Sequence[Span],
+                       edges: dict[Span, str] | None = None) -> None:
     """Make a placeholder occur in the output as often as in the source (``sources``: its source
-    word at each occurrence): missing occurrences are inserted where they align, extra ones removed."""
+    word at each occurrence; ``edges``: those at an edge of the source, see ``insert_placeholder``):
+    missing occurrences are inserted, extra ones removed."""
     found = sum(w.text.count(symbol) for w in words)
     if found < len(sources):
         covered = {span for w in words if symbol in w.text for span in w.sources}
         missing = [span for span in sources if span not in covered]
         missing += list(sources[:len(sources) - found - len(missing)])  # aligned elsewhere: still missing
         for span in missing[:len(sources) - found]:
-            insert_placeholder(words, symbol, span, anchors)
+            insert_placeholder(words, symbol, span, anchors, (edges or {}).get(span))
     elif found > len(sources):
         remove_duplicates(words, symbol, sources, len(sources))
 

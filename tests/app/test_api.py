@@ -67,6 +67,24 @@ def test_html_format_keeps_tags(client):
     assert body == {"translatedText": '<p class="a">Good morning.</p><b>It is raining.</b>', "alternatives": []}
 
 
+def test_html_inline_tags_travel_with_their_words(client):
+    body = client.post("/translate", json={"q": "<p>Die Katze <b>schläft</b>. Der Hund bellt.</p>", "source": "de",
+                                           "target": "en", "format": "html"}).get_json()
+    text = body["translatedText"]
+    assert text.startswith("<p>") and text.endswith("</p>") and text.count("<b>") == text.count("</b>") == 1
+    assert "The dog is barking." in text                     # one sentence, not three fragments
+
+
+def test_spans_and_long_text_survive_the_api(client):
+    long_text = " und ".join(["Ich habe Hunger", "es regnet", "die Katze schläft"] * 40)
+    texts = ["Es regnet. https://beispiel.org/wetter 🎶", "Ich bin müde, 1.450 Euro!", long_text]
+    body = client.post("/translate", json={"q": texts, "source": "de", "target": "en"}).get_json()
+    first, second, third = body["translatedText"]
+    assert first.startswith("It is raining.") and "https://beispiel.org/wetter" in first and first.endswith("🎶")
+    assert "1,450" in second
+    assert len(third.split()) >= 0.6 * len(long_text.split())
+
+
 def test_api_key_accepted_and_ignored_without_configured_keys(client):
     response = client.post("/translate", json={"q": "Es regnet.", "source": "de", "target": "en", "api_key": "xyz"})
     assert response.status_code == 200

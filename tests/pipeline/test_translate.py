@@ -207,3 +207,23 @@ def test_punctuation_after_a_carried_span_stays_with_it(legacy):
                             "Das war ein toller Abend🎶"])
     assert "anna.meier@example.de, " in out[0]
     assert out[1].endswith("🎶") and not out[1].endswith(" 🎶")      # glued as in the source
+
+
+@pytest.mark.parametrize("text", [
+    "Das kostet 5 Euro und 5 Euro und 5 Euro.",
+    "Ruf 030-1234 an, schreib an anna@example.com oder besuche https://x.de/a?b=1 🎶🎶 #Urlaub @anna_b.",
+    "⦅N1⦆ und ⦅X3⦆ sind keine Platzhalter, ⦆⦅ auch nicht.",
+    " ".join(f"Am {d}.11.2026 um {d}:30 Uhr kostet es {d},5 Euro" for d in range(10, 28)) + ".",
+    "我爱你。" * 40,
+])
+@pytest.mark.parametrize("model", ["span", "legacy"])
+def test_every_span_comes_back_as_often_as_it_was_sent(text, model, pipeline, legacy):
+    from pipeline.spans import replacement
+
+    engine = pipeline if model == "span" else legacy
+    output = engine.translate([text])[0]
+    spans = find_spans(text, engine.representable)
+    for span in spans:
+        expected = sum(replacement(s) == replacement(span) for s in spans)
+        assert len(re.findall(rf"(?<!\w){re.escape(replacement(span))}(?!\w)", output)) >= expected, (span, output)
+    assert "⁇" not in output

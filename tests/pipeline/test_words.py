@@ -63,6 +63,17 @@ def test_missing_placeholder_without_any_alignment_goes_before_the_final_punctua
     assert text_of(ws) == "It was great ⦅X1⦆!"
 
 
+@pytest.mark.parametrize("edge, expected", [
+    ("start", "⦅X1⦆ It is raining."),
+    ("end", "It is raining. ⦅X1⦆"),
+    ("end_before_punctuation", "It is raining ⦅X1⦆."),
+])
+def test_missing_placeholder_at_an_edge_stays_at_that_edge(edge, expected):
+    ws = words(("It", URL), ("is", DIE), ("raining", DATEI), ("+.",))   # aligned mid-sentence: ignored
+    insert_placeholder(ws, "⦅X1⦆", URL, ANCHORS, edge)
+    assert text_of(ws) == expected
+
+
 def test_duplicated_placeholder_keeps_the_aligned_occurrence():
     ws = words(("Call",), ("⦅N1⦆",), ("or",), ("+⦅N1⦆", URL), ("now",))
     remove_duplicates(ws, "⦅N1⦆", [URL], 1)
