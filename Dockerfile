@@ -26,6 +26,7 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
     && rm /tmp/requirements.txt
 
 COPY model/ model/
+COPY pipeline/ pipeline/
 COPY app/ app/
 COPY templates/ templates/
 COPY static/ static/

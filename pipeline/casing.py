@@ -54,12 +54,18 @@ def style(text: str) -> str:
 
 
 def sentence_case(text: str) -> str:
-    """Lower case with the first letter upper case: the inference-only remedy for ALL CAPS."""
-    lowered = text.lower()
-    for i, c in enumerate(lowered):
-        if c.isalpha():
-            return lowered[:i] + c.upper() + lowered[i + 1:]
-    return lowered
+    """Lower case with the first letter upper case: the inference-only remedy for ALL CAPS.
+    Placeholders keep their form ("⦅N1⦆", not "⦅n1⦆")."""
+    parts = re.split(f"({_PLACEHOLDER.pattern})", text)  # odd indexes: placeholders
+    first = True
+    for k in range(0, len(parts), 2):
+        lowered = parts[k].lower()
+        if first:
+            at = next((i for i, c in enumerate(lowered) if c.isalpha()), None)
+            if at is not None:
+                lowered, first = lowered[:at] + lowered[at].upper() + lowered[at + 1:], False
+        parts[k] = lowered
+    return "".join(parts)
 
 
 def title_case(text: str, small: frozenset[str] = _ENGLISH_SMALL) -> str:

@@ -26,14 +26,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from model.alignment import AlignedText
-from model.data import normalize
 from model.tokenizer import UNK_ID
 from model.translator import Translator
 
 from . import words as W
-from .casing import apply_style, sentence_case, style
+from .casing import sentence_case, style
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
-from .spans import NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, Masked, Span, find_spans, mask, slots_needed
+from .spans import (
+    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, find_spans, mask, slots_needed,
+)
 
 Range = tuple[int, int]
 
@@ -110,9 +111,7 @@ class Pipeline:
         self.translator = translator
         self.options = options
         tokenizer = translator.tokenizer
-        self.placeholders = bool(tokenizer.user_symbols) and all(
-            f"⦅{f}{k}⦆" in tokenizer.user_symbols for f, n in (("N", NUMBER_SLOTS), ("X", OTHER_SLOTS))
-            for k in range(1, n + 1))
+        self.placeholders = set(PLACEHOLDERS) <= tokenizer.user_symbols
         caps = options.caps
         if caps == "auto":  # checkpoints say how they were trained; older ones knew no casing augmentation
             trained = translator.meta.get("train_args", {}).get("upper_share", 0.0)
@@ -186,8 +185,8 @@ class Pipeline:
             return chunk
         if chunk.style == "upper" and self.sentence_case:
             cased = sentence_case(squeezed)
-            if len(cased) == len(squeezed):
-                chunk.squeezed = _keep_placeholders(squeezed, cased)
+            if len(cased) == len(squeezed):  # the word spans map back by position
+                chunk.squeezed = cased
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.squeezed)]
         chunk.units = split_long(chunk.squeezed, (0, len(chunk.squeezed)), self.count, self.options.max_pieces,
                                  protected)
@@ -309,7 +308,7 @@ class Pipeline:
         edges = _edges(output, anchors)
         for symbol, sources in occurrences.items():
             W.repair_placeholder(words, symbol, sources, anchors, edges)
-        styled = _styled(words, chunk.style)
+        styled = W.styled(words, chunk.style)
         return W.restore_words(styled, chunk.masked.slots)
 
     def _assemble(self, text: str, layout, plan, results) -> AlignedText:
@@ -362,26 +361,6 @@ def _edges(output: AlignedText, anchors: Sequence[Range]) -> dict[Range, str]:
             final = any(texts[k] and texts[k][-1] in ".!?…" for k in range(last_word + 1, i))
             edges[anchors[i]] = "end" if final else "end_before_punctuation"
     return edges
-
-
-def _keep_placeholders(original: str, cased: str) -> str:
-    """``cased`` (same length as ``original``) with the placeholders of ``original`` as they were."""
-    out = list(cased)
-    for m in PLACEHOLDER_RE.finditer(original):
-        out[m.start():m.end()] = m.group()
-    return "".join(out)
-
-
-def _styled(words: list[W.Word], text_style: str) -> list[W.Word]:
-    """Words in the input's casing style (placeholders are untouched by it)."""
-    if text_style == "normal" or not words:
-        return words
-    text, spans = W.render(words)
-    styled = apply_style(text, text_style)
-    if len(styled) == len(text):
-        return [W.Word(styled[s:e], w.gap, w.sources) for w, (s, e) in zip(words, spans)]
-    return [W.Word(apply_style(w.text, "upper" if text_style == "upper" else "normal"), w.gap, w.sources)
-            for w in words]
 
 
 def _concat(source: str, pieces: Sequence[Range], parts: Sequence[AlignedText]) -> AlignedText:

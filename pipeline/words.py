@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from model.alignment import AlignedText
 
+from .casing import apply_style
 from .spans import PLACEHOLDER_RE
 
 Span = tuple[int, int]
@@ -166,6 +167,18 @@ def fit_boundaries(words: list[Word], source: str, *, initial: bool) -> None:
         head = words[0].text
         if not (head == "I" or head.startswith(("I'", "I’"))) and head[:1].isupper():
             words[0] = replace(words[0], text=head[:1].lower() + head[1:])
+
+
+def styled(words: list[Word], text_style: str) -> list[Word]:
+    """Words in the input's casing style (placeholders are untouched by it)."""
+    if text_style == "normal" or not words:
+        return words
+    text, spans = render(words)
+    styled = apply_style(text, text_style)
+    if len(styled) == len(text):
+        return [Word(styled[s:e], w.gap, w.sources) for w, (s, e) in zip(words, spans)]
+    return [Word(apply_style(w.text, "upper" if text_style == "upper" else "normal"), w.gap, w.sources)
+            for w in words]
 
 
 def render(words: Sequence[Word]) -> tuple[str, list[Span]]:

@@ -130,6 +130,11 @@ def test_dockerfile_content():
     assert re.search(r"^USER (?!root|0\b)\S+", text, re.M)
     assert re.search(r"^HEALTHCHECK .*\n?.*/health", text, re.M)
     assert "COPY checkpoints/de-en.pt" in text
+    # every package the app imports at run time is in the image (pipeline/ was once missing)
+    import tomllib
+
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    assert all(f"COPY {package}/ {package}/" in text for package in packages), packages
     assert 'CMD ["gunicorn", "--config", "gunicorn.conf.py", "app:create_app()"]' in text
 
 

@@ -5,7 +5,6 @@ import random
 import pytest
 
 from pipeline.augment import Augmentation, augment_pairs, mask_number_words, mask_pair
-from pipeline.spans import NUMBER_SLOTS, PLACEHOLDER_RE, placeholder
 
 
 PAIR = ("Tom kam um 7:05 an.", "Tom arrived at 7:05.")

@@ -44,6 +44,7 @@ def test_apply_style_rejects_unknown_style():
 def test_sentence_case_and_title_case():
     assert sentence_case("NOTAUSGANG FREIHALTEN.") == "Notausgang freihalten."
     assert sentence_case("„HALT!“") == "„Halt!“"
+    assert sentence_case("⦅N1⦆ MAL KLINGELN ⦅X2⦆!") == "⦅N1⦆ Mal klingeln ⦅X2⦆!"
     assert title_case("don't stop me now") == "Don't Stop Me Now"
 
 

@@ -1,7 +1,5 @@
 """pipeline/spans.py: finding protected spans, masking them with placeholders and restoring them."""
 
-import random
-
 import pytest
 
 from pipeline.spans import (
