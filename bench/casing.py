@@ -1,13 +1,13 @@
 """Is ALL-CAPS input translated as well as normal input? Which remedy works: reading it as it is (a
-model trained with casing augmentation) or rewriting it in sentence case first?
+model trained with casing augmentation) or truecasing it first (``pipeline.casing.truecase``)?
 
     python bench/casing.py --checkpoint runs/probe/best.pt --data runs/probe/dev.tsv [--sentences 500]
 
-Translates an even sample of the corpus's German sources through the text pipeline: as written,
-upper-cased with ``caps="as_is"``, upper-cased with ``caps="sentence_case"``, and with every word
-capitalized (Title Case), and scores each against all references with case-insensitive BLEU and
-chrF (the pipeline returns ALL-CAPS input in capitals, so only case-insensitive scores compare).
-Prints one table; "all caps" is the share of outputs in capitals.
+Translates an even sample of the corpus's German sources through the text pipeline: as written;
+upper-cased, read as is (``caps="as_is"``) and truecased first (``caps="truecase"``); with every
+word capitalized (Title Case), read as is and truecased. Scores each against all references with
+case-insensitive BLEU and chrF (the pipeline returns ALL-CAPS input in capitals, so only
+case-insensitive scores compare). Prints one table; "all caps" is the share of outputs in capitals.
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     sources, streams = [sources[i] for i in sample], reference_streams([references[i] for i in sample])
     rows = []
     title = [title_case(s, frozenset()) for s in sources]  # every German word capitalized
-    for name, caps, texts in [("as written", "as_is", sources),
-                              ("ALL CAPS, read as is", "as_is", [s.upper() for s in sources]),
-                              ("ALL CAPS, sentence case", "sentence_case", [s.upper() for s in sources]),
-                              ("Title Case", "as_is", title)]:
+    upper = [s.upper() for s in sources]
+    for name, caps, texts in [("as written", "as_is", sources), ("ALL CAPS, read as is", "as_is", upper),
+                              ("ALL CAPS, truecased", "truecase", upper), ("Title Case, read as is", "as_is", title),
+                              ("Title Case, truecased", "truecase", title)]:
         started = time.perf_counter()
         hyps = Pipeline(translator, Options(beam_size=args.beam, caps=caps)).translate(texts)
         seconds = time.perf_counter() - started

@@ -246,6 +246,11 @@ class Tokenizer:
         kept = [i for i in self._check_ids(ids) if i not in _NON_TEXT_IDS]
         return self._sp.decode(kept)
 
+    def score(self, text: str) -> tuple[int, float]:
+        """How the unigram model segments ``text``: number of pieces and summed log-probability."""
+        ids = self.encode(text)
+        return len(ids), float(sum(self._sp.get_score(i) for i in ids))
+
     def pieces(self, ids: Sequence[int]) -> list[str]:
         """Piece string of each id, specials included (e.g. for attention plot axes)."""
         return [self._sp.id_to_piece(i) for i in self._check_ids(ids)]

@@ -7,15 +7,17 @@ model that never saw them produces noise. Two remedies exist (and are measured i
 
 - training augmentation: a small share of training pairs is upper-cased or title-cased on both
   sides (``augment_case``, used by ``train.py``), so the vocabulary and the model know those forms;
-- at inference, ``style`` recognizes the input's style, ``sentence_case`` can rewrite ALL CAPS for
-  a model trained without augmentation, and ``apply_style`` puts the output into the input's
-  style, so the user gets ``EMERGENCY EXIT`` back for ``NOTAUSGANG``, whatever the model's casing.
+- at inference, ``style`` recognizes the input's style, ``truecase`` can rewrite it in the casing
+  the model's vocabulary knows (for a model trained without augmentation), and ``apply_style``
+  puts the output into the input's style, so the user gets ``EMERGENCY EXIT`` back for
+  ``NOTAUSGANG``, whatever the model's casing.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 STYLES = ("normal", "upper", "title")
 
@@ -53,18 +55,33 @@ def style(text: str) -> str:
     return "normal"
 
 
-def sentence_case(text: str) -> str:
-    """Lower case with the first letter upper case: the inference-only remedy for ALL CAPS.
-    Placeholders keep their form ("⦅N1⦆", not "⦅n1⦆")."""
+def truecase(text: str, pieces: Callable[[str], tuple[int, float]]) -> str:
+    """ALL-CAPS or headline text in the casing the model knows, learned from its vocabulary: each
+    word (but the first, which starts upper case) becomes lower case or Capitalized, whichever the
+    SentencePiece model encodes in fewer pieces, then with the higher log-probability. A tie of
+    several pieces each goes to Capitalized: long words the vocabulary has no piece for are mostly
+    compound nouns ("Notausgang"). ``pieces(word)`` -> (number of pieces, log-probability).
+    Placeholders keep their form."""
     parts = re.split(f"({_PLACEHOLDER.pattern})", text)  # odd indexes: placeholders
     first = True
     for k in range(0, len(parts), 2):
-        lowered = parts[k].lower()
-        if first:
-            at = next((i for i, c in enumerate(lowered) if c.isalpha()), None)
-            if at is not None:
-                lowered, first = lowered[:at] + lowered[at].upper() + lowered[at + 1:], False
-        parts[k] = lowered
+        out, last = [], 0
+        for match in _WORD.finditer(parts[k]):
+            word = match.group()
+            lower, capital = word.lower(), word[:1].upper() + word[1:].lower()
+            if first:
+                chosen, first = capital, False
+            else:
+                (n_lower, p_lower), (n_capital, p_capital) = pieces(lower), pieces(capital)
+                if n_lower != n_capital:
+                    chosen = lower if n_lower < n_capital else capital
+                elif n_lower > 1:
+                    chosen = capital
+                else:
+                    chosen = lower if p_lower >= p_capital else capital
+            out += [parts[k][last:match.start()], chosen]
+            last = match.end()
+        parts[k] = "".join(out) + parts[k][last:]
     return "".join(parts)
 
 

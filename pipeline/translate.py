@@ -30,7 +30,7 @@ from model.tokenizer import UNK_ID
 from model.translator import Translator
 
 from . import words as W
-from .casing import sentence_case, style
+from .casing import style, truecase
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, find_spans, mask, slots_needed,
@@ -55,8 +55,9 @@ class Options:
                                    # break legitimate repeats ("you don't ... you don'"); 6 changed no
                                    # output on general-dev or bench/ngram_block.py's repeats set
     batch_size: int = 64          # model inputs decoded together
-    caps: str = "auto"            # ALL-CAPS input: "as_is" (a model trained with casing augmentation),
-                                  # "sentence_case" (rewritten for the model), "auto": by the checkpoint
+    caps: str = "auto"            # ALL-CAPS and headline input: "as_is" (for a model trained with casing
+                                  # augmentation), "truecase" (rewritten in the casing the vocabulary
+                                  # knows, casing.truecase), "auto": chosen by the checkpoint
 
     def __post_init__(self) -> None:
         for name, minimum in (("beam_size", 1), ("max_pieces", 8), ("retries", 0), ("batch_size", 1),
@@ -68,7 +69,7 @@ class Options:
             raise ValueError(f"caps must be one of {', '.join(CAPS)}, got {self.caps!r}")
 
 
-CAPS = ("auto", "as_is", "sentence_case")
+CAPS = ("auto", "as_is", "truecase")
 
 
 @dataclass
@@ -115,8 +116,8 @@ class Pipeline:
         caps = options.caps
         if caps == "auto":  # checkpoints say how they were trained; older ones knew no casing augmentation
             trained = translator.meta.get("train_args", {}).get("upper_share", 0.0)
-            caps = "as_is" if trained else "sentence_case"
-        self.sentence_case = caps == "sentence_case"
+            caps = "as_is" if trained else "truecase"
+        self.truecase = caps == "truecase"
         self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(
             lambda ch: UNK_ID not in tokenizer.encode(ch))
 
@@ -132,6 +133,11 @@ class Pipeline:
 
     def count(self, text: str) -> int:
         return len(self.translator.tokenizer.encode(text))
+
+    @lru_cache(maxsize=65536)
+    def _pieces(self, word: str) -> tuple[int, float]:
+        """How the vocabulary encodes a word: pieces and log-probability (for ``casing.truecase``)."""
+        return self.translator.tokenizer.score(word)
 
     # ------------------------------------------------------------------------------- planning
 
@@ -183,8 +189,8 @@ class Pipeline:
         if not any(c.isalnum() for c in squeezed):
             chunk.masked, chunk.verbatim = None, squeezed  # punctuation only: nothing to translate
             return chunk
-        if chunk.style == "upper" and self.sentence_case:
-            cased = sentence_case(squeezed)
+        if chunk.style != "normal" and self.truecase:
+            cased = truecase(squeezed, self._pieces)
             if len(cased) == len(squeezed):  # the word spans map back by position
                 chunk.squeezed = cased
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.squeezed)]

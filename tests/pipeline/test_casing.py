@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from pipeline.casing import apply_style, augment_case, sentence_case, style, title_case
+from pipeline.casing import apply_style, augment_case, style, title_case, truecase
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -41,11 +41,38 @@ def test_apply_style_rejects_unknown_style():
         apply_style("x", "shout")
 
 
-def test_sentence_case_and_title_case():
-    assert sentence_case("NOTAUSGANG FREIHALTEN.") == "Notausgang freihalten."
-    assert sentence_case("„HALT!“") == "„Halt!“"
-    assert sentence_case("⦅N1⦆ MAL KLINGELN ⦅X2⦆!") == "⦅N1⦆ Mal klingeln ⦅X2⦆!"
+def test_title_case():
     assert title_case("don't stop me now") == "Don't Stop Me Now"
+
+
+# How a vocabulary encodes words: (pieces, log-probability); unknown words fall apart into letters.
+VOCABULARY = {"habe": (1, -6.0), "Habe": (1, -8.7), "keine": (1, -7.3), "Keine": (1, -10.2),
+              "zeit": (2, -15.0), "Zeit": (1, -7.4),
+              "morgen": (1, -8.1), "Morgen": (1, -8.8), "neue": (1, -9.0), "Neue": (2, -16.3)}
+
+
+def pieces(word):
+    return VOCABULARY.get(word, (len(word), -5.0 * len(word)))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("ICH HABE KEINE ZEIT.", "Ich habe keine Zeit."),       # fewer pieces win; unknown ties: Capitalized
+    ("Die Neue Zeit", "Die neue Zeit"),
+    ("BIS MORGEN ⦅N1⦆!", "Bis morgen ⦅N1⦆!"),                 # one piece each: the likelier; placeholders kept
+    ("„HALT!“", "„Halt!“"),
+    ("", ""),
+])
+def test_truecase_follows_the_vocabulary(text, expected):
+    assert truecase(text, pieces) == expected
+
+
+def test_truecase_with_a_real_vocabulary():
+    from model.translator import Translator
+    from tests.conftest import ROOT
+
+    tokenizer = Translator.from_checkpoint(ROOT / "checkpoints" / "de-en.pt", "cpu").tokenizer
+    assert truecase("NOTAUSGANG FREIHALTEN.", tokenizer.score) == "Notausgang freihalten."
+    assert truecase("Neue Regeln Für Den Bahnverkehr", tokenizer.score) == "Neue Regeln für den Bahnverkehr"
 
 
 def test_augment_case_shares_and_both_sides():

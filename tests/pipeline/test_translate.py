@@ -76,9 +76,9 @@ def test_all_caps_is_translated_and_stays_all_caps(span_translator, training_pai
 
 
 def test_caps_auto_follows_the_checkpoint(span_translator, tiny_checkpoint):
-    assert Pipeline(span_translator).sentence_case is False          # trained with --upper-share 0.3
+    assert Pipeline(span_translator).truecase is False               # trained with --upper-share 0.3
     legacy = Translator.from_checkpoint(SHIPPED, device="cpu")
-    assert Pipeline(legacy).sentence_case is True                    # trained before casing augmentation
+    assert Pipeline(legacy).truecase is True                         # trained before casing augmentation
 
 
 def test_layout_empty_and_punctuation_only(pipeline):
@@ -129,7 +129,7 @@ def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs4
     ({"max_pieces": 4}, "max_pieces must be an integer >= 8, got 4"),
     ({"retries": -1}, "retries must be an integer >= 0, got -1"),
     ({"no_repeat_ngram_size": 1.5}, "no_repeat_ngram_size must be an integer >= 0, got 1.5"),
-    ({"caps": "loud"}, "caps must be one of auto, as_is, sentence_case, got 'loud'"),
+    ({"caps": "loud"}, "caps must be one of auto, as_is, truecase, got 'loud'"),
 ])
 def test_options_reject_bad_values(options, message):
     with pytest.raises(ValueError) as error:
