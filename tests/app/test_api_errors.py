@@ -170,7 +170,11 @@ def test_limits_follow_the_settings(make_app):
 
 
 # Invisible, reversed, private-use, mostly-punctuation and repetitive text the tiny model never saw.
-ODD_TEXTS = ["\u200b", "\u00ad", "\U0010ffff", "\u202e gnalleH", "?!", "😀" * 50, "Dr. z.B. usw. 3. 4.", "%s {0} <>&\"'"]
+ODD_TEXTS = ["\u200b", "\u00ad", "\U0010ffff", "\u202e gnalleH", "?!", "😀" * 50, "Dr. z.B. usw. 3. 4.", "%s {0} <>&\"'",
+             # what the text pipeline takes apart: runs of punctuation, digits and one endless "word",
+             # placeholder look-alikes, unknown script, more spans than placeholders
+             "." * 4000, "1." * 2000, "a" * 4000, "⦅N1⦆ ⦅X3⦆ ⦆⦅ " * 100, "我爱你。" * 300,
+             " ".join(f"{i} https://x.de/{i} 🎶{i}" for i in range(60))]
 
 
 @pytest.mark.parametrize("q", ODD_TEXTS)
@@ -183,3 +187,10 @@ def test_odd_text_never_breaks_any_endpoint(client, q):
         client.get("/attention", query_string={"q": q, "s": "1"}),
     ]
     assert all(a.status_code < 500 for a in answers), [a.status_code for a in answers]
+
+
+@pytest.mark.parametrize("q", ["<p>" + "Das ist <b>gut</b>. " * 100 + "</p>", "<p>offen <b>nie zu</p>", "</i>x<i>",
+                               "<p>a<b>b<i>c</b>d</i></p>", "<!-- ⦅X1⦆ --><p>⦅X1⦆ <code>⦅N1⦆</code></p>"])
+def test_odd_html_never_breaks_translate(client, q):
+    response = client.post("/translate", json={"q": q, "format": "html", **OK})
+    assert response.status_code == 200 and isinstance(response.get_json()["translatedText"], str)
