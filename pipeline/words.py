@@ -135,11 +135,27 @@ def remove_duplicates(words: list[Word], symbol: str, sources: Sequence[Span], e
                 words[i].gap = gap
 
 
+_SUFFIX = re.compile(r"(⦅([NX])[0-9]+⦆)([^\W\d_]+)")
+_INTEGER_SUFFIXES = frozenset(("st", "nd", "rd", "th", "s"))
+
+
+def _fix_suffix(match: re.Match[str], slots: dict[str, str]) -> str:
+    """Letters the model glued to a placeholder ("⦅N1⦆th"): an English ordinal or plural after a
+    whole number stays ("3rd", "1990s"); after any other number, date, time or code they would
+    alter it ("23.11.2026th") and go; after a URL or emoji they are a word of their own."""
+    symbol, family, letters = match.groups()
+    if family == "X":
+        return f"{symbol} {letters}"
+    value = slots.get(symbol, "")
+    return symbol + letters if value.isdigit() and letters.lower() in _INTEGER_SUFFIXES else symbol
+
+
 def restore_words(words: list[Word], slots: dict[str, str]) -> list[Word]:
     """Placeholders replaced by their spans' text; unknown (invented) ones dropped."""
     out = []
     for w in words:
-        text = PLACEHOLDER_RE.sub(lambda m: slots.get(m.group(), ""), w.text)
+        text = _SUFFIX.sub(lambda m: _fix_suffix(m, slots), w.text)
+        text = PLACEHOLDER_RE.sub(lambda m: slots.get(m.group(), ""), text)
         if text:  # a dropped word takes its gap with it; render() ignores the first word's gap
             out.append(replace(w, text=text))
     return out

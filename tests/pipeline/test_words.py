@@ -93,6 +93,18 @@ def test_repair_restores_every_occurrence_of_a_shared_placeholder():
     assert text_of(ws) == "⦅N1⦆ ⦅N1⦆" and [w.sources for w in ws] == [(first,), (second,)]
 
 
+@pytest.mark.parametrize("word, slots, expected", [
+    ("⦅N1⦆rd", {"⦅N1⦆": "3"}, "3rd"),
+    ("⦅N1⦆s", {"⦅N1⦆": "1990"}, "1990s"),
+    ("⦅N1⦆th", {"⦅N1⦆": "23.11.2026"}, "23.11.2026"),
+    ("⦅N1⦆s", {"⦅N1⦆": "1,450"}, "1,450"),
+    ("⦅N1⦆er", {"⦅N1⦆": "5"}, "5"),
+    ("⦅X1⦆You", {"⦅X1⦆": "a@b.de"}, "a@b.de You"),
+])
+def test_letters_glued_to_a_placeholder(word, slots, expected):
+    assert text_of(restore_words([Word(word, "")], slots)) == expected
+
+
 def test_restore_words_converts_and_drops_invented_placeholders():
     ws = words(("⦅X2⦆",), ("Rent",), ("is",), ("⦅N1⦆",), ("euros",), ("⦅X9⦆",), ("+.",))
     restored = restore_words(ws, {"⦅N1⦆": "1,450", "⦅X2⦆": "🏠"})
