@@ -292,7 +292,7 @@ def timed_pipeline(pipeline, texts: list[str]) -> tuple[list[str], dict[str, flo
         t0 = clock()
         texts, layouts, plans, units = pipeline._plan(texts)
         t1 = clock()
-        outputs = pipeline._model([chunk.squeezed[s:e] for chunk, (s, e) in units], False)
+        outputs = pipeline._model(pipeline._sources(units), False)
         t2 = clock()
         results = pipeline._outputs(units, outputs)
         done = [pipeline._assemble(*parts, results).target for parts in zip(texts, layouts, plans)]

@@ -83,30 +83,11 @@ class _Chunk:
     masked: Masked | None = None  # None: carried over, as ``verbatim``
     verbatim: str = ""            # the English form of a carried-over span (numbers converted)
     style: str = "normal"
-    squeezed: str = ""            # masked text with whitespace runs collapsed (what the model reads)
-    index: list[int] = field(default_factory=list)  # squeezed position -> masked position
-    units: list[Range] = field(default_factory=list)  # model inputs, spans of ``squeezed``
+    model_text: str = ""          # the masked text as the model reads it (truecased where asked);
+                                  # the Translator normalizes whitespace and maps word spans back
+    units: list[Range] = field(default_factory=list)  # model inputs, spans of ``model_text``
     initial: bool = True          # no words of its sentence come before it
     whole: bool = True            # the sentence's only chunk
-
-
-def _squeeze(text: str) -> tuple[str, list[int]]:
-    """``model.data.normalize``'s whitespace rule, with the position in ``text`` of every kept
-    character (and of the end), so word spans can be mapped back."""
-    out, index = [], []
-    pending = False
-    for i, c in enumerate(text):
-        if c.isspace() or unicodedata.category(c) == "Cc":
-            pending = bool(out)
-            continue
-        if pending:
-            out.append(" ")
-            index.append(i - 1)
-            pending = False
-        out.append(c)
-        index.append(i)
-    index.append(index[-1] + 1 if index else 0)
-    return "".join(out), index
 
 
 class Pipeline:
@@ -178,21 +159,20 @@ class Pipeline:
         while end > start and text[end - 1].isspace():
             end -= 1
         masked = mask(text[start:end], [s for s in spans])
-        squeezed, index = _squeeze(masked.text)
         # The style of the words, not of the spans ("BITTE https://x.org BESUCHEN" is ALL CAPS), but
         # letters the vocabulary lacks are part of their words ("Ⓝeue Regeln Für Den ...").
         visible = "".join(" " if any(s.start <= i < s.end and s.kind != "unrepresentable" for s in spans) else c
                           for i, c in enumerate(text[start:end]))
-        chunk = _Chunk(start, end, masked, style=style(visible), squeezed=squeezed, index=index)
-        if not any(c.isalnum() for c in squeezed):
-            chunk.masked, chunk.verbatim = None, squeezed  # punctuation only: nothing to translate
+        chunk = _Chunk(start, end, masked, style=style(visible), model_text=masked.text)
+        if not any(c.isalnum() for c in masked.text):
+            chunk.masked, chunk.verbatim = None, masked.text  # punctuation only: nothing to translate
             return chunk
         if chunk.style != "normal" and self.truecase:
-            cased = truecase(squeezed, self._pieces)
-            if len(cased) == len(squeezed):  # the word spans map back by position
-                chunk.squeezed = cased
-        protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.squeezed)]
-        chunk.units = split_long(chunk.squeezed, (0, len(chunk.squeezed)), self.count, self.options.max_pieces,
+            cased = truecase(masked.text, self._pieces)
+            if len(cased) == len(masked.text):  # the word spans map back by position
+                chunk.model_text = cased
+        protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.model_text)]
+        chunk.units = split_long(chunk.model_text, (0, len(chunk.model_text)), self.count, self.options.max_pieces,
                                  protected)
         return chunk
 
@@ -207,7 +187,7 @@ class Pipeline:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         texts, layouts, plans, units = self._plan(list(texts))
-        sources = [chunk.squeezed[s:e] for chunk, (s, e) in units]
+        sources = self._sources(units)
         o = self.options
         hyps = self.translator.translate_n_best(sources, beam_size=max(o.beam_size, n), n_best=n,
                                                 length_penalty=o.length_penalty, batch_size=o.batch_size,
@@ -237,13 +217,18 @@ class Pipeline:
                  if chunk.masked is not None for unit in chunk.units]
         return texts, layouts, plans, units
 
+    @staticmethod
+    def _sources(units: Sequence[tuple[_Chunk, Range]]) -> list[str]:
+        """The model inputs of planned units, in order."""
+        return [chunk.model_text[s:e] for chunk, (s, e) in units]
+
     def _outputs(self, units, outputs: list[AlignedText]) -> dict:
         return {(id(chunk), unit): self._unit_words(chunk, unit, output)
                 for (chunk, unit), output in zip(units, outputs)}
 
     def _run(self, texts: list[str], aligned: bool) -> list[AlignedText]:
         texts, layouts, plans, units = self._plan(texts)
-        outputs = self._model([chunk.squeezed[s:e] for chunk, (s, e) in units], aligned)
+        outputs = self._model(self._sources(units), aligned)
         results = self._outputs(units, outputs)
         return [self._assemble(*args, results) for args in zip(texts, layouts, plans)]
 
@@ -297,8 +282,7 @@ class Pipeline:
 
         def original(i: int) -> Range:
             s, e = output.source_words[i]
-            m_start, m_end = chunk.index[offset + s], chunk.index[offset + e - 1] + 1
-            o_start, o_end = chunk.masked.original_span(m_start, m_end)
+            o_start, o_end = chunk.masked.original_span(offset + s, offset + e)
             return chunk.start + o_start, chunk.start + o_end
 
         words = W.from_aligned(output, original) if output.target_words else W.from_text(output.target)
@@ -326,7 +310,7 @@ class Pipeline:
                     starts = [chunk.start]
                 else:
                     pieces = [results[id(chunk), unit] for unit in chunk.units]
-                    starts = [chunk.start + chunk.masked.original_span(chunk.index[s], chunk.index[s])[0]
+                    starts = [chunk.start + chunk.masked.original_span(s, s)[0]
                               for s, _ in chunk.units]
                 for begin, words in zip(starts, pieces):
                     if words:
