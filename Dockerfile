@@ -32,6 +32,8 @@ COPY templates/ templates/
 COPY static/ static/
 COPY gunicorn.conf.py ./
 COPY checkpoints/de-en.pt checkpoints/de-en.pt
+# The attributed Tatoeba sample behind the Random button (CORPUS_PATH's default).
+COPY checkpoints/random-sample.tsv checkpoints/random-sample.tsv
 COPY MODEL_CARD.md ./
 
 RUN useradd --system --uid 10001 --no-create-home --home-dir /srv/app --shell /usr/sbin/nologin app

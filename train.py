@@ -13,6 +13,7 @@ the corpus itself.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from contextlib import nullcontext
@@ -25,10 +26,10 @@ from tqdm import tqdm
 
 from model import cli
 from model import training as T
-from model.batch import Batch, TokenBatchSampler
+from model.batch import Batch, TokenBatchSampler, weighted_indices
 from model.checkpoint import build_from_checkpoint, read_checkpoint, save_checkpoint
 from model.config import PRESETS, preset
-from model.data import CorpusError, group_references
+from model.data import CorpusError, CorpusSpec, group_references
 from model.tokenizer import Tokenizer
 from model.transformer import Transformer
 from model.translator import resolve_device
@@ -40,10 +41,17 @@ from pipeline.spans import PLACEHOLDERS
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = cli.make_parser("train.py", __doc__)
-    p.add_argument("--data", required=True, help="training corpus: deu-eng.zip, a TSV, or a .de/.en prefix")
-    p.add_argument("--valid", help="dev corpus; without it --data is split into train/dev/test")
-    p.add_argument("--data-attribution", help="source and licence of --data, kept in the checkpoint "
-                   "(e.g. 'Tatoeba via manythings.org/anki, CC-BY 2.0 (France)'); shown on /model")
+    p.add_argument("--data", required=True, action="append", metavar="[KIND:]PATH[@WEIGHT]",
+                   help="a training corpus; repeat for several. PATH: deu-eng.zip, a TSV, or a .de/.en prefix; "
+                   "KIND: pairs (default), ding-sentences or ding-words (the Ding dictionary, "
+                   "/usr/share/trans/de-en); WEIGHT: times each pair is seen per epoch on average (default 1, "
+                   "0.1 = a fresh tenth each epoch). The first corpus gives dev/test unless --valid is given")
+    p.add_argument("--valid", help="dev corpus; without it the first --data is split into train/dev/test")
+    p.add_argument("--data-attribution", action="append", help="source and licence of a corpus, kept in the "
+                   "checkpoint and shown on /model; repeat for several "
+                   "(e.g. 'Tatoeba via manythings.org/anki, CC-BY 2.0 (France)')")
+    p.add_argument("--license", help="licence of the trained weights, kept in the checkpoint and shown on /model "
+                   "(e.g. GPL-2.0-or-later when a GPL corpus such as Ding is in the data)")
     p.add_argument("--out", required=True, help="run directory for checkpoints and metrics")
     p.add_argument("--preset", default="small", choices=sorted(PRESETS))
     for flag, kind in [("--d-model", int), ("--heads", int), ("--ffn", int), ("--layers", int),
@@ -85,9 +93,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--keep-checkpoints must be >= 0, got {args.keep_checkpoints!r}")
     if args.max_minutes is not None and args.max_minutes <= 0:
         p.error(f"--max-minutes must be > 0, got {args.max_minutes!r}")
-    try:  # a bad architecture or augmentation should fail now, not after reading the corpus
+    try:  # a bad architecture, corpus spec or augmentation should fail now, not after reading the corpus
         model_config(args, preset(args.preset).vocab_size)
         augmentation(args)
+        for text in args.data:
+            CorpusSpec.parse(text)
     except ValueError as exc:
         p.error(str(exc))
     return args
@@ -162,23 +172,32 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, resume: dict | 
     """Corpus, tokenizer (trained, or the resumed run's), model and the batching of the pairs."""
     corpus = T.load_corpus(args, out if dist.main else None)
     log(f"data: {len(corpus.train)} train / {len(corpus.dev)} dev / {len(corpus.test)} test pairs")
+    if len(corpus.parts) > 1:
+        log("corpora: " + ", ".join(f"{p['corpus']} ({p['train_pairs']} train pairs)" for p in corpus.parts))
     aug = augmentation(args)
-    train_pairs = augment_pairs(corpus.train, aug, args.seed)  # the corpus itself stays as read
+    # Augmented pairs are added beside their originals and weigh as their corpus does.
+    train_pairs, weights = [], []
+    for part, pairs in zip(corpus.parts, corpus.split_parts(corpus.train)):
+        augmented = augment_pairs(pairs, aug, args.seed)  # the corpus itself stays as read
+        train_pairs += augmented
+        weights += [part["weight"]] * len(augmented)
     if resume is not None:
         model, tokenizer = build_from_checkpoint(resume, out / "last.pt")
     else:
-        tokenizer = Tokenizer.train([s for pair in train_pairs for s in pair], args.vocab_size
+        # The vocabulary is learned from the mix as weighted (epoch 0's draw of the pairs).
+        mix = weighted_indices(weights, random.Random(f"vocabulary-{args.seed}"))
+        tokenizer = Tokenizer.train([s for i in mix for s in train_pairs[i]], args.vocab_size
                                     or preset(args.preset).vocab_size, seed=args.seed,
                                     user_defined_symbols=PLACEHOLDERS if aug.placeholders else ())
         model = Transformer(model_config(args, tokenizer.vocab_size))
     src_ids = tokenizer.encode_batch([de for de, _ in train_pairs])
     tgt_ids = tokenizer.encode_batch([en for _, en in train_pairs])
     keep = [i for i in range(len(src_ids)) if 0 < len(src_ids[i]) < args.max_len and 0 < len(tgt_ids[i]) < args.max_len]
-    src_ids, tgt_ids = [src_ids[i] for i in keep], [tgt_ids[i] for i in keep]
+    src_ids, tgt_ids, weights = [src_ids[i] for i in keep], [tgt_ids[i] for i in keep], [weights[i] for i in keep]
     if not src_ids:
-        raise CorpusError(f"no training pairs left in {args.data!r} after filtering")
+        raise CorpusError(f"no training pairs left in {', '.join(args.data)} after filtering")
     sampler = TokenBatchSampler([max(len(s), len(t)) + 2 for s, t in zip(src_ids, tgt_ids)], args.max_tokens,
-                                seed=args.seed, num_replicas=dist.world, rank=dist.rank)
+                                seed=args.seed, num_replicas=dist.world, rank=dist.rank, weights=weights)
     sources, references = group_references(corpus.dev)
     sample = T.spread(len(sources), args.eval_sentences)
     dev = T.DevSet(tokenizer.encode_batch([de for de, _ in corpus.dev]), tokenizer.encode_batch([en for _, en in corpus.dev]),

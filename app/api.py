@@ -13,12 +13,10 @@ from .service import NothingToTranslate, get_service
 
 bp = Blueprint("api", __name__)
 
-# Paths served by this blueprint: errors on them (404, 405, 413, ...) are answered in JSON.
-API_PREFIXES = ("/translate", "/languages", "/api/", "/health")
-
-# LibreTranslate reports a detection confidence between 0 and 100. Nothing is detected here:
-# German is the only source language, so "auto" always means German.
-AUTO_DETECTED = {"confidence": 100.0, "language": "de"}
+# Paths of the JSON API (this blueprint, libretranslate.py's and files.py's): errors on them
+# (404, 405, 413, ...) are answered in JSON.
+API_PREFIXES = ("/translate", "/languages", "/api/", "/health", "/detect", "/frontend/", "/spec",
+                "/download_file/")
 
 
 @bp.after_request
@@ -35,14 +33,17 @@ def translate():
     params = validation.request_params(request)
     req = validation.parse_translate(params, current_app.config)
     service = get_service()
+    auto = req.source == "auto"  # sentences clearly in another language are then kept as they are
     if req.alternatives and not req.html:  # LibreTranslate has no alternatives for html either
-        texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives)
+        texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives,
+                                                                  keep_other_languages=auto)
     else:
-        texts = service.translate(req.texts, html=req.html)
+        texts = service.translate(req.texts, html=req.html, keep_other_languages=auto)
         alternatives = [[] for _ in texts]
     result = {"translatedText": texts if req.batch else texts[0]}
-    if req.source == "auto":
-        result["detectedLanguage"] = [AUTO_DETECTED] * len(texts) if req.batch else AUTO_DETECTED
+    if auto:
+        detected = [service.detected_language(text, html=req.html) for text in req.texts]
+        result["detectedLanguage"] = detected if req.batch else detected[0]
     if req.alternatives:
         result["alternatives"] = alternatives if req.batch else alternatives[0]
     return jsonify(result)

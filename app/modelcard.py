@@ -59,6 +59,9 @@ def data_facts(meta: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[str, s
             continue
         if isinstance(value, dict):
             value = ", ".join(f"{k}: {v}" for k, v in value.items())
+        elif key == "corpora" and isinstance(value, list):  # train.py's --data [KIND:]PATH[@WEIGHT] parts
+            value = "; ".join(f"{c.get('corpus')}: {c.get('train_pairs'):,} pairs, weight {c.get('weight'):g}"
+                              for c in value if isinstance(c, dict))
         rows.append((key.replace("_", " "), str(value)))
     license = {k: str(data[k]) for k in _LICENSE_KEYS if data.get(k)}
     return rows, (license or DEFAULT_ATTRIBUTION), bool(license)
@@ -85,7 +88,11 @@ def build(service: TranslationService) -> dict[str, Any]:
         steps = ", ".join(str(entry.get("step")) for entry in averaged if isinstance(entry, dict))
         training.append(("averaged checkpoints", f"{len(averaged)} (steps {steps})"))
     versions = meta.get("versions") if isinstance(meta.get("versions"), dict) else {}
+    corpus = service.corpus
     return {
+        "random": None if corpus is None else {
+            "file": Path(corpus.path).name, "sentences": len(corpus.sources),
+            "pairs": sum(len(refs) for refs in corpus.references), "attribution": corpus.attribution},
         "checkpoint": Path(translator.checkpoint).name,
         "file_size": _size(translator.checkpoint),
         "parameters": params,

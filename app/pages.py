@@ -11,7 +11,7 @@ from pathlib import Path
 import plotly
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 
-from . import minimarkdown, modelcard, validation
+from . import markdown, modelcard, validation
 from .service import NothingToTranslate, chrf, get_service
 
 bp = Blueprint("pages", __name__)
@@ -22,6 +22,9 @@ ATTENTION_KINDS = (("cross", "Cross-attention (target → source)"),
                    ("decoder", "Decoder self-attention (target → target prefix)"))
 
 
+RANDOM_WORD = "random"
+
+
 def _page_error(error: validation.ApiError, template: str, **context):
     return render_template(template, error=error.message, **context), error.status
 
@@ -29,9 +32,10 @@ def _page_error(error: validation.ApiError, template: str, **context):
 @bp.get("/")
 def index():
     service = get_service()
-    if request.args.get("random") and service.corpus is not None:
-        return redirect(url_for("pages.index", q=service.random_source()))
     q = request.args.get("q", "")
+    # As in the original demo, the word "random" alone in the form asks for a random sentence too.
+    if (request.args.get("random") or q.strip().lower() == RANDOM_WORD) and service.corpus is not None:
+        return redirect(url_for("pages.index", q=service.random_source()))
     context = {"q": q, "has_corpus": service.corpus is not None, "result": None}
     if not q.strip():
         return render_template("index.html", **context)
@@ -71,7 +75,7 @@ def attention():
 @bp.get("/model")
 def model():
     card_path = Path(current_app.config["MODEL_CARD_PATH"])
-    card = minimarkdown.render(card_path.read_text(encoding="utf-8")) if card_path.is_file() else None
+    card = markdown.render(card_path.read_text(encoding="utf-8")) if card_path.is_file() else None
     return render_template("model.html", info=modelcard.build(get_service()), card=card)
 
 

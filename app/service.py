@@ -21,9 +21,10 @@ from flask import Flask, current_app
 
 from model.checkpoint import CheckpointError
 from model.cli import available_cpus
-from model.data import CorpusError, normalize, read_references
+from model.data import CorpusError, corpus_attribution, normalize, read_references
 from model.translator import Translator
-from pipeline.markup import translate_html
+from pipeline import documents, language
+from pipeline.markup import Segment, parse_html, translate_html
 from pipeline.segment import sentences
 from pipeline.translate import Options, Pipeline
 
@@ -61,11 +62,13 @@ class Corpus:
     sources: list[str]
     references: list[list[str]]
     index: dict[str, int] = field(default_factory=dict)
+    path: str = ""
+    attribution: str | None = None  # the corpus file's own (third column), shown on /model
 
     @classmethod
     def load(cls, path: str) -> "Corpus":
         sources, references = read_references(path)
-        return cls(sources, references, {s: i for i, s in enumerate(sources)})
+        return cls(sources, references, {s: i for i, s in enumerate(sources)}, path, corpus_attribution(path))
 
     def references_for(self, source: str) -> list[str]:
         i = self.index.get(normalize(source))
@@ -83,22 +86,71 @@ class TranslationService:
     # ------------------------------------------------------------------ public API
     # One model call at a time per process: a worker's request threads would otherwise run their
     # torch threads side by side and oversubscribe the cores set aside for the worker.
-    def translate(self, texts: list[str], *, html: bool = False) -> list[str]:
-        """One translation per text; sentences of all texts go to the model as one batch."""
+    def translate(self, texts: list[str], *, html: bool = False, keep_other_languages: bool = False) -> list[str]:
+        """One translation per text; sentences of all texts go to the model as one batch.
+
+        ``keep_other_languages`` (source=auto): sentences clearly not in German are carried over
+        unchanged (``pipeline.language``); not with ``html``, where everything is translated."""
+        if keep_other_languages and not html:
+            mixed = [language.split_languages(t) for t in texts]  # before the lock: no model involved
+            runs = [run for m in mixed for run in m.german]
+            translated = _per_text(mixed, self.translate(runs) if runs else [])
+            return [m.join(done) for m, done in zip(mixed, translated)]
         with self._lock, torch.inference_mode():
             if html:  # NFC first: the pipeline's word spans index the NFC form of what it is given
                 return translate_html([unicodedata.normalize("NFC", t) for t in texts],
                                       self.pipeline.translate_aligned)
             return self.pipeline.translate(texts)
 
-    def translate_with_alternatives(self, texts: list[str], n: int) -> tuple[list[str], list[list[str]]]:
-        """Best translations and up to ``n`` other, distinct ones per text, from one n-best beam search."""
+    def translate_with_alternatives(self, texts: list[str], n: int, *, keep_other_languages: bool = False,
+                                    ) -> tuple[list[str], list[list[str]]]:
+        """Best translations and up to ``n`` other, distinct ones per text, from one n-best beam search.
+
+        With ``keep_other_languages`` the k-th alternative of a text puts together the k-th
+        alternative of each of its German stretches (or the best, where one has fewer)."""
+        if keep_other_languages:
+            mixed = [language.split_languages(t) for t in texts]
+            runs = [run for m in mixed for run in m.german]
+            best, others = self.translate_with_alternatives(runs, n) if runs else ([], [])
+            results = []
+            for m, run_best, run_others in zip(mixed, _per_text(mixed, best), _per_text(mixed, others)):
+                combined = [m.join([o[k] if k < len(o) else b for b, o in zip(run_best, run_others)])
+                            for k in range(max(map(len, run_others), default=0))]
+                text = m.join(run_best)
+                results.append((text, [a for a in dict.fromkeys(combined) if a and a != text][:n]))
+            return [t for t, _ in results], [a for _, a in results]
         with self._lock, torch.inference_mode():
             options = self.pipeline.translate_n_best(texts, n + 1)
         return [o[0][0] for o in options], [[t for t, _ in o[1:] if t][:n] for o in options]
 
+    def translate_document(self, extension: str, data: bytes, max_chars: int) -> bytes:
+        """A translated .txt, .html or .docx file (see ``pipeline.documents``); raises
+        ``documents.DocumentError`` for a broken file, ``DocumentTooLarge`` over ``max_chars``."""
+        document = documents.read(extension, data)
+        if document.chars > max_chars:
+            raise documents.DocumentTooLarge(f"{document.chars} characters exceed the limit of "
+                                             f"{max_chars} characters per file")
+        return document.translate(self.translate)
+
     def sentences(self, text: str) -> list[str]:
         return sentences(text)
+
+    def detect(self, texts: list[str]) -> list[dict[str, Any]]:
+        """LibreTranslate's /detect answer: the served languages, best first, confidence 0-100; for
+        several texts each language's mean confidence over the texts that have words."""
+        found = [c for c in (language.detect(t) for t in texts) if c]
+        if not found:
+            return [dict(NOTHING_DETECTED)]
+        mean = {code: sum(dict(c)[code] for c in found) / len(found) for code in language.SERVED}
+        ranked = sorted(mean.items(), key=lambda pair: (-pair[1], pair[0] != "de"))
+        return [{"confidence": round(confidence, 1), "language": code} for code, confidence in ranked]
+
+    def detected_language(self, text: str, *, html: bool = False) -> dict[str, Any]:
+        """The best candidate for one text, as /translate's ``detectedLanguage``; of an HTML
+        document's text only (tag names and attributes are no evidence of its language)."""
+        if html:
+            text = "\n".join(part.text for part in parse_html(text) if isinstance(part, Segment))
+        return self.detect([text])[0]
 
     def attention(self, text: str) -> dict[str, Any]:
         """Attention behind the translation of ``text`` (one sentence), weights rounded to 4 places."""
@@ -133,6 +185,21 @@ class TranslationService:
         return {"status": "ok", "device": str(self.translator.device), "checkpoint": self.translator.checkpoint}
 
 
+# LibreTranslate answers {"confidence": 0.0, "language": "en"} when it detects nothing; here the
+# text is then translated as German (the only source language), so that is what is reported.
+NOTHING_DETECTED = {"confidence": 0.0, "language": "de"}
+
+
+def _per_text(mixed: list[language.Mixed], flat: list) -> list[list]:
+    """``flat`` (one item per German stretch of all texts) regrouped by text."""
+    grouped, start = [], 0
+    for m in mixed:
+        count = len(m.german)
+        grouped.append(flat[start:start + count])
+        start += count
+    return grouped
+
+
 def chrf(hypothesis: str, references: list[str]) -> float:
     return round(sacrebleu.sentence_chrf(hypothesis, references).score, 1)
 
@@ -141,6 +208,7 @@ def init_app(app: Flask) -> None:
     """Load the checkpoint and the corpus named by the config; raise StartupError if they are unusable."""
     config = app.config
     torch.set_num_threads(thread_count(config["TORCH_THREADS"]))
+    language.load()  # here, so that gunicorn's workers share it with the master (preload_app)
     try:
         translator = Translator.from_checkpoint(config["MODEL_PATH"], device=config["DEVICE"])
     except CheckpointError as exc:

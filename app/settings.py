@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULTS: dict[str, Any] = {
     "MODEL_PATH": str(ROOT / "checkpoints" / "de-en.pt"),  # the shipped model
     "MODEL_CARD_PATH": str(ROOT / "MODEL_CARD.md"),  # shown on /model when the file exists
-    "CORPUS_PATH": "",            # corpus for the Random button; empty = no Random
+    # Corpus for the Random button: by default the attributed Tatoeba sample shipped beside the
+    # model (python -m model.sample, training split only); CORPUS_PATH= (empty) turns Random off.
+    "CORPUS_PATH": str(ROOT / "checkpoints" / "random-sample.tsv"),
     "DEVICE": "auto",             # auto | cpu | cuda
     "MAX_CHARS": 5000,            # characters per request, all texts together
     "MAX_TEXTS": 50,              # texts per request when q is a list
@@ -27,11 +29,18 @@ DEFAULTS: dict[str, Any] = {
     "TORCH_THREADS": 0,           # intra-op threads per worker; 0 = cores / WEB_CONCURRENCY
     "API_KEYS": "",               # comma-separated keys; empty = api_key is accepted and ignored
     "MAX_CONTENT_LENGTH": 1_000_000,  # request body cap in bytes; Werkzeug answers 413 above it
+    # /translate_file. The body cap above applies first: raise both for bigger uploads.
+    "MAX_FILE_BYTES": 1_000_000,  # bytes per uploaded file
+    "MAX_FILE_CHARS": 20_000,     # characters of text per file: ~300 sentences, seconds on a CPU
+    "FILE_TTL": 600,              # seconds a translated file waits for its one download
+    "MAX_STORED_FILES": 100,      # translated files kept at once; the oldest go first
+    "MAX_STORED_BYTES": 50_000_000,  # their bytes together
 }
 
 # Integer settings and the smallest value each may take.
 _INTS = {"MAX_CHARS": 1, "MAX_TEXTS": 1, "BEAM_SIZE": 1, "MAX_ALTERNATIVES": 0,
-         "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "MAX_CONTENT_LENGTH": 1024}
+         "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "MAX_CONTENT_LENGTH": 1024,
+         "MAX_FILE_BYTES": 1, "MAX_FILE_CHARS": 1, "FILE_TTL": 1, "MAX_STORED_FILES": 1, "MAX_STORED_BYTES": 1}
 _DEVICES = ("auto", "cpu", "cuda")
 
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +25,11 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # bench/ is a folder of scripts: ``python bench/load.py`` puts only bench/ there
+    sys.path.insert(0, str(ROOT))
+
+from bench import server  # noqa: E402
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_CLIENTS, MAX_DURATION = 64, 300
 SENTENCES = [
@@ -93,55 +96,18 @@ def run_load(host: str, port: int, clients: int, duration: float) -> dict:
             "errors": sum(errors.values()), "error_kinds": dict(errors)}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def procfile_command() -> list[str]:
-    """The Procfile's web: command, run by a shell as a PaaS runs it (exec: signals reach gunicorn)."""
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        if line.startswith("web:"):
-            return ["/bin/sh", "-c", "exec " + line[len("web:"):].strip()]
-    raise SystemExit("bench/load.py: error: no web: line in Procfile")
-
-
-def wait_healthy(port: int, server: subprocess.Popen, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"bench/load.py: error: the server exited with status {server.returncode}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/health")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise SystemExit("bench/load.py: error: the server did not become healthy in time")
-
-
 def start_server(checkpoint: str, workers: int | None) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    # gunicorn from this Python's environment, whether or not it is activated.
-    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    env = dict(os.environ, PORT=str(port), MODEL_PATH=str(Path(checkpoint).resolve()), PATH=path)
+    settings = {"MODEL_PATH": str(Path(checkpoint).resolve())}
     if workers:
-        env["WEB_CONCURRENCY"] = str(workers)
+        settings["WEB_CONCURRENCY"] = str(workers)
     # The server's log would drown the report: it goes to a file, shown only if the server fails.
     log = tempfile.TemporaryFile()
-    server = subprocess.Popen(procfile_command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        wait_healthy(port, server)
-    except SystemExit:
-        server.kill()
-        server.wait()
+        return server.start(log, timeout=120, **settings)
+    except server.ServerError as error:
         log.seek(0)
         sys.stderr.write(log.read().decode(errors="replace")[-4000:])
-        raise
-    return server, port
+        raise SystemExit(f"bench/load.py: error: {error}") from None
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -158,22 +124,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    server = None
+    process = None
     if args.url:
         url = urllib.parse.urlsplit(args.url)
         if url.scheme != "http" or url.hostname not in LOOPBACK:
             raise SystemExit(f"bench/load.py: error: --url must be http:// on loopback, got {args.url!r}")
         host, port = url.hostname, url.port or 80
     else:
-        server, port = start_server(args.checkpoint, args.workers)
+        process, port = start_server(args.checkpoint, args.workers)
         host = "127.0.0.1"
     try:
         client(host, port, time.perf_counter() + 0.5, 0, [], Counter(), threading.Lock())  # warm-up
         result = run_load(host, port, args.clients, args.duration)
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
+        if process is not None:
+            server.stop(process)
     if args.json:
         print(json.dumps(result))
     else:

@@ -27,6 +27,7 @@ import re
 import unicodedata
 import zipfile
 import zlib
+from dataclasses import dataclass
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 
@@ -164,6 +165,18 @@ def read_pairs(path: PathLike) -> list[Pair]:
     return list(zip(de, en))
 
 
+def corpus_attribution(path: PathLike) -> str | None:
+    """The third column of a TSV corpus when every line carries the same one (``model.sample``
+    writes it); "per pair: see the third column" when lines differ; None without one."""
+    kind, files = _resolve(path)
+    if kind != "tsv":
+        return None
+    found = {line.split("\t")[2] for line in _load_lines(files[0], os.fspath(path)) if line.count("\t") == 2}
+    if not found:
+        return None
+    return found.pop() if len(found) == 1 else "per pair: see the third column of the corpus file"
+
+
 def read_lines(path: PathLike) -> list[str]:
     """Lines of a plain or gzipped UTF-8 text file; blank lines are kept for alignment."""
     shown = os.fspath(path)
@@ -289,6 +302,13 @@ def grouped_split(
     return tuple([pairs[i] for i in sorted(split)] for split in (train, dev, test))  # type: ignore[return-value]
 
 
+def capped_split(pairs: Sequence[Pair], *, dev_size: int, test_size: int, seed: int = 1):
+    """``grouped_split`` with dev and test capped at a tenth of the corpus each, so small corpora
+    still train on most pairs: how ``train.py`` (and ``model.sample``, which must agree) split."""
+    cap = max(1, len(pairs) // 10)
+    return grouped_split(pairs, dev_size=min(dev_size, cap), test_size=min(test_size, cap), seed=seed)
+
+
 def group_references(pairs: Iterable[Pair]) -> tuple[list[str], list[list[str]]]:
     """Unique German sources in first-seen order and each one's distinct English references."""
     sources: list[str] = []
@@ -326,3 +346,54 @@ def reference_streams(refs: Sequence[Sequence[str]]) -> list[list[str | None]]:
             raise ValueError(f"references of segment {i} must be a non-empty list of str, got {options!r}")
     width = max((len(options) for options in refs), default=0)
     return [[options[k] if k < len(options) else None for options in refs] for k in range(width)]
+
+
+# ------------------------------------------------------------------------------ several corpora
+
+CORPUS_KINDS = ("pairs", "ding-sentences", "ding-words")
+
+
+@dataclass(frozen=True)
+class CorpusSpec:
+    """One training corpus as given on the command line: ``[KIND:]PATH[@WEIGHT]``.
+
+    ``KIND`` is ``pairs`` (the default: any format ``read_pairs`` reads), ``ding-sentences`` or
+    ``ding-words`` (the example sentences or the word/phrase pairs of the Ding dictionary,
+    ``model.ding``).  ``WEIGHT`` (default 1) is how often each pair is seen per epoch on average:
+    2 doubles a corpus, 0.1 shows a fresh random tenth of it each epoch.
+    """
+
+    path: str
+    kind: str = "pairs"
+    weight: float = 1.0
+
+    @classmethod
+    def parse(cls, text: str) -> CorpusSpec:
+        kind, path, weight = "pairs", text, 1.0
+        prefix, colon, rest = text.partition(":")
+        if colon and prefix in CORPUS_KINDS:
+            kind, path = prefix, rest
+        head, at, tail = path.rpartition("@")
+        if at:
+            try:
+                weight = float(tail)
+            except ValueError:
+                raise ValueError(f"corpus weight must be a number, got {tail!r} in {text!r}") from None
+            path = head
+        if not path:
+            raise ValueError(f"corpus path is empty in {text!r}; expected [KIND:]PATH[@WEIGHT]")
+        if not (0 < weight <= 100):
+            raise ValueError(f"corpus weight must be in (0, 100], got {weight!r} in {text!r}")
+        return cls(path, kind, weight)
+
+    def read(self) -> list[Pair]:
+        """The corpus's pairs, uncleaned."""
+        if self.kind == "pairs":
+            return read_pairs(self.path)
+        from .ding import read_ding  # ding imports this module
+
+        return read_ding(self.path, self.kind.removeprefix("ding-"))
+
+    def __str__(self) -> str:
+        kind = "" if self.kind == "pairs" else f"{self.kind}:"
+        return f"{kind}{self.path}" + ("" if self.weight == 1 else f"@{self.weight:g}")

@@ -13,7 +13,7 @@ import os
 import platform
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -25,7 +25,7 @@ from torch import Tensor
 
 from .batch import Batch, TokenBatchSampler
 from .checkpoint import atomic_open
-from .data import clean_pairs, corpus_sha256, grouped_split, read_pairs, reference_streams
+from .data import CorpusSpec, capped_split, clean_pairs, corpus_sha256, read_pairs, reference_streams
 from .decoding import greedy_search
 from .tokenizer import PAD_ID, Tokenizer
 from .transformer import Transformer
@@ -200,24 +200,45 @@ class Corpus:
     dev: list[tuple[str, str]]
     test: list[tuple[str, str]]
     sha256: dict[str, str]  # file -> SHA-256 of what was trained on
+    parts: list[dict[str, Any]] = field(default_factory=list)  # per --data: spec, kind, weight, train_pairs
+
+    def weights(self) -> list[float]:
+        """Each training pair's sampling weight, from the corpus it came from (see ``parts``)."""
+        return [part["weight"] for part in self.parts for _ in range(part["train_pairs"])]
+
+    def split_parts(self, pairs: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+        """``pairs`` (parallel to ``train``) cut into one list per corpus."""
+        assert len(pairs) == len(self.train)
+        cuts, start = [], 0
+        for part in self.parts:
+            cuts.append(pairs[start:start + part["train_pairs"]])
+            start += part["train_pairs"]
+        return cuts
 
 
 def load_corpus(args, out_dir: Path | None) -> Corpus:
-    """Read, clean and (without --valid) split the corpus; rank 0 writes the splits it made."""
-    pairs = clean_pairs(read_pairs(args.data))
-    sha = {args.data: corpus_sha256(args.data)}
+    """Read and clean the corpora; split the first one (without --valid); rank 0 writes the splits it made.
+
+    Only the first ``--data`` corpus gives dev and test pairs. The others train only, without
+    any pair that shares a sentence with dev or test, so that no held-out sentence is trained on."""
+    specs = [CorpusSpec.parse(text) for text in args.data]
+    pairs = clean_pairs(specs[0].read())
+    sha = {spec.path: corpus_sha256(spec.path) for spec in specs}
     if args.valid:
-        dev = clean_pairs(read_pairs(args.valid))
+        train, dev, test = pairs, clean_pairs(read_pairs(args.valid)), []
         sha[args.valid] = corpus_sha256(args.valid)
-        return Corpus(pairs, dev, [], sha)
-    # Cap held-out sets at a tenth of the corpus each, so small corpora still train on most pairs.
-    cap = max(1, len(pairs) // 10)
-    train, dev, test = grouped_split(pairs, dev_size=min(args.dev_size, cap), test_size=min(args.test_size, cap),
-                                     seed=args.seed)
-    if out_dir is not None:
-        for name, split in (("dev", dev), ("test", test)):
-            write_tsv(out_dir / f"{name}.tsv", split)
-    return Corpus(train, dev, test, sha)
+    else:
+        train, dev, test = capped_split(pairs, dev_size=args.dev_size, test_size=args.test_size, seed=args.seed)
+        if out_dir is not None:
+            for name, split in (("dev", dev), ("test", test)):
+                write_tsv(out_dir / f"{name}.tsv", split)
+    parts = [{"corpus": str(specs[0]), "weight": specs[0].weight, "train_pairs": len(train)}]
+    held_out = {side for pair in dev + test for side in pair}
+    for spec in specs[1:]:
+        extra = [pair for pair in clean_pairs(spec.read()) if pair[0] not in held_out and pair[1] not in held_out]
+        train = train + extra
+        parts.append({"corpus": str(spec), "weight": spec.weight, "train_pairs": len(extra)})
+    return Corpus(train, dev, test, sha, parts)
 
 
 def write_tsv(path: Path, pairs: list[tuple[str, str]]) -> None:
@@ -260,8 +281,9 @@ def make_meta(args, corpus: Corpus, state: dict[str, Any], model: Transformer, t
         "curves": {k: list(v) for k, v in curves.items()},
         "parameters": model.num_parameters(),
         "data": {"sha256": dict(corpus.sha256), "train_pairs": len(corpus.train), "dev_pairs": len(corpus.dev),
-                 "test_pairs": len(corpus.test),
-                 **({"attribution": args.data_attribution} if args.data_attribution else {})},
+                 "test_pairs": len(corpus.test), "corpora": [dict(part) for part in corpus.parts],
+                 **({"attribution": "; ".join(args.data_attribution)} if args.data_attribution else {}),
+                 **({"license": args.license} if args.license else {})},
         "train_args": {k: v for k, v in vars(args).items() if v is not None},
         "seed": args.seed,
         "hardware": hardware(next(model.parameters()).device),

@@ -93,7 +93,10 @@
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const submitter = event.submitter;
-    if (submitter && submitter.id === "random-button") {
+    const randomButton = document.getElementById("random-button");
+    // The word "random" alone asks for a random sentence, as the button does (when Random is on).
+    const typedRandom = randomButton && input.value.trim().toLowerCase() === "random";
+    if ((submitter && submitter.id === "random-button") || typedRandom) {
       random();
     } else {
       translate();

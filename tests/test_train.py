@@ -177,3 +177,70 @@ def test_bad_arguments_give_one_line_errors(tmp_path, args, message):
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines()[-1].startswith(message)
+
+
+def test_several_corpora_with_weights(tmp_path):
+    ding = tmp_path / "de-en"
+    out = tmp_path / "mix"
+    lines = ["# Version :: test", "Hund {m} | Hunde {pl} :: dog | dogs", "Haus {n} | Er baut ein Haus. :: house | "
+             "He is building a house."]
+    ding.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    proc = run_train(["--data", str(PAIRS40), "--data", f"ding-sentences:{ding}@2", "--data", f"ding-words:{ding}@0.5",
+                      "--out", str(out), "--preset", "tiny", "--vocab-size", "100", "--max-steps", "2",
+                      "--no-progress", "--data-attribution", "Tatoeba, CC-BY 2.0 (France)",
+                      "--data-attribution", "Ding, GPL-2.0-or-later", "--license", "GPL-2.0-or-later"])
+    assert proc.returncode == 0, proc.stderr
+    assert (f"corpora: {PAIRS40} (32 train pairs), ding-sentences:{ding}@2 (1 train pairs), "
+            f"ding-words:{ding}@0.5 (3 train pairs)") in proc.stdout
+    data = read_checkpoint(out / "last.pt")["meta"]["data"]
+    assert data["corpora"] == [
+        {"corpus": str(PAIRS40), "weight": 1.0, "train_pairs": 32},
+        {"corpus": f"ding-sentences:{ding}@2", "weight": 2.0, "train_pairs": 1},
+        {"corpus": f"ding-words:{ding}@0.5", "weight": 0.5, "train_pairs": 3}]
+    assert data["train_pairs"] == 36 and set(data["sha256"]) == {str(PAIRS40), str(ding)}
+    assert data["attribution"] == "Tatoeba, CC-BY 2.0 (France); Ding, GPL-2.0-or-later"
+    assert data["license"] == "GPL-2.0-or-later"
+
+
+def test_extra_corpora_never_train_on_held_out_sentences(tmp_path):
+    first = tmp_path / "first"
+    proc = run_train(["--data", str(PAIRS40), "--out", str(first), "--preset", "tiny", "--vocab-size", "100",
+                      "--max-steps", "1", "--no-progress"])
+    assert proc.returncode == 0, proc.stderr
+    _, dev_en = read_pairs(first / "dev.tsv")[0]
+    test_de, _ = read_pairs(first / "test.tsv")[0]
+    extra = tmp_path / "extra.tsv"
+    extra.write_text(f"{dev_en}\tNeu.\nSomething new.\t{test_de}\nA fresh pair.\tEin neues Paar.\n", encoding="utf-8")
+    out = tmp_path / "second"
+    proc = run_train(["--data", str(PAIRS40), "--data", str(extra), "--out", str(out), "--preset", "tiny",
+                      "--vocab-size", "100", "--max-steps", "1", "--no-progress"])
+    assert proc.returncode == 0, proc.stderr
+    assert f"{extra} (1 train pairs)" in proc.stdout, "pairs sharing a dev or test sentence are dropped"
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("x.tsv@heavy", "train.py: error: corpus weight must be a number, got 'heavy' in 'x.tsv@heavy'"),
+    ("ding-words:/nonexistent/de-en", "train.py: error: corpus not found: '/nonexistent/de-en'"),
+])
+def test_bad_corpus_specs(tmp_path, spec, message):
+    proc = run_train(["--data", str(PAIRS40), "--data", spec, "--out", str(tmp_path / "x"), "--max-steps", "1"])
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == message
+
+
+def test_torchrun_on_a_corpus_smaller_than_a_batch_per_rank(tmp_path):
+    """200 pairs fit in one batch: each epoch still gives both ranks a step (it used to loop at step 0)."""
+    corpus = tmp_path / "200.tsv"
+    corpus.write_text("".join(f"I have {n} apples.\tIch habe {n} Äpfel.\n" for n in range(200)), encoding="utf-8")
+    out = tmp_path / "ddp200"
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2", "train.py",
+         "--data", str(corpus), "--out", str(out), "--preset", "tiny", "--vocab-size", "100", "--max-steps", "6",
+         "--no-progress", "--eval-sentences", "5"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "data: 160 train / 20 dev / 20 test pairs" in proc.stdout
+    records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in records] == [1, 2, 3, 4, 5, 6], "one step per epoch, evaluated each epoch"
+    assert read_checkpoint(out / "last.pt")["meta"]["step"] == 6

@@ -3,12 +3,8 @@ real server started from the Procfile's web: command."""
 
 from __future__ import annotations
 
-import http.client
+import logging
 import os
-import socket
-import subprocess
-import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +13,8 @@ import torch
 
 from app import create_app
 from app.settings import DEFAULTS
+from bench import server
+from bench.server import free_port, procfile_env, procfile_web_command, start_procfile  # noqa: F401 (test_deploy)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,44 +54,14 @@ def make_app(app_config):
     return make
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def procfile_web_command() -> str:
-    lines = [line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:")]
-    assert len(lines) == 1, "the Procfile needs exactly one web: line"
-    return lines[0][len("web:"):].strip()
-
-
 def server_env(**settings: str) -> dict[str, str]:
-    """The environment a PaaS gives the web process: PORT, settings, and gunicorn on PATH."""
-    env = {k: v for k, v in os.environ.items() if k not in DEFAULTS and k != "WEB_CONCURRENCY"}
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    env.update(settings)
-    return env
+    """The environment a PaaS gives the web process: PORT and settings, and none of the app's
+    settings from the developer's environment."""
+    return procfile_env(isolated_environ(), **settings)
 
 
-def start_procfile(env: dict[str, str], log) -> subprocess.Popen:
-    # Exactly the Procfile's command, run by a shell as Heroku-style platforms do.
-    return subprocess.Popen(["/bin/sh", "-c", "exec " + procfile_web_command()], cwd=ROOT, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-
-
-def wait_until_healthy(port: int, server: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert server.poll() is None, f"the server exited with status {server.returncode}"
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/health")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError("the server did not answer /health in time")
+def isolated_environ() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in DEFAULTS and k != "WEB_CONCURRENCY"}
 
 
 @dataclass
@@ -109,19 +77,34 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def live_server(tiny_checkpoint, corpus_path, tmp_path_factory):
     """gunicorn started with the Procfile's web: command on a free port (stopped after the session)."""
-    port = free_port()
-    env = server_env(PORT=str(port), MODEL_PATH=str(tiny_checkpoint), CORPUS_PATH=str(corpus_path),
-                     WEB_CONCURRENCY="2", BEAM_SIZE="1")
     log_path = tmp_path_factory.mktemp("live_server") / "server.log"
     with open(log_path, "wb") as log:
-        server = start_procfile(env, log)
+        process, port = server.start(log, environ=isolated_environ(), MODEL_PATH=str(tiny_checkpoint),
+                                     CORPUS_PATH=str(corpus_path), WEB_CONCURRENCY="2", BEAM_SIZE="1")
         try:
-            wait_until_healthy(port, server)
             yield LiveServer(f"http://127.0.0.1:{port}", port, log_path)
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            server.stop(process)
+
+
+@pytest.fixture
+def no_logged_errors(caplog):
+    """Client mistakes must not be logged as server errors (no tracebacks in the log)."""
+    caplog.set_level(logging.WARNING)
+    yield
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+@pytest.fixture
+def model_calls(app, monkeypatch) -> list[list[str]]:
+    """The lists of texts the app's service gives its translator, call by call."""
+    translator = app.extensions["translation_service"].translator
+    calls: list[list[str]] = []
+    original = translator.translate
+
+    def spy(texts, **kwargs):
+        calls.append(list(texts))
+        return original(texts, **kwargs)
+
+    monkeypatch.setattr(translator, "translate", spy)
+    return calls

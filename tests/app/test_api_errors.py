@@ -1,7 +1,6 @@
 """Bad input: exact statuses and messages, always JSON, never a 500 or a logged traceback."""
 
 import json
-import logging
 
 import pytest
 
@@ -11,12 +10,7 @@ NOT_STRINGS = "Invalid request: q must be a string or a list of strings"
 MISSING_Q = "Invalid request: missing q parameter"
 
 
-@pytest.fixture(autouse=True)
-def no_logged_errors(caplog):
-    """Client mistakes must not be logged as server errors (no tracebacks in the log)."""
-    caplog.set_level(logging.WARNING)
-    yield
-    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+pytestmark = pytest.mark.usefixtures("no_logged_errors")
 
 
 # (request body as JSON, status, error message)

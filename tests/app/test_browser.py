@@ -63,6 +63,16 @@ def test_translate_random_and_attention(page, live_server, pairs40, app_config):
     assert page.locator("#references li").all_text_contents() == references
     assert page.locator("#chrf").text_content() == "100.0"
 
+    # the word "random" alone in the form gives a random sentence too, as in the original demo
+    page.get_by_label("German text").fill(" Random ")
+    page.get_by_role("button", name="Translate").click()
+    expect(page.get_by_label("German text")).not_to_have_value(" Random ")
+    typed = page.get_by_label("German text").input_value()
+    assert [en for de, en in pairs40 if de == typed] == page.locator("#references li").all_text_contents()
+    page.get_by_label("German text").fill(source)
+    page.get_by_role("button", name="Translate").click()
+    expect(page.locator("#translation")).to_have_text(references[0])
+
     page.get_by_role("link", name="Attention behind this translation").click()
     page.wait_for_url("**/attention?q=*")
     heads = 4  # the tiny preset

@@ -33,6 +33,17 @@ def test_data_facts_with_licence_in_meta():
     assert license == {"source": "Tatoeba", "license": "CC BY 2.0 FR"} and from_meta
 
 
+def test_data_facts_of_several_corpora_and_the_weights_licence():
+    meta = {"data": {"train_pairs": 30, "corpora": [{"corpus": "deu-eng.zip", "weight": 1.0, "train_pairs": 1200},
+                                                    {"corpus": "ding-words:de-en@0.1", "weight": 0.1, "train_pairs": 20}],
+                     "attribution": "Tatoeba, CC-BY 2.0 (France); Ding, GPL-2.0-or-later", "license": "GPL-2.0-or-later"}}
+    rows, license, from_meta = data_facts(meta)
+    assert rows == [("train pairs", "30"), ("corpora", "deu-eng.zip: 1,200 pairs, weight 1; "
+                                                      "ding-words:de-en@0.1: 20 pairs, weight 0.1")]
+    assert license == {"attribution": "Tatoeba, CC-BY 2.0 (France); Ding, GPL-2.0-or-later",
+                       "license": "GPL-2.0-or-later"} and from_meta
+
+
 def test_data_facts_without_data():
     assert data_facts({}) == ([], DEFAULT_ATTRIBUTION, False)
     assert data_facts({"data": "weird"}) == ([], DEFAULT_ATTRIBUTION, False)

@@ -2,6 +2,7 @@
 
 import json
 import re
+from urllib.parse import parse_qs, urlsplit
 from html import unescape
 
 import plotly
@@ -52,6 +53,19 @@ def test_random_redirects_to_a_permalink(client, pairs40):
     sources = {de for de, _ in pairs40}
     q = re.search(r'lang="de" rows="6"[^>]*>(.*?)</textarea>', text_of(follow), re.S).group(1)
     assert unescape(q) in sources
+
+
+@pytest.mark.parametrize("typed", ["random", " Random ", "RANDOM"])
+def test_typing_random_alone_gives_a_random_sentence(client, pairs40, typed):
+    response = client.get("/", query_string={"q": typed})
+    assert response.status_code == 302
+    q = parse_qs(urlsplit(response.headers["Location"]).query)["q"][0]
+    assert q in {de for de, _ in pairs40}
+
+
+def test_random_in_a_sentence_or_without_a_corpus_is_translated(client, make_app):
+    assert client.get("/", query_string={"q": "random Zufall"}).status_code == 200
+    assert make_app(CORPUS_PATH="").test_client().get("/", query_string={"q": "random"}).status_code == 200
 
 
 def test_random_button_hidden_without_corpus(make_app):
@@ -139,6 +153,29 @@ def test_model_page(client, app):
     assert all(len(s["x"]) == len(s["y"]) for c in charts for s in c["series"])
     assert "No <code>MODEL_CARD.md</code> has been written yet." in html
     assert client.get("/model/card.md").status_code == 404
+
+
+def test_model_page_says_where_random_sentences_come_from(make_app):
+    from app.settings import DEFAULTS
+
+    html = text_of(make_app(CORPUS_PATH=DEFAULTS["CORPUS_PATH"]).test_client().get("/model"))
+    assert re.search(r"The Random button draws from <code>random-sample.tsv</code>:\s+4,\d{3} German sentences "
+                     r"with 5,000 reference translations.\s+CC-BY 2.0 \(France\) Attribution: tatoeba.org, "
+                     r"manythings.org/anki.</p>", html)
+    html = text_of(make_app(CORPUS_PATH="").test_client().get("/model"))
+    assert "Random is off (<code>CORPUS_PATH</code> is empty)." in html
+
+
+def test_model_page_shows_the_licence_of_weights_trained_on_gpl_data(make_app, tiny_checkpoint, tmp_path):
+    from model.checkpoint import atomic_save, read_checkpoint
+
+    ckpt = read_checkpoint(tiny_checkpoint)
+    ckpt["meta"]["data"].update(attribution="Tatoeba, CC-BY 2.0 (France); Ding, GPL-2.0-or-later",
+                                license="GPL-2.0-or-later")
+    atomic_save(ckpt, tmp_path / "gpl.pt")
+    html = text_of(make_app(MODEL_PATH=str(tmp_path / "gpl.pt")).test_client().get("/model"))
+    assert re.search(r"Tatoeba, CC-BY 2.0 \(France\); Ding, GPL-2.0-or-later.\s+Licence of the trained weights:\s+"
+                     r"GPL-2.0-or-later.", html)
 
 
 def test_model_page_of_an_averaged_checkpoint(make_app, tiny_checkpoint, tmp_path):

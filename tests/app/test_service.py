@@ -24,19 +24,11 @@ def test_translates_every_corpus_sentence(service, pairs40):
     assert service.translate([de for de, _ in pairs40]) == [en for _, en in pairs40]
 
 
-def test_long_input_is_split_batched_and_keeps_paragraphs(service, monkeypatch):
-    calls = []
-    original = service.translator.translate
-
-    def spy(texts, **kwargs):
-        calls.append(list(texts))
-        return original(texts, **kwargs)
-
-    monkeypatch.setattr(service.translator, "translate", spy)
+def test_long_input_is_split_batched_and_keeps_paragraphs(service, model_calls):
     text = "Guten Morgen. Vielen Dank.\n\nIch habe Hunger.\nEs regnet."
     assert service.translate([text, "Die Katze schläft."]) == [
         "Good morning. Thank you very much.\n\nI am hungry.\nIt is raining.", "The cat is sleeping."]
-    assert calls == [["Guten Morgen.", "Vielen Dank.", "Ich habe Hunger.", "Es regnet.", "Die Katze schläft."]]
+    assert model_calls == [["Guten Morgen.", "Vielen Dank.", "Ich habe Hunger.", "Es regnet.", "Die Katze schläft."]]
 
 
 def test_inference_mode_and_no_grad(service, monkeypatch):

@@ -1,5 +1,7 @@
 """app/settings.py and create_app: defaults, then environment, then test mapping; clear startup errors."""
 
+from pathlib import Path
+
 import pytest
 import torch
 
@@ -16,6 +18,8 @@ def valid(**changes):
 def test_defaults_are_valid_and_point_to_the_shipped_model():
     config = valid()
     assert config["MODEL_PATH"].endswith("checkpoints/de-en.pt")
+    # Random works out of the box: the attributed sample ships beside the model
+    assert config["CORPUS_PATH"].endswith("checkpoints/random-sample.tsv") and Path(config["CORPUS_PATH"]).is_file()
     assert config["DEVICE"] == "auto"
     assert config["MAX_CONTENT_LENGTH"] == DEFAULTS["MAX_CONTENT_LENGTH"]
     assert config["API_KEYS"] == frozenset()

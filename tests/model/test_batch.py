@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 
 import pytest
 
-from model.batch import Batch, TokenBatchSampler, pad
+from model.batch import Batch, TokenBatchSampler, pad, weighted_indices
 from model.tokenizer import BOS_ID, EOS_ID, PAD_ID
 
 
@@ -66,14 +67,45 @@ def test_sampler_without_shuffle_is_length_sorted() -> None:
     assert sampler.batches(0) == sampler.batches(1)
 
 
-def test_sampler_replicas_are_disjoint_and_equal() -> None:
+def test_sampler_replicas_take_equal_steps_and_cover_every_batch() -> None:
     ranks = [TokenBatchSampler(LENGTHS, max_tokens=256, seed=5, num_replicas=2, rank=r) for r in range(2)]
+    single = TokenBatchSampler(LENGTHS, max_tokens=256, seed=5)
     for epoch in (0, 1):
         first, second = (r.batches(epoch) for r in ranks)
-        assert len(first) == len(second) == len(ranks[0])
-        assert not {i for b in first for i in b} & {i for b in second for i in b}
-    total = len(TokenBatchSampler(LENGTHS, max_tokens=256, seed=5))
-    assert len(ranks[0]) == total // 2
+        assert len(first) == len(second) == len(ranks[0]) == -(-len(single) // 2)
+        every = single.batches(epoch)
+        # the same batches as one process, dealt out in turn; an odd count repeats the first batch
+        assert first + second == every[0::2] + every[1::2] + every[:len(every) % 2]
+
+
+def test_sampler_with_fewer_batches_than_replicas_still_steps_everywhere() -> None:
+    # one batch for four ranks: before, every rank got none and an epoch ended without a step
+    ranks = [TokenBatchSampler([5, 6, 7], max_tokens=1000, seed=1, num_replicas=4, rank=r) for r in range(4)]
+    assert [r.batches(0) for r in ranks] == [[[0, 1, 2]]] * 4
+
+
+def test_sampler_weights_repeat_and_subsample_examples() -> None:
+    lengths = [10] * 3000
+    weights = [2.0] * 1000 + [1.0] * 1000 + [0.25] * 1000
+    sampler = TokenBatchSampler(lengths, max_tokens=100, seed=3, weights=weights)
+    for epoch in (0, 1):
+        seen = Counter(i for batch in sampler.batches(epoch) for i in batch)
+        assert all(seen[i] == 2 for i in range(1000)) and all(seen[i] == 1 for i in range(1000, 2000))
+        drawn = {i for i in range(2000, 3000) if seen[i]}
+        assert all(seen[i] == 1 for i in drawn) and 200 < len(drawn) < 300
+    # a fresh draw each epoch, the same draw for the same epoch (so --resume continues exactly)
+    draws = [{i for b in sampler.batches(e) for i in b if i >= 2000} for e in (0, 1)]
+    assert draws[0] != draws[1]
+    assert sampler.batches(1) == TokenBatchSampler(lengths, max_tokens=100, seed=3, weights=weights).batches(1)
+    # weights of 1 are the unweighted sampler
+    assert TokenBatchSampler(LENGTHS, 256, seed=5, weights=[1] * len(LENGTHS)).batches(2) == \
+        TokenBatchSampler(LENGTHS, 256, seed=5).batches(2)
+
+
+def test_weighted_indices() -> None:
+    rng = random.Random(0)
+    assert weighted_indices([0, 3, 1, 0], rng) == [1, 1, 1, 2]
+    assert Counter(weighted_indices([0.5] * 10_000, rng))[0] in (0, 1)
 
 
 @pytest.mark.parametrize(
@@ -83,6 +115,9 @@ def test_sampler_replicas_are_disjoint_and_equal() -> None:
         (([3, 0], 10), {}, "lengths must be positive, got 0"),
         (([3], 10), {"num_replicas": 0}, "num_replicas must be an integer >= 1, got 0"),
         (([3], 10), {"num_replicas": 2, "rank": 2}, "rank must be an integer in [0, 2), got 2"),
+        (([3, 4], 10), {"weights": [1.0]}, "weights must have one entry per example (2), got 1"),
+        (([3, 4], 10), {"weights": [1.0, -0.5]}, "weights must be finite and >= 0, got -0.5"),
+        (([3, 4], 10), {"weights": [float("inf"), 1]}, "weights must be finite and >= 0, got inf"),
     ],
 )
 def test_sampler_rejects_bad_arguments(args: tuple, kwargs: dict, message: str) -> None:

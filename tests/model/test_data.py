@@ -13,7 +13,9 @@ import sacrebleu
 
 from model.data import (
     CorpusError,
+    CorpusSpec,
     clean_pairs,
+    corpus_attribution,
     corpus_sha256,
     group_references,
     grouped_split,
@@ -344,3 +346,49 @@ def test_reference_streams_work_with_sacrebleu() -> None:
     single = sacrebleu.corpus_bleu(hyps[1:], [["a dog runs in the park"]]).score
     padded = sacrebleu.corpus_bleu(hyps[1:], [["a dog runs in the park"], [None]]).score
     assert padded == single
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("deu-eng.zip", CorpusSpec("deu-eng.zip", "pairs", 1.0)),
+    ("runs/x/train.tsv@2", CorpusSpec("runs/x/train.tsv", "pairs", 2.0)),
+    ("ding-words:/usr/share/trans/de-en@0.1", CorpusSpec("/usr/share/trans/de-en", "ding-words", 0.1)),
+    ("ding-sentences:/usr/share/trans/de-en", CorpusSpec("/usr/share/trans/de-en", "ding-sentences", 1.0)),
+    ("C:/data/x.tsv", CorpusSpec("C:/data/x.tsv", "pairs", 1.0)),  # an unknown prefix is part of the path
+    ("mail@host/x.tsv@1.5", CorpusSpec("mail@host/x.tsv", "pairs", 1.5)),  # the last @ gives the weight
+])
+def test_corpus_spec_parse(text, expected):
+    spec = CorpusSpec.parse(text)
+    assert spec == expected
+    assert CorpusSpec.parse(str(spec)) == spec
+
+
+@pytest.mark.parametrize("text, message", [
+    ("x.tsv@", "corpus weight must be a number, got '' in 'x.tsv@'"),
+    ("x.tsv@heavy", "corpus weight must be a number, got 'heavy' in 'x.tsv@heavy'"),
+    ("x.tsv@0", "corpus weight must be in (0, 100], got 0.0 in 'x.tsv@0'"),
+    ("x.tsv@-1", "corpus weight must be in (0, 100], got -1.0 in 'x.tsv@-1'"),
+    ("x.tsv@nan", "corpus weight must be in (0, 100], got nan in 'x.tsv@nan'"),
+    ("ding-words:@1", "corpus path is empty in 'ding-words:@1'; expected [KIND:]PATH[@WEIGHT]"),
+])
+def test_corpus_spec_errors(text, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        CorpusSpec.parse(text)
+
+
+def test_corpus_spec_reads_pairs_and_ding(tmp_path: Path):
+    assert CorpusSpec.parse(f"{PAIRS40}@3").read() == read_pairs(PAIRS40)
+    ding = tmp_path / "de-en"
+    ding.write_text("Hund {m} | Hunde {pl} :: dog | dogs\nDas ist die Höhe! :: That takes the cake!\n", encoding="utf-8")
+    assert CorpusSpec.parse(f"ding-words:{ding}").read() == [("Hund", "dog"), ("Hunde", "dogs")]
+    assert CorpusSpec.parse(f"ding-sentences:{ding}@2").read() == [("Das ist die Höhe!", "That takes the cake!")]
+
+
+def test_corpus_attribution(tmp_path: Path):
+    same = tmp_path / "same.tsv"
+    same.write_text("Hi.\tHallo!\tCC-BY x\nRun!\tLauf!\tCC-BY x\n", encoding="utf-8")
+    mixed = tmp_path / "mixed.tsv"
+    mixed.write_text(TSV_3COL, encoding="utf-8")
+    assert corpus_attribution(same) == "CC-BY x"
+    assert corpus_attribution(mixed) == "per pair: see the third column of the corpus file"
+    assert corpus_attribution(PAIRS40) is None
+    assert corpus_attribution(write_zip(tmp_path / "c.zip", TSV_3COL)) is None

@@ -1,0 +1,158 @@
+"""A bounded temporary store for translated files: each one is downloaded once, then deleted.
+
+The store is a private directory made with ``tempfile.mkdtemp`` (mode 0700) in ``create_app``.
+Under gunicorn with ``preload_app`` that runs in the master before it forks, so every worker (and
+every worker that replaces a recycled one) shares the directory: an upload answered by one worker
+can be downloaded from another. The directory itself is therefore the whole state; nothing is
+kept in memory, and an exclusive ``flock`` on a lock file serializes the threads and processes.
+
+Files are named by random tokens (``secrets.token_urlsafe``), never by a user-supplied name: the
+download name is metadata inside the file, a one-line JSON header before the bytes. Each file is
+written to a temporary name and renamed into place, and its modification time is its creation
+time, which orders eviction (oldest first, when the count or byte limit would be exceeded) and
+expiry (``ttl`` seconds).
+"""
+
+from __future__ import annotations
+
+import atexit
+import fcntl
+import json
+import os
+import re
+import secrets
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask, current_app
+
+EXTENSION = "file_store"
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")   # secrets.token_urlsafe(24)
+_LOCK = ".lock"
+_PARTIAL = ".partial-"                      # files being written; never listed as stored
+
+
+class StoreFull(ValueError):
+    """A single file larger than the whole store may hold."""
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    name: str     # the download name given to ``put``
+    data: bytes
+
+
+class FileStore:
+    def __init__(self, directory: str | os.PathLike, *, max_files: int, max_bytes: int, ttl: float,
+                 clock: Callable[[], float] = time.time):
+        self.directory = Path(directory)
+        self.max_files = max_files
+        self.max_bytes = max_bytes
+        self.ttl = ttl
+        self.clock = clock
+
+    def put(self, data: bytes, name: str) -> str:
+        """Store ``data`` under a new random token (returned); evicts the oldest files to make room."""
+        body = json.dumps({"name": name}).encode() + b"\n" + data
+        if len(body) > self.max_bytes:
+            raise StoreFull(f"the translated file ({len(data)} bytes) does not fit in the store "
+                            f"({self.max_bytes} bytes)")
+        token = secrets.token_urlsafe(24)
+        now = self.clock()
+        with self._locked():
+            self._make_room(len(body), now)
+            partial = self.directory / f"{_PARTIAL}{token}"
+            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(body)
+                os.utime(partial, (now, now))
+                os.replace(partial, self.directory / token)  # atomic: a reader sees all or nothing
+            except BaseException:
+                partial.unlink(missing_ok=True)
+                raise
+        return token
+
+    def take(self, token: str, name: str, *, consume: bool = True) -> StoredFile | None:
+        """The file stored under ``token`` with download name ``name``, deleted unless ``consume``
+        is false; None if there is no such file or it has expired."""
+        if not _TOKEN.fullmatch(token):   # never let a request name a path
+            return None
+        path = self.directory / token
+        with self._locked():
+            try:
+                if self.clock() - path.stat().st_mtime > self.ttl:
+                    path.unlink()
+                    return None
+                header, _, data = path.read_bytes().partition(b"\n")
+            except FileNotFoundError:
+                return None
+            stored = StoredFile(json.loads(header)["name"], data)
+            if stored.name != name:
+                return None
+            if consume:
+                path.unlink()
+        return stored
+
+    def files(self) -> list[tuple[str, int, float]]:
+        """(token, size, creation time) of every stored file, oldest first."""
+        found = []
+        with os.scandir(self.directory) as entries:
+            for entry in entries:
+                if _TOKEN.fullmatch(entry.name):
+                    try:
+                        stat = entry.stat()
+                    except FileNotFoundError:
+                        continue
+                    found.append((entry.name, stat.st_size, stat.st_mtime))
+        return sorted(found, key=lambda f: (f[2], f[0]))
+
+    def _make_room(self, size: int, now: float) -> None:
+        """Delete expired files, then the oldest ones until one more file of ``size`` bytes fits."""
+        stored = self.files()
+        kept = [f for f in stored if now - f[2] <= self.ttl]
+        evict = [f for f in stored if now - f[2] > self.ttl]
+        total = sum(f[1] for f in kept)
+        while kept and (len(kept) + 1 > self.max_files or total + size > self.max_bytes):
+            oldest = kept.pop(0)
+            total -= oldest[1]
+            evict.append(oldest)
+        for token, _, _ in evict:
+            (self.directory / token).unlink(missing_ok=True)
+
+    @contextmanager
+    def _locked(self):
+        # A new open file description per call: flock then excludes this process's other threads
+        # as well as the other workers.
+        fd = os.open(self.directory / _LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+
+def init_app(app: Flask) -> None:
+    """Make the app's private store directory; it is removed when the creating process exits."""
+    directory = tempfile.mkdtemp(prefix="de-en-nmt-files-")
+    owner = os.getpid()
+
+    def remove() -> None:
+        # gunicorn workers are forks that exit through sys.exit and so run atexit handlers too:
+        # only the process that made the directory (the master) may remove it.
+        if os.getpid() == owner:
+            shutil.rmtree(directory, ignore_errors=True)
+
+    atexit.register(remove)
+    config = app.config
+    app.extensions[EXTENSION] = FileStore(directory, max_files=config["MAX_STORED_FILES"],
+                                          max_bytes=config["MAX_STORED_BYTES"], ttl=config["FILE_TTL"])
+
+
+def get_store() -> FileStore:
+    return current_app.extensions[EXTENSION]

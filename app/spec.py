@@ -1,0 +1,212 @@
+"""The OpenAPI 3 description of the JSON API, served as GET /spec (LibreTranslate serves its own there).
+
+Kept as data built in code, next to nothing else, so that a change of the API is a change here too:
+tests/app/test_libretranslate.py checks that every API route of the app is described, with its
+methods, and that the document is valid OpenAPI 3.0.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import metadata
+from typing import Any
+
+from .settings import ROOT
+from .validation import FORMATS
+
+OPENAPI_VERSION = "3.0.3"
+
+# Parameters come from a JSON object, a form body or the query string (validation.request_params).
+_BODY_TYPES = ("application/json", "application/x-www-form-urlencoded")
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    reasons = {
+        400: "Invalid request: a missing or bad parameter, or a missing API key when API_KEYS is set",
+        403: "Invalid API key",
+        404: "Not found",
+        413: "Too large: more than MAX_CHARS characters, MAX_TEXTS texts or MAX_CONTENT_LENGTH bytes",
+        415: "Unsupported media type: send application/json or application/x-www-form-urlencoded",
+    }
+    return {str(status): _json(reasons[status], _ref("Error")) for status in statuses}
+
+
+def _body(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    schema = {"type": "object", "properties": properties, "required": required}
+    return {"required": True, "content": {media: {"schema": schema} for media in _BODY_TYPES}}
+
+
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+_Q = {"oneOf": [{"type": "string"}, _STRINGS],
+      "description": "Text, or a list of texts (at most MAX_TEXTS); MAX_CHARS characters in all",
+      "example": "Guten Morgen!"}
+_API_KEY = {"type": "string", "description": "API key; required when the server sets API_KEYS, else ignored"}
+
+
+def _translate() -> dict[str, Any]:
+    properties = {
+        "q": _Q,
+        "source": {"type": "string", "enum": ["de", "auto"],
+                   "description": "auto: sentences clearly not in German (English, mostly) come back unchanged, "
+                                  "the rest is translated from German (with format=text)"},
+        "target": {"type": "string", "enum": ["en"]},
+        "format": {"type": "string", "enum": list(FORMATS), "default": "text"},
+        "alternatives": {"type": "integer", "minimum": 0, "default": 0,
+                         "description": "other translations to add, at most MAX_ALTERNATIVES (text format only)"},
+        "api_key": _API_KEY,
+    }
+    return {"post": {
+        "summary": "Translate text from German to English",
+        "tags": ["translate"],
+        "requestBody": _body(properties, ["q", "source", "target"]),
+        "responses": {"200": _json("Translation, in the shape of q", _ref("Translation")),
+                      **_errors(400, 403, 413, 415)},
+    }}
+
+
+def _detect() -> dict[str, Any]:
+    return {"post": {
+        "summary": "Detect the language of a text (German or English)",
+        "description": "Candidates among the served languages, best first. For a list, each language's "
+                       "mean confidence over the texts; for a text without words, German with confidence 0.",
+        "tags": ["translate"],
+        "requestBody": _body({"q": _Q, "api_key": _API_KEY}, ["q"]),
+        "responses": {"200": _json("Detections", {"type": "array", "items": _ref("Detection")}),
+                      **_errors(400, 403, 413, 415)},
+    }}
+
+
+def _translate_file() -> dict[str, Any]:
+    form = {"type": "object", "required": ["file", "source", "target"], "properties": {
+        "file": {"type": "string", "format": "binary", "description": "a .txt, .html or .docx file"},
+        "source": {"type": "string", "enum": ["de", "auto"]},
+        "target": {"type": "string", "enum": ["en"]},
+        "api_key": _API_KEY,
+    }}
+    result = {"type": "object", "required": ["translatedFileUrl"],
+              "properties": {"translatedFileUrl": {"type": "string", "format": "uri"}}}
+    too_large = _json("Too large: the file is over MAX_FILE_BYTES, or its text over MAX_FILE_CHARS", _ref("Error"))
+    return {"post": {
+        "summary": "Translate a file, keeping its format",
+        "tags": ["translate"],
+        "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": form}}},
+        "responses": {"200": _json("Where to download the translated file", result),
+                      **_errors(400, 403, 415), "413": too_large},
+    }}
+
+
+def _download_file() -> dict[str, Any]:
+    name = {"name": "filename", "in": "path", "required": True, "schema": {"type": "string"},
+            "description": "the last part of a translatedFileUrl"}
+    binary = {"schema": {"type": "string", "format": "binary"}}
+    return {"get": {
+        "summary": "Download a translated file (once)",
+        "tags": ["translate"],
+        "parameters": [name],
+        "responses": {"200": {"description": "The translated file, as an attachment",
+                              "content": {media: binary for media in ("text/plain", "text/html", "application/"
+                                          "vnd.openxmlformats-officedocument.wordprocessingml.document")}},
+                      **_errors(404)},
+    }}
+
+
+def _get(summary: str, tag: str, schema: dict[str, Any], *errors: int) -> dict[str, Any]:
+    return {"get": {"summary": summary, "tags": [tag], "responses": {"200": _json(summary, schema),
+                                                                    **_errors(*errors)}}}
+
+
+def _attention() -> dict[str, Any]:
+    weights = {"type": "array", "description": "[layer][head][query][key], rounded to 4 decimals",
+               "items": {"type": "array", "items": {"type": "array", "items": {"type": "array",
+                                                                                 "items": {"type": "number"}}}}}
+    result = {"type": "object", "properties": {
+        "source_tokens": _STRINGS, "target_tokens": _STRINGS, "decoder_input_tokens": _STRINGS,
+        "translation": {"type": "string"},
+        "attention": {"type": "object", "properties": {"encoder": weights, "decoder": weights, "cross": weights}},
+    }}
+    q = {"type": "string", "description": "one sentence, at most MAX_ATTENTION_CHARS characters"}
+    return {"post": {
+        "summary": "The attention weights behind the translation of one sentence",
+        "tags": ["inspect"],
+        "requestBody": _body({"q": q}, ["q"]),
+        "responses": {"200": _json("Tokens, translation and attention weights", result), **_errors(400, 413, 415)},
+    }}
+
+
+def _schemas() -> dict[str, Any]:
+    detection = {"type": "object", "required": ["confidence", "language"], "properties": {
+        "confidence": {"type": "number", "minimum": 0, "maximum": 100, "example": 97.4},
+        "language": {"type": "string", "example": "de"}}}
+    language = {"type": "object", "required": ["code", "name"], "properties": {
+        "code": {"type": "string"}, "name": {"type": "string"}}}
+    return {
+        "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+        "Detection": detection,
+        "Translation": {"type": "object", "required": ["translatedText"], "properties": {
+            "translatedText": {"oneOf": [{"type": "string"}, _STRINGS]},
+            "alternatives": {"oneOf": [_STRINGS, {"type": "array", "items": _STRINGS}],
+                             "description": "when asked for"},
+            "detectedLanguage": {"oneOf": [detection, {"type": "array", "items": detection}],
+                                 "description": "with source=auto: the detection of each text"}}},
+        "Language": {"allOf": [language, {"type": "object", "required": ["targets"],
+                                          "properties": {"targets": _STRINGS}}]},
+        "FrontendSettings": {"type": "object", "properties": {
+            "charLimit": {"type": "integer", "description": "MAX_CHARS"},
+            "frontendTimeout": {"type": "integer", "description": "milliseconds"},
+            "apiKeys": {"type": "boolean", "description": "whether API keys are enabled (API_KEYS)"},
+            "keyRequired": {"type": "boolean"},
+            "suggestions": {"type": "boolean"},
+            "filesTranslation": {"type": "boolean"},
+            "supportedFilesFormat": _STRINGS,
+            "language": {"type": "object", "properties": {"source": language, "target": language}}}},
+    }
+
+
+def _version() -> str:
+    try:
+        return metadata.version("de-en-nmt")
+    except metadata.PackageNotFoundError:  # not pip-installed (the Docker image): pyproject.toml says
+        pyproject = ROOT / "pyproject.toml"
+        found = re.search(r'(?m)^version = "([^"]+)"', pyproject.read_text()) if pyproject.exists() else None
+        return found.group(1) if found else "unknown"
+
+
+@lru_cache(maxsize=1)
+def document() -> dict[str, Any]:
+    """The whole OpenAPI document (built once; treat it as read-only)."""
+    random = {"type": "object", "properties": {
+        "source": {"type": "string"}, "references": _STRINGS, "translation": {"type": "string"},
+        "chrf": {"type": "number", "description": "sentence chrF of the translation against the references"}}}
+    health = {"type": "object", "properties": {
+        "status": {"type": "string", "enum": ["ok"]}, "device": {"type": "string"}, "checkpoint": {"type": "string"}}}
+    return {
+        "openapi": OPENAPI_VERSION,
+        "info": {"title": "de-en-nmt", "version": _version(),
+                 "description": "German to English translation with a LibreTranslate-compatible API. "
+                                "Errors are JSON objects {\"error\": message}."},
+        "paths": {
+            "/translate": _translate(),
+            "/languages": _get("Languages and their targets", "translate",
+                               {"type": "array", "items": _ref("Language")}),
+            "/detect": _detect(),
+            "/translate_file": _translate_file(),
+            "/download_file/{filename}": _download_file(),
+            "/frontend/settings": _get("Settings for a LibreTranslate web front end", "frontend",
+                                       _ref("FrontendSettings")),
+            "/api/attention": _attention(),
+            "/api/random": _get("A random corpus sentence with its references and translation", "inspect",
+                                random, 404),
+            "/health": _get("Service status", "status", health),
+            "/spec": _get("This OpenAPI document", "status", {"type": "object"}),
+        },
+        "components": {"schemas": _schemas()},
+    }

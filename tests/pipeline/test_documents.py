@@ -1,0 +1,302 @@
+"""pipeline/documents.py: .txt, .html and .docx files in, translated files out.
+
+``translate`` here upper-cases every word in place (each aligned to itself) or follows an
+explicit table, so that what is under test is where text, runs and formatting end up; the model
+itself is used end to end in tests/app/test_files.py.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import zipfile
+
+import docx
+import pytest
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.oxml import OxmlElement
+from docx.oxml.ns import qn
+
+from model.alignment import AlignedText
+from pipeline import documents
+from pipeline.documents import DocumentError, DocumentTooLarge, read
+from pipeline.markup import translate_html
+
+# A 1x1 PNG, for a picture among the runs.
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJ"
+                       "RU5ErkJggg==")
+
+
+def words(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in re.finditer(r"\w+|[^\w\s]", text)]
+
+
+class Upper:
+    """Every word upper-cased in place and aligned to itself; records each call."""
+
+    def __init__(self, table: dict[str, tuple[str, list[tuple[int, int]]]] | None = None) -> None:
+        self.table = table or {}
+        self.calls: list[tuple[list[str], bool]] = []
+
+    def aligned(self, texts: list[str]) -> list[AlignedText]:
+        out = []
+        for text in texts:
+            target, links = self.table.get(text, (text.upper(), [(i, i) for i in range(len(words(text)))]))
+            out.append(AlignedText(text, target, words(text), words(target), sorted(links)))
+        return out
+
+    def __call__(self, texts: list[str], html: bool = False) -> list[str]:
+        self.calls.append((list(texts), html))
+        return translate_html(texts, self.aligned) if html else [t.upper() for t in texts]
+
+
+def saved(document) -> bytes:
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def roundtrip(document, translate=None) -> docx.Document:
+    return docx.Document(io.BytesIO(read(".docx", saved(document)).translate(translate or Upper())))
+
+
+def runs(paragraph) -> list[tuple[str, bool | None]]:
+    return [(r.text, r.bold) for r in paragraph.runs]
+
+
+# ------------------------------------------------------------------------------------- .txt, .html
+
+def test_txt_keeps_every_line_blank_line_indent_and_line_ending():
+    text = "\ufeffGuten Morgen.\r\n\r\n  Es regnet.  \n\n\nEnde\n"
+    translate = Upper()
+    document = read(".txt", text.encode())
+    assert document.chars == len(text) - 1   # without the BOM
+    assert document.translate(translate).decode() == "\ufeffGUTEN MORGEN.\r\n\r\n  ES REGNET.  \n\n\nENDE\n"
+    assert translate.calls == [(["Guten Morgen.", "Es regnet.", "Ende"], False)]   # one batch
+
+
+def test_blank_txt_is_not_sent_to_the_model():
+    translate = Upper()
+    assert read(".txt", b" \n\n\t\n").translate(translate) == b" \n\n\t\n"
+    assert translate.calls == []
+
+
+def test_html_goes_through_the_markup_pipeline_whole():
+    html = '<html><head><title>Titel</title></head><body><p class="x">Das ist <b>gut</b>.</p></body></html>'
+    translate = Upper()
+    out = read(".html", html.encode()).translate(translate).decode()
+    assert out == '<html><head><title>TITEL</title></head><body><p class="x">DAS IST <b>GUT</b>.</p></body></html>'
+    assert translate.calls == [([html], True)]
+
+
+@pytest.mark.parametrize("extension, data, message", [
+    (".txt", "Grüße".encode("latin-1"), "file is not UTF-8 text"),
+    (".html", b"<p>\xff</p>", "file is not UTF-8 text"),
+    (".txt", b"Seite 1\x0cSeite 2", "file contains a control character (U+000C)"),
+    (".html", b"<p>a\x00b</p>", "file contains a control character (U+0000)"),
+    (".docx", b"Hallo", "file is not a valid .docx document"),
+    (".docx", b"PK\x03\x04 truncated", "file is not a valid .docx document"),
+])
+def test_unreadable_files(extension, data, message):
+    with pytest.raises(DocumentError) as info:
+        read(extension, data)
+    assert str(info.value) == message and not isinstance(info.value, DocumentTooLarge)
+
+
+def zipped(entries: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def test_a_zip_that_is_no_word_document_is_refused():
+    with pytest.raises(DocumentError, match="^file is not a valid .docx document$"):
+        read(".docx", zipped({"hello.txt": b"Hallo"}))
+
+
+def test_macro_enabled_document_is_refused():
+    # A .docm renamed to .docx: python-docx refuses the content type; nothing is ever run anyway.
+    data = saved(docx.Document())
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        entries = {info.filename: archive.read(info) for info in archive.infolist()}
+    entries["[Content_Types].xml"] = entries["[Content_Types].xml"].replace(
+        b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+        b"application/vnd.ms-word.document.macroEnabled.main+xml")
+    entries["word/vbaProject.bin"] = b"\x00" * 64
+    with pytest.raises(DocumentError, match="^file is not a valid .docx document$"):
+        read(".docx", zipped(entries))
+
+
+def test_unpacked_size_is_checked_before_decompressing(monkeypatch):
+    monkeypatch.setattr(documents, "MAX_UNPACKED_BYTES", 1000)
+    bomb = zipped({"word/document.xml": b"<" * 5000})   # 5,000 bytes packed into a few dozen
+    with pytest.raises(DocumentTooLarge) as info:
+        read(".docx", bomb)
+    assert str(info.value) == "the .docx unpacks to 5000 bytes, over the limit of 1000 bytes"
+
+
+def test_too_many_parts(monkeypatch):
+    monkeypatch.setattr(documents, "MAX_PARTS", 3)
+    with pytest.raises(DocumentTooLarge, match=r"^the \.docx has 4 parts, over the limit of 3$"):
+        read(".docx", zipped({f"{i}.xml": b"" for i in range(4)}))
+
+
+# ------------------------------------------------------------------------------------------- .docx
+
+def test_runs_keep_their_formatting_and_paragraphs_their_style():
+    document = docx.Document()
+    document.add_heading("Das Wetter", level=1)
+    p = document.add_paragraph("Die Katze ")
+    p.add_run("schläft").bold = True
+    p.add_run(".")
+    p.runs[1].italic = True
+    document.add_paragraph("")                      # empty: left alone
+    out = roundtrip(document)
+    assert len(out.paragraphs) == 3
+    assert [q.style.name for q in out.paragraphs] == ["Heading 1", "Normal", "Normal"]
+    assert out.paragraphs[0].text == "DAS WETTER"
+    assert runs(out.paragraphs[1]) == [("DIE KATZE ", None), ("SCHLÄFT", True), (".", None)]
+    assert out.paragraphs[1].runs[1].italic is True
+    assert out.paragraphs[2].text == ""
+
+
+def test_formatting_follows_a_word_that_moves():
+    table = {"Ich habe das Buch gelesen.": ("I have read the book.", [(0, 0), (1, 1), (2, 4), (3, 2), (4, 3), (5, 5)])}
+    document = docx.Document()
+    p = document.add_paragraph("Ich habe das Buch ")
+    p.add_run("gelesen").bold = True
+    p.add_run(".")
+    out = roundtrip(document, Upper(table))
+    assert runs(out.paragraphs[0]) == [("I have ", None), ("read", True), (" the book.", None)]
+
+
+def test_one_call_for_the_whole_document_and_chars_count_the_text():
+    document = docx.Document()
+    document.add_paragraph("Guten Morgen.")
+    document.add_paragraph("Es regnet.")
+    translate = Upper()
+    parsed = read(".docx", saved(document))
+    assert parsed.chars == len("Guten Morgen.") + len("Es regnet.")
+    parsed.translate(translate)
+    assert translate.calls == [(['<span data-r="0">Guten Morgen.</span>', '<span data-r="0">Es regnet.</span>'], True)]
+
+
+def test_tables_nested_tables_headers_and_footers_are_translated():
+    document = docx.Document()
+    table = document.add_table(rows=1, cols=2)
+    table.cell(0, 0).text = "Es regnet."
+    inner = table.cell(0, 1).add_table(rows=1, cols=1)
+    inner.cell(0, 0).text = "Bis morgen."
+    section = document.sections[0]
+    section.header.paragraphs[0].text = "Kopf"
+    section.footer.paragraphs[0].text = "Fuss"
+    out = roundtrip(document)
+    assert out.tables[0].cell(0, 0).text == "ES REGNET."
+    assert out.tables[0].cell(0, 1).tables[0].cell(0, 0).text == "BIS MORGEN."
+    assert out.sections[0].header.paragraphs[0].text == "KOPF"
+    assert out.sections[0].footer.paragraphs[0].text == "FUSS"
+
+
+def test_line_breaks_split_lines_and_tabs_stay_between_their_words():
+    document = docx.Document()
+    p = document.add_paragraph("Name:\tAnna")
+    p.runs[0].add_break()
+    p.add_run("Es regnet.").add_break(docx.enum.text.WD_BREAK.PAGE)
+    translate = Upper()
+    out = roundtrip(document, translate)
+    assert out.paragraphs[0].text == "NAME:\tANNA\nES REGNET."    # python-docx shows no page break
+    xml = out.paragraphs[0]._p.xml
+    assert xml.count("<w:br/>") == 1 and xml.count('<w:br w:type="page"/>') == 1
+    html = translate.calls[0][0][0]
+    assert html.count("<br ") == 2    # each line is translated apart
+
+
+def hyperlink(paragraph, url: str, text: str):
+    link = OxmlElement("w:hyperlink")
+    link.set(qn("r:id"), paragraph.part.relate_to(url, RT.HYPERLINK, is_external=True))
+    run = OxmlElement("w:r")
+    rpr = OxmlElement("w:rPr")
+    underline = OxmlElement("w:u")
+    underline.set(qn("w:val"), "single")
+    rpr.append(underline)
+    run.append(rpr)
+    t = OxmlElement("w:t")
+    t.text = text
+    run.append(t)
+    link.append(run)
+    paragraph._p.append(link)
+    return link
+
+
+def test_hyperlinks_keep_their_target_and_their_words():
+    document = docx.Document()
+    p = document.add_paragraph("Wo ist der ")
+    rid = hyperlink(p, "https://example.org/bahnhof", "Bahnhof").get(qn("r:id"))
+    p.add_run("?")
+    out = roundtrip(document)
+    links = out.paragraphs[0]._p.findall(qn("w:hyperlink"))
+    assert len(links) == 1 and links[0].get(qn("r:id")) == rid
+    assert "".join(t.text for t in links[0].iter(qn("w:t"))) == "BAHNHOF"
+    assert links[0].find(qn("w:r")).find(qn("w:rPr")).find(qn("w:u")) is not None
+    assert out.paragraphs[0].text == "WO IST DER BAHNHOF?"
+
+
+def field_runs(paragraph, instruction: str, result: str) -> None:
+    for kind, text in (("begin", None), (None, instruction), ("separate", None), (None, result), ("end", None)):
+        run = OxmlElement("w:r")
+        if kind:
+            char = OxmlElement("w:fldChar")
+            char.set(qn("w:fldCharType"), kind)
+            run.append(char)
+        else:
+            t = OxmlElement("w:instrText" if text == instruction else "w:t")
+            t.text = text
+            run.append(t)
+        paragraph._p.append(run)
+
+
+def test_fields_and_pictures_are_kept_as_written_where_they_stood():
+    document = docx.Document()
+    p = document.add_paragraph("Seite ")
+    field_runs(p, " PAGE ", "3")
+    p.add_run(" von 5 ")
+    p.add_run().add_picture(io.BytesIO(PNG))
+    p.add_run(" Bild ").add_picture(io.BytesIO(PNG))   # a picture in a run with text
+    p.add_run("oben.")
+    out = roundtrip(document)
+    body = out.paragraphs[0]._p
+    texts = [(e.tag.split("}")[1], e.text) for e in body.iter(qn("w:t"), qn("w:instrText"))]
+    assert texts == [("t", "SEITE "), ("instrText", " PAGE "), ("t", "3"), ("t", " VON 5 "), ("t", " BILD "),
+                     ("t", "OBEN.")]
+    content = [c.tag.split("}")[1] for r in body.iter(qn("w:r")) for c in r if c.tag != qn("w:rPr")]
+    assert content[-5:] == ["t", "drawing", "t", "drawing", "t"]   # each picture where it was
+    assert [c.get(qn("w:fldCharType")) for c in body.iter(qn("w:fldChar"))] == ["begin", "separate", "end"]
+
+
+def test_spelling_marks_are_dropped_and_blank_paragraphs_untouched():
+    document = docx.Document()
+    p = document.add_paragraph("Ich mag ")
+    p._p.append(OxmlElement("w:proofErr"))
+    p.add_run("Kaffee.")
+    blank = document.add_paragraph("   ")
+    before = blank._p.xml
+    out = roundtrip(document)
+    assert out.paragraphs[0].text == "ICH MAG KAFFEE." and "proofErr" not in out.paragraphs[0]._p.xml
+    assert out.paragraphs[1]._p.xml == before
+
+
+def test_text_outside_every_run_takes_the_longest_runs_formatting():
+    # "sehr" aligns to nothing, so the output word "really" lies outside both runs' spans.
+    table = {"Das ist sehr gut.": ("That is really good.", [(0, 0), (1, 1), (3, 3), (4, 4)])}
+    document = docx.Document()
+    p = document.add_paragraph()
+    p.add_run("Das ist").italic = True
+    p.add_run(" sehr gut.").bold = True
+    translate = Upper(table)
+    out = roundtrip(document, translate)
+    assert translate.aligned(["Das ist sehr gut."])[0].target == "That is really good."
+    assert [(r.text, r.italic, r.bold) for r in out.paragraphs[0].runs] == [
+        ("That is", True, None), (" really good.", None, True)]
