@@ -1,4 +1,5 @@
-"""HTML pages: translate (/), attention heatmaps (/attention), model card (/model), and plotly.js.
+"""HTML pages: translate (/), attention heatmaps (/attention), beam search (/beam), model card (/model),
+and plotly.js.
 
 Pages render fully on the server (a ``/?q=...`` link shows its translation without JavaScript);
 the scripts in static/ only add in-place updates and the Plotly charts.
@@ -12,7 +13,7 @@ import plotly
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 
 from . import markdown, modelcard, validation
-from .service import NothingToTranslate, chrf, get_service
+from .service import NothingToTranslate, TooManyPieces, chrf, get_service
 
 bp = Blueprint("pages", __name__)
 
@@ -70,6 +71,43 @@ def attention():
         return _page_error(error, "attention.html", **context)
     context.update(sentences=sentences, index=index, data=data)
     return render_template("attention.html", **context)
+
+
+@bp.get("/beam")
+def beam():
+    """The beam search behind one sentence's translation, step by step (``service.beam``); like
+    /attention, a text of several sentences shows one of them (``s``) and links to the others."""
+    service = get_service()
+    q = request.args.get("q", "")
+    context = {"q": q, "data": None, "sentences": [], "index": 0}
+    if not q.strip():
+        return render_template("beam.html", **context)
+    try:
+        validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], max_texts=1)
+        sentences = service.sentences(q)
+        index = request.args.get("s", "0")
+        index = int(index) if index.isdecimal() and int(index) < len(sentences) else 0
+        text = validation.parse_attention_text(sentences[index], current_app.config["MAX_ATTENTION_CHARS"],
+                                               "the beam search view")
+        data = service.beam(text)
+    except NothingToTranslate:
+        return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "beam.html", **context)
+    except TooManyPieces as exc:
+        return _page_error(validation.ApiError(413, f"Invalid request: {exc}"), "beam.html", **context)
+    except validation.ApiError as error:
+        return _page_error(error, "beam.html", **context)
+    context.update(sentences=sentences, index=index, data=data, winning_path=_winning_path(data))
+    return render_template("beam.html", **context)
+
+
+def _winning_path(trace: dict) -> set[str]:
+    """Ids of the hypotheses from the first step to the winner (ids are unique within a trace)."""
+    parents = {h["id"]: h["parent"] for step in trace["steps"] for h in step["hypotheses"]}
+    path, node = set(), trace["winner"]["id"]
+    while node in parents and node not in path:
+        path.add(node)
+        node = parents[node]
+    return path
 
 
 @bp.get("/model")

@@ -19,13 +19,18 @@ import sacrebleu
 import torch
 from flask import Flask, current_app
 
+from model.alignment import AlignedText
 from model.checkpoint import CheckpointError
 from model.cli import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
-from model.translator import Translator
+from model.engines import EngineError, load_engine
+from model.explain import UnwritablePrefix, follow_confidences, nfc_spans_in, normalize_prefix, slots_as_placeholders
+from model.translator import PrefixTooLong, Translator
 from pipeline import documents, language
+from pipeline.casing import apply_style, style, truecase
 from pipeline.markup import Segment, parse_html, translate_html
 from pipeline.segment import sentences
+from pipeline.spans import NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, Masked, find_spans, mask, restore, slots_needed
 from pipeline.translate import Options, Pipeline
 
 EXTENSION = "translation_service"
@@ -33,6 +38,14 @@ EXTENSION = "translation_service"
 
 class NothingToTranslate(ValueError):
     """The text has no pieces for the model (only invisible characters such as U+200B)."""
+
+
+class BadPrefix(ValueError):
+    """A completion prefix the model cannot be made to write (the message says why)."""
+
+
+class TooManyPieces(ValueError):
+    """A text longer, in pieces, than the model reads at once (the message says so)."""
 
 
 class StartupError(RuntimeError):
@@ -164,6 +177,98 @@ class TranslationService:
                                for kind, layers in result["attention"].items()}
         return result
 
+    # ------------------------------------------------------------------ the translation inspector
+    # One sentence each (q as /api/attention takes it). explain goes through the pipeline, so its
+    # translation is translate's; complete and beam give the model the pipeline's model input of
+    # the whole text (placeholders where the vocabulary has them, truecased) and restore the spans.
+
+    def explain(self, text: str) -> dict[str, Any]:
+        """Words of ``text`` and of its translation, their character spans, the word alignment and
+        the model's probability of each output word (see ``_explained``)."""
+        self._check_pieces(text, limit=False)  # the pipeline cuts what is too long for the model
+        with self._lock, torch.inference_mode():
+            aligned, confidence = _explained(self.pipeline, text)
+        source_spans = [list(span) for span in nfc_spans_in(text, aligned.source_words)]
+        return {"translation": aligned.target,
+                "source_words": [text[s:e] for s, e in source_spans], "source_spans": source_spans,
+                "target_words": [aligned.target[s:e] for s, e in aligned.target_words],
+                "target_spans": [list(span) for span in aligned.target_words],
+                "alignment": [list(link) for link in aligned.links],
+                "confidence": [round(c, 4) for c in confidence]}
+
+    def complete(self, text: str, prefix: str, n: int) -> list[dict[str, Any]]:
+        """Up to ``n`` translations of ``text`` that start with ``prefix`` (whitespace-normalized)
+        and go on with distinct next words (``Translator.complete``), best first. Raises
+        ``BadPrefix`` for a prefix with characters the vocabulary lacks or too many pieces."""
+        model_text, masked, _ = self._model_input(text)
+        prefix = normalize_prefix(prefix)
+        model_prefix = prefix if masked is None else slots_as_placeholders(prefix, masked.slots)
+        o = self.pipeline.options
+        with self._lock, torch.inference_mode():
+            try:
+                found = self.translator.complete(model_text, model_prefix, n=n, beam_size=o.beam_size,
+                                                 length_penalty=o.length_penalty,
+                                                 no_repeat_ngram_size=o.no_repeat_ngram_size)
+            except UnwritablePrefix as exc:
+                raise BadPrefix(f"prefix contains characters the model cannot write: {exc.characters}") from None
+            except PrefixTooLong as exc:
+                raise BadPrefix(f"prefix has {exc.pieces} pieces, more than the {exc.limit} "
+                                "the model can write") from None
+        start = _restored(model_prefix, masked)  # what the prefix becomes again: the user's prefix
+        completions: dict[str, float] = {}
+        for output, score in found:  # best first; restoring may make two the same (an invented span dropped)
+            restored = _restored(output, masked)
+            if restored.startswith(start):
+                completions.setdefault(prefix + restored[len(start):], round(score, 4))
+        return [{"text": text, "score": score} for text, score in completions.items()]
+
+    def beam(self, text: str) -> dict[str, Any]:
+        """The beam search behind the model's translation of ``text``, step by step
+        (``Translator.beam_trace``); the winner's translation with spans restored and the input's
+        casing style applied. Log-probabilities and scores rounded to 4 places."""
+        model_text, masked, text_style = self._model_input(text)
+        o = self.pipeline.options
+        with self._lock, torch.inference_mode():
+            trace = self.translator.beam_trace(model_text, beam_size=o.beam_size, length_penalty=o.length_penalty,
+                                               no_repeat_ngram_size=o.no_repeat_ngram_size)
+        winner = trace["winner"]
+        winner["translation"] = apply_style(_restored(winner["translation"], masked), text_style)
+        for h in [winner, *(h for step in trace["steps"] for h in step["hypotheses"])]:
+            h["logprob"] = round(h["logprob"], 4)
+            if "score" in h:
+                h["score"] = round(h["score"], 4)
+        return trace
+
+    def _check_pieces(self, text: str, *, limit: bool = True) -> None:
+        """Raise NothingToTranslate for a text without pieces, and with ``limit`` TooManyPieces
+        for one longer than the model reads at once."""
+        ids = self.translator.tokenizer.encode(normalize(text))
+        if not ids:
+            raise NothingToTranslate(f"no translatable text in {text!r}")
+        most = self.translator.config.max_len - 1  # room for EOS
+        if limit and len(ids) > most:
+            raise TooManyPieces(f"q has {len(ids)} pieces, more than the {most} the model reads at once")
+
+    def _model_input(self, text: str) -> tuple[str, Masked | None, str]:
+        """What the pipeline would give the model for ``text`` as one input: protected spans as
+        placeholders (when the vocabulary has them and there are enough), truecased if ALL CAPS or
+        Title Case; with the masking (None: a vocabulary without placeholders; else restoring
+        with it also drops placeholders the model invents) and the casing style."""
+        text = unicodedata.normalize("NFC", text)
+        self._check_pieces(text, limit=False)  # the limit applies to what the model reads, below
+        p, masked = self.pipeline, None
+        spans = find_spans(text, p.representable)
+        needed = slots_needed(spans)
+        if p.placeholders and needed["N"] <= NUMBER_SLOTS and needed["X"] <= OTHER_SLOTS:
+            masked = mask(text, spans)
+            text = masked.text
+        text_style = style(PLACEHOLDER_RE.sub(" ", text))
+        if text_style != "normal" and p.truecase:
+            cased = truecase(text, self.translator.tokenizer.score)
+            text = cased if len(cased) == len(text) else text
+        self._check_pieces(text)
+        return text, masked, text_style
+
     def random_source(self, rng: random.Random | None = None) -> str:
         """A random German sentence of the corpus (LookupError without a corpus)."""
         if self.corpus is None:
@@ -183,6 +288,37 @@ class TranslationService:
 
     def health(self) -> dict[str, Any]:
         return {"status": "ok", "device": str(self.translator.device), "checkpoint": self.translator.checkpoint}
+
+
+def _explained(pipeline: Pipeline, text: str) -> tuple[AlignedText, list[float]]:
+    """``pipeline.translate_aligned([text])[0]`` and a confidence per output word.
+
+    Runs the steps of ``Pipeline._run`` itself, to keep every model input's output: each is scored
+    by teacher forcing (``Translator.word_confidences``) and its words' probabilities are followed
+    through the pipeline's edits (casing, restored spans, repaired placeholders) to the words of
+    the result (``explain.follow_confidences``). A placeholder the model wrote and the pipeline
+    restored has its piece's probability; words the model did not write (spans carried over
+    between separately translated parts, placeholders put back) get 1.0: copied, not predicted."""
+    texts, layouts, plans, units = pipeline._plan([text])
+    outputs = pipeline._model(pipeline._sources(units), True)
+    results = pipeline._outputs(units, outputs)
+    aligned = pipeline._assemble(texts[0], layouts[0], plans[0], results)
+    scored = pipeline.translator.word_confidences([o.source for o in outputs], [o.target for o in outputs])
+    unit_confidence = {}
+    for (chunk, unit), output, (spans, confidences) in zip(units, outputs, scored):
+        words = [_restored(output.target[s:e], chunk.masked) for s, e in spans]
+        unit_confidence[id(chunk), unit] = follow_confidences(
+            words, confidences, [w.text for w in results[id(chunk), unit]])
+    confidence = [c for sentence in plans[0] for chunk in sentence
+                  for c in ([1.0] if chunk.masked is None else
+                            [c for unit in chunk.units for c in unit_confidence[id(chunk), unit]])]
+    if len(confidence) != len(aligned.target_words):  # the pipeline assembles words otherwise now
+        raise RuntimeError(f"{len(confidence)} confidences for {len(aligned.target_words)} words")
+    return aligned, confidence
+
+
+def _restored(output: str, masked: Masked | None) -> str:
+    return restore(output, masked) if masked is not None else output
 
 
 # LibreTranslate answers {"confidence": 0.0, "language": "en"} when it detects nothing; here the
@@ -207,12 +343,18 @@ def chrf(hypothesis: str, references: list[str]) -> float:
 def init_app(app: Flask) -> None:
     """Load the checkpoint and the corpus named by the config; raise StartupError if they are unusable."""
     config = app.config
-    torch.set_num_threads(thread_count(config["TORCH_THREADS"]))
+    threads = thread_count(config["TORCH_THREADS"])
+    torch.set_num_threads(threads)
     language.load()  # here, so that gunicorn's workers share it with the master (preload_app)
     try:
-        translator = Translator.from_checkpoint(config["MODEL_PATH"], device=config["DEVICE"])
+        # ct2: converted here, in the master; each worker then starts its own CT2 translator
+        translator = load_engine(config["MODEL_PATH"], engine=config["ENGINE"], device=config["DEVICE"],
+                                 quantization=config["QUANTIZATION"], threads=threads,
+                                 cache_size=config["TRANSLATION_CACHE"])
     except CheckpointError as exc:
         raise StartupError(f"MODEL_PATH: {exc}") from None
+    except EngineError as exc:
+        raise StartupError(f"ENGINE: {exc}") from None
     except ValueError as exc:  # the device: unknown name, or cuda without a GPU
         raise StartupError(f"DEVICE: {exc}") from None
     corpus = None

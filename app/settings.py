@@ -21,6 +21,9 @@ DEFAULTS: dict[str, Any] = {
     # model (python -m model.sample, training split only); CORPUS_PATH= (empty) turns Random off.
     "CORPUS_PATH": str(ROOT / "checkpoints" / "random-sample.tsv"),
     "DEVICE": "auto",             # auto | cpu | cuda
+    "ENGINE": "auto",             # auto | ct2 | torch; auto = ct2 (CTranslate2) where it imports and DEVICE is the CPU
+    "QUANTIZATION": "int8",       # weights of the ct2 engine: int8 | float32
+    "TRANSLATION_CACHE": 1000,    # model inputs whose translations each worker remembers; 0 = off
     "MAX_CHARS": 5000,            # characters per request, all texts together
     "MAX_TEXTS": 50,              # texts per request when q is a list
     "BEAM_SIZE": 4,               # default beam; 1 = greedy search
@@ -39,9 +42,10 @@ DEFAULTS: dict[str, Any] = {
 
 # Integer settings and the smallest value each may take.
 _INTS = {"MAX_CHARS": 1, "MAX_TEXTS": 1, "BEAM_SIZE": 1, "MAX_ALTERNATIVES": 0,
-         "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "MAX_CONTENT_LENGTH": 1024,
+         "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "TRANSLATION_CACHE": 0, "MAX_CONTENT_LENGTH": 1024,
          "MAX_FILE_BYTES": 1, "MAX_FILE_CHARS": 1, "FILE_TTL": 1, "MAX_STORED_FILES": 1, "MAX_STORED_BYTES": 1}
 _DEVICES = ("auto", "cpu", "cuda")
+_CHOICES = {"DEVICE": _DEVICES, "ENGINE": ("auto", "ct2", "torch"), "QUANTIZATION": ("int8", "float32")}
 
 
 class SettingsError(ValueError):
@@ -69,13 +73,14 @@ def validate(config: dict[str, Any]) -> None:
     """Convert and check the settings in place; raises ``SettingsError`` with a one-line reason."""
     for name in _INTS:
         config[name] = _as_int(name, config[name])
-    for name in ("MODEL_PATH", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "API_KEYS"):
+    for name in ("MODEL_PATH", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "API_KEYS"):
         value = config[name]
         if not isinstance(value, (str, os.PathLike)):
             raise SettingsError(f"{name} must be a string, got {value!r}")
         config[name] = os.fspath(value).strip()
-    if config["DEVICE"] not in _DEVICES:
-        raise SettingsError(f"DEVICE must be one of {', '.join(_DEVICES)}, got {config['DEVICE']!r}")
+    for name, choices in _CHOICES.items():
+        if config[name] not in choices:
+            raise SettingsError(f"{name} must be one of {', '.join(choices)}, got {config[name]!r}")
     if not config["MODEL_PATH"]:
         raise SettingsError("MODEL_PATH must name a checkpoint file, got ''")
     config["API_KEYS"] = frozenset(k.strip() for k in config["API_KEYS"].split(",") if k.strip())

@@ -142,6 +142,86 @@ def _attention() -> dict[str, Any]:
     }}
 
 
+_INSPECTOR_Q = {"type": "string", "description": "one sentence, at most MAX_ATTENTION_CHARS characters",
+                "example": "Wo ist der Bahnhof?"}
+_INTS = {"type": "array", "items": {"type": "integer"}}
+_PAIRS = {"type": "array", "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}}
+
+
+def _inspector(summary: str, description: str, properties: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    too_long = _json("q is over MAX_ATTENTION_CHARS characters, or more pieces than the model reads", _ref("Error"))
+    return {"post": {
+        "summary": summary, "description": description, "tags": ["inspect"],
+        "requestBody": _body({"q": _INSPECTOR_Q, **properties}, ["q"]),
+        "responses": {"200": _json(summary, result), **_errors(400, 415), "413": too_long},
+    }}
+
+
+def _explain() -> dict[str, Any]:
+    words = {"type": "array", "items": {"type": "string"}}
+    result = {"type": "object", "required": ["translation", "source_words", "source_spans", "target_words",
+                                             "target_spans", "alignment", "confidence"], "properties": {
+        "translation": {"type": "string", "description": "as POST /translate gives it"},
+        "source_words": words, "target_words": words,
+        "source_spans": {**_PAIRS, "description": "[start, end) character offsets of each source word in q"},
+        "target_spans": {**_PAIRS, "description": "[start, end) of each target word in translation"},
+        "alignment": {**_PAIRS, "description": "[target word, source word] links, sorted"},
+        "confidence": {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
+                       "description": "per target word: the product of its pieces' probabilities in the "
+                                      "output the model chose; 1 for words copied, not predicted"}}}
+    return _inspector("Why the model translated a sentence so: words, alignment, confidence",
+                      "Words are the model's pieces merged into words, punctuation a word of its own.",
+                      {}, result)
+
+
+def _complete() -> dict[str, Any]:
+    completion = {"type": "object", "required": ["text", "score"], "properties": {
+        "text": {"type": "string", "description": "starts with prefix (whitespace runs as one space)"},
+        "score": {"type": "number", "description": "log-probability of the whole output / GNMT length penalty"}}}
+    result = {"type": "object", "required": ["completions"],
+              "properties": {"completions": {"type": "array", "items": completion}}}
+    properties = {
+        "prefix": {"type": "string", "default": "", "example": "The we",
+                   "description": "English start of the translation, at most MAX_ATTENTION_CHARS characters; "
+                                  "it may end inside a word; a trailing space ends its last word"},
+        "n": {"type": "integer", "minimum": 1, "maximum": 10, "default": 5}}
+    return _inspector("Translations that start with a prefix, with distinct next words",
+                      "The prefix is forced; the n most probable distinct next words are each completed by "
+                      "beam search. Best score first; fewer than n when the model has no more words.",
+                      properties, result)
+
+
+def _beam() -> dict[str, Any]:
+    required = ["id", "parent", "piece", "pieces", "logprob", "status"]
+    hypothesis = {"type": "object", "required": required, "properties": {
+        "id": {"type": "string", "description": "step.rank"},
+        "parent": {"type": "string", "description": "id of the hypothesis it extends; 0.0 is the empty start"},
+        "piece": {"type": "string", "description": "the piece it adds; </s> ends it"},
+        "pieces": {**_STRINGS, "description": "its output so far (without </s>)"},
+        "logprob": {"type": "number", "description": "cumulative log-probability"},
+        "status": {"type": "string", "enum": ["alive", "ended", "pruned"]},
+        "reason": {"type": "string", "enum": ["eos", "max_length", "beam", "finished"],
+                   "description": "ended: eos or max_length; pruned: beam (not among the best) or finished "
+                                  "(alive when the search stopped)"},
+        "score": {"type": "number", "description": "ended only: logprob / GNMT length penalty"}}}
+    step = {"type": "object", "properties": {"step": {"type": "integer"},
+                                             "hypotheses": {"type": "array", "items": hypothesis}}}
+    winner = {"type": "object", "properties": {
+        "id": {"type": "string"}, "pieces": _STRINGS, "logprob": {"type": "number"}, "score": {"type": "number"},
+        "translation": {"type": "string"}}}
+    result = {"type": "object", "required": ["source_pieces", "beam_size", "steps", "stop_reason", "winner"],
+              "properties": {
+                  "source_pieces": _STRINGS, "beam_size": {"type": "integer"}, "length_penalty": {"type": "number"},
+                  "no_repeat_ngram_size": {"type": "integer"},
+                  "max_length": {"type": "integer", "description": "output budget in pieces, </s> included"},
+                  "steps": {"type": "array", "items": step},
+                  "stop_reason": {"type": "string", "enum": ["beam_full", "max_length", "no_alive"]},
+                  "winner": winner}}
+    return _inspector("The beam search behind a translation, step by step",
+                      "Every candidate each step scored (the best 2 x beam_size extensions), best first.",
+                      {}, result)
+
+
 def _schemas() -> dict[str, Any]:
     detection = {"type": "object", "required": ["confidence", "language"], "properties": {
         "confidence": {"type": "number", "minimum": 0, "maximum": 100, "example": 97.4},
@@ -203,6 +283,9 @@ def document() -> dict[str, Any]:
             "/frontend/settings": _get("Settings for a LibreTranslate web front end", "frontend",
                                        _ref("FrontendSettings")),
             "/api/attention": _attention(),
+            "/api/explain": _explain(),
+            "/api/complete": _complete(),
+            "/api/beam": _beam(),
             "/api/random": _get("A random corpus sentence with its references and translation", "inspect",
                                 random, 404),
             "/health": _get("Service status", "status", health),

@@ -144,7 +144,8 @@ def parse_translate(params: dict[str, Any], config: dict[str, Any]) -> Translate
     return TranslateRequest(texts, batch, source, html, alternatives)
 
 
-def parse_attention_text(value: Any, max_chars: int) -> str:
+def parse_attention_text(value: Any, max_chars: int, purpose: str = "attention") -> str:
+    """One sentence for /api/attention or the inspector (``purpose`` names it in the 413 message)."""
     if value is None or value == "":
         raise ApiError(400, "Invalid request: missing q parameter")
     if not isinstance(value, str):
@@ -154,5 +155,34 @@ def parse_attention_text(value: Any, max_chars: int) -> str:
         raise ApiError(400, "Invalid request: q is blank")
     if len(value) > max_chars:
         raise ApiError(413, f"Invalid request: {len(value)} characters exceed the limit of {max_chars} "
-                            "characters for attention")
+                            f"characters for {purpose}")
     return value
+
+
+MAX_COMPLETIONS = 10  # most completions /api/complete returns: each one is a beam search
+
+
+def parse_prefix(value: Any, max_chars: int) -> str:
+    """/api/complete's English prefix: optional (empty = from the start), at most ``max_chars``."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ApiError(400, "Invalid request: prefix must be a string")
+    check_text("prefix", value)
+    if len(value) > max_chars:
+        raise ApiError(400, f"Invalid request: prefix has {len(value)} characters, more than the limit of {max_chars}")
+    return value
+
+
+def parse_completions(value: Any, default: int = 5, limit: int = MAX_COMPLETIONS) -> int:
+    """/api/complete's ``n``: an integer (or its decimal string) from 1 to ``limit``."""
+    if value is None or value == "":
+        return default
+    number = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
+        number = int(value)
+    if number is None or not 1 <= number <= limit:
+        raise ApiError(400, f"Invalid request: n must be an integer from 1 to {limit}")
+    return number

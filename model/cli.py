@@ -11,6 +11,8 @@ Every command follows the same contract:
 * ``--checkpoint`` defaults to ``checkpoints/de-en.pt`` in the repository (the shipped release
   model); ``--device`` is ``auto`` (cuda when available, else cpu), ``cpu`` or ``cuda``;
   ``--threads`` sets torch's CPU threads (default: see ``set_threads``).
+* Commands that translate may offer ``--engine torch|ct2|auto`` and ``--quantization`` (``add_engine_args``,
+  model/engines.py); ``load_translator`` then loads that engine (CTranslate2 gets the same threads).
 
 torch is only imported once the arguments are valid, so ``--help`` and argument errors are fast.
 """
@@ -61,6 +63,15 @@ def add_model_args(parser: argparse.ArgumentParser, *, checkpoint_flag: bool = T
                         help="auto = cuda when available, else cpu (default: auto)")
     parser.add_argument("--threads", type=int, metavar="N",
                         help="torch CPU threads (default: the CPUs this process may use, at most 16)")
+
+
+def add_engine_args(parser: argparse.ArgumentParser, *, default: str = "torch") -> None:
+    """--engine and --quantization, for commands that can run the CTranslate2 engine (model/engines.py)."""
+    parser.add_argument("--engine", default=default, choices=("auto", "ct2", "torch"),
+                        help="ct2 = CTranslate2, torch = PyTorch; auto = ct2 when ctranslate2 is installed "
+                             f"and the device is the CPU, else torch (default: {default})")
+    parser.add_argument("--quantization", default="int8", choices=("int8", "float32"),
+                        help="weights of the ct2 engine (default: int8)")
 
 
 def check_model_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -117,8 +128,14 @@ def load_translator(args: argparse.Namespace) -> "Translator":
     from .translator import Translator, resolve_device
 
     resolve_device(args.device)  # a missing GPU is reported before the checkpoint is read
-    set_threads(args.threads)
-    return Translator.from_checkpoint(args.checkpoint, device=args.device)
+    threads = set_threads(args.threads)
+    engine = getattr(args, "engine", "torch")  # only commands with add_engine_args choose
+    if engine == "torch":
+        return Translator.from_checkpoint(args.checkpoint, device=args.device)
+    from .engines import load_engine
+
+    return load_engine(args.checkpoint, engine=engine, device=args.device, quantization=args.quantization,
+                       threads=threads)
 
 
 def _one_line(exc: BaseException) -> str:

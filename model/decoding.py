@@ -19,16 +19,28 @@ agree on what may be produced, as fairseq's ``--min-len`` and ``--no-repeat-ngra
   batch; it costs O(rows * t * n) comparisons per step. EOS is never blocked.
 - If the constraints leave a row without any finite candidate (possible with tiny vocabularies),
   EOS stays possible with its model log-probability, so every hypothesis can always end.
+
+Two additions to ``beam_search`` for the translation inspector (``model/explain.py``,
+``model/beamtrace.py``), both off by default and leaving its results unchanged:
+
+- ``prefix``: output pieces forced at the start of each sentence's hypotheses. A forced piece gets
+  its model log-probability whatever the constraints above say (the caller chose it), so scores
+  stay comparable with unforced hypotheses; the length budget grows to fit the prefix. The pieces
+  that all sentences have forced are decoded in one teacher-forced pass before the search proper
+  (``_prefill``; not with a recorder, so that a trace shows every step).
+- ``recorder``: called once per step with a ``BeamStep`` (what was scored, kept, ended), so a trace
+  of the search is the search itself rather than a re-implementation that could drift from it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
 from torch import Tensor
 
-from .batch import Batch, causal_mask
+from .batch import Batch, causal_mask, padding_mask
 from .data import require_int
 from .tokenizer import BOS_ID, EOS_ID, PAD_ID
 from .transformer import AttentionWeights, KVCache, Transformer
@@ -38,6 +50,25 @@ from .transformer import AttentionWeights, KVCache, Transformer
 class Hypothesis:
     tokens: list[int]   # output piece ids, without BOS/EOS
     score: float        # log-probability / GNMT length penalty
+
+
+@dataclass
+class BeamStep:
+    """One step of ``beam_search``, for a recorder. Row r is sentence ``sentences[r]``; each row has
+    2K candidates, best first (K = beam size), some of them non-finite (not real hypotheses)."""
+
+    t: int                                # 0-based: the candidates hold t + 1 output pieces
+    sentences: list[int]                  # (Ba,) original sentence index of each row
+    beam: Tensor                          # (Ba, 2K) beam slot each candidate extends
+    token: Tensor                         # (Ba, 2K) the piece it adds
+    logprob: Tensor                       # (Ba, 2K) cumulative log-probability
+    ended: list[tuple[int, int, float]]   # (row, candidate, length-penalized score) that ended here
+    kept: Tensor                          # (Ba, K) candidate filling each beam slot next (dead unless finite, not EOS)
+    at_limit: Tensor                      # (Ba,) rows whose budget forced EOS at this step
+    done: Tensor                          # (Ba,) rows that stop searching after this step
+
+
+BeamRecorder = Callable[[BeamStep], None]
 
 
 def max_lengths(src_mask: Tensor, max_len_a: float, max_len_b: int, model_max_len: int) -> Tensor:
@@ -91,6 +122,36 @@ def _constrain(logp: Tensor, prefix: Tensor, at_limit: Tensor, min_len: int, no_
     return logp
 
 
+def _forced(prefix: Sequence[Sequence[int]] | None, B: int, V: int, device) -> Tensor | None:
+    """(B, P) forced pieces per sentence, -1 past each one's prefix; None without any."""
+    if prefix is None or not any(len(p) for p in prefix):
+        return None
+    if len(prefix) != B:
+        raise ValueError(f"prefix needs one list of pieces per sentence ({B!r}), got {len(prefix)!r}")
+    for pieces in prefix:
+        for piece in pieces:
+            if isinstance(piece, bool) or not isinstance(piece, int) or not 0 <= piece < V \
+                    or piece in (PAD_ID, BOS_ID, EOS_ID):
+                raise ValueError(f"prefix pieces must be output ids in [0, {V!r}) other than PAD, BOS "
+                                 f"and EOS, got {piece!r}")
+    forced = torch.full((B, max(len(p) for p in prefix)), -1, dtype=torch.long)  # (B, P)
+    for row, pieces in enumerate(prefix):
+        forced[row, :len(pieces)] = torch.tensor(list(pieces), dtype=torch.long)
+    return forced.to(device)
+
+
+def _force(logp: Tensor, forced: Tensor, t: int, model_logp: Tensor) -> None:
+    """Rows whose prefix has a piece at step t may only produce it, at its model log-prob (in place).
+
+    forced: (R, P) per row; model_logp: (R,) each row's log-prob of that piece before constraints."""
+    if t >= forced.size(1):
+        return
+    rows = (forced[:, t] >= 0).nonzero().squeeze(1)  # (R',)
+    if rows.numel():
+        logp[rows] = float("-inf")
+        logp[rows, forced[rows, t]] = model_logp[rows]
+
+
 class _Stepper:
     """Produces next-token log-probabilities for growing prefixes, with or without a KV cache."""
 
@@ -130,7 +191,7 @@ def greedy_search(
     B = batch.src.size(0)
     device = batch.src.device
     limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
-    step = _Stepper(model, model.encode(batch.src, batch.src_mask), batch.src_mask, use_cache)
+    step = _Stepper(model, _encode_distinct(model, batch), batch.src_mask, use_cache)
     prefix = torch.full((B, 1), BOS_ID, dtype=torch.long, device=device)  # (Ba, t + 1)
     active = torch.arange(B, device=device)  # original index of each row still decoding
     outputs: list[list[int]] = [[] for _ in range(B)]
@@ -168,37 +229,45 @@ def beam_search(
     use_cache: bool = True,
     min_len: int = 1,
     no_repeat_ngram_size: int = 0,
+    forced_prefix: Sequence[Sequence[int]] | None = None,
+    recorder: BeamRecorder | None = None,
 ) -> list[list[Hypothesis]]:
     """Batched beam search. Returns for every sentence its ``n_best`` hypotheses, best first.
 
     A hypothesis ends when it emits EOS; a sentence is done once it holds ``beam_size`` ended
     hypotheses (fairseq's rule), and done sentences leave the batch so no work is spent on them.
-    ``min_len`` and ``no_repeat_ngram_size``: see the module docstring.
+    ``min_len`` and ``no_repeat_ngram_size``: see the module docstring; ``forced_prefix`` (output
+    pieces each sentence must start with) and ``recorder``: its last section.
     """
     _check_beam_args(beam_size, n_best, min_len, no_repeat_ngram_size)
     B, K = batch.src.size(0), beam_size
     device = batch.src.device
     limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
-    memory = model.encode(batch.src, batch.src_mask)  # (B, S, D)
-    expand = torch.arange(B, device=device).repeat_interleave(K)  # (B*K,)
-    step = _Stepper(model, memory.index_select(0, expand), batch.src_mask.index_select(0, expand), use_cache)
-    prefix = torch.full((B * K, 1), BOS_ID, dtype=torch.long, device=device)  # (B*K, 1)
+    forced = _forced(forced_prefix, B, model.config.vocab_size, device)  # (B, P) or None
+    if forced is not None:
+        limit = _prefix_limit(limit, forced, max_len_b, model.config.max_len)
+    step = _Stepper(model, _encode_distinct(model, batch), batch.src_mask, use_cache)
     # Only the first beam is live at the start, or the K beams would be K copies of one.
     scores = torch.full((B, K), float("-inf"), device=device)  # (B, K) sum of log-probs
-    scores[:, 0] = 0.0
+    # prefix: (B, start + 1) decoder input after the forced pieces all sentences share
+    start, prefix, scores[:, 0] = _prefill(step, forced if recorder is None else None, B, device)
+    expand = torch.arange(B, device=device).repeat_interleave(K)  # (B*K,)
+    step.select(expand)
+    prefix = prefix.index_select(0, expand)  # (B*K, start + 1)
     active = torch.arange(B, device=device)  # original index of each sentence still searching
     ended: list[list[Hypothesis]] = [[] for _ in range(B)]
-    for t in range(int(limit.max())):
+    for t in range(start, int(limit.max())):
         Ba = active.numel()
         at_limit = limit[active] <= t + 1  # (Ba,)
-        logp = _constrain(step(prefix), prefix, at_limit.repeat_interleave(K), min_len, no_repeat_ngram_size)
+        row_forced = None if forced is None else forced.index_select(0, active).repeat_interleave(K, dim=0)
+        logp = _next_logp(step, prefix, at_limit.repeat_interleave(K), min_len, no_repeat_ngram_size, row_forced, t)
         V = logp.size(-1)
         cand = (scores[:, :, None] + logp.view(Ba, K, V)).view(Ba, K * V)  # (Ba, K*V)
         top_scores, top_idx = cand.topk(2 * K, dim=-1)  # (Ba, 2K): enough for K non-EOS continuations
         top_beam, top_tok = top_idx // V, top_idx % V  # (Ba, 2K)
         is_eos = (top_tok == EOS_ID) & torch.isfinite(top_scores)
-        _collect_ended(ended, active, prefix.view(Ba, K, -1), top_scores, top_beam, is_eos, t + 1,
-                       length_penalty_alpha, K)
+        collected = _collect_ended(ended, active, prefix.view(Ba, K, -1), top_scores, top_beam, is_eos, t + 1,
+                                   length_penalty_alpha, K)
         # Live continuations: the best K candidates that are not EOS.
         rank = torch.where(is_eos, float("inf"), torch.arange(2 * K, device=device, dtype=torch.float))
         keep = rank.argsort(dim=-1)[:, :K]  # (Ba, K)
@@ -209,15 +278,77 @@ def beam_search(
         full = torch.tensor([len(ended[int(i)]) >= K for i in active], device=device)  # (Ba,)
         # A sentence at its length limit has ended all its beams; one with no live beam has nothing left.
         still = ~(full | at_limit) & scores.isfinite().any(dim=-1)  # (Ba,)
+        if recorder is not None:
+            recorder(BeamStep(t, active.tolist(), top_beam, top_tok, top_scores, collected, keep, at_limit, ~still))
         if not bool(still.any()):
             break
         if not bool(still.all()):
-            rows = still.nonzero().squeeze(1)  # surviving sentences
-            active, scores = active[rows], scores[rows]
-            flat = (rows[:, None] * K + torch.arange(K, device=device)).view(-1)  # (Ba'*K,)
-            prefix = prefix.index_select(0, flat)
-            step.select(flat)
+            active, scores, prefix = _keep_sentences(still, active, scores, prefix, step, K)
     return [sorted(hyps, key=lambda h: -h.score)[:n_best] for hyps in ended]
+
+
+def _keep_sentences(still: Tensor, active: Tensor, scores: Tensor, prefix: Tensor, step: _Stepper,
+                    K: int) -> tuple[Tensor, Tensor, Tensor]:
+    """Drop the sentences that are done: still (Ba,) says which stay; returns active (Ba',),
+    scores (Ba', K) and prefix (Ba'*K, t), and reorders the stepper's rows."""
+    rows = still.nonzero().squeeze(1)  # surviving sentences
+    flat = (rows[:, None] * K + torch.arange(K, device=still.device)).view(-1)  # (Ba'*K,)
+    step.select(flat)
+    return active[rows], scores[rows], prefix.index_select(0, flat)
+
+
+def _prefix_limit(limit: Tensor, forced: Tensor, max_len_b: int, model_max_len: int) -> Tensor:
+    """(B,) budgets grown so that each forced prefix fits with room after it: at least its length
+    + ``max_len_b`` tokens (EOS included), within the model's limit."""
+    lengths = (forced >= 0).sum(dim=1)  # (B,)
+    longest = int(lengths.max())
+    if longest > model_max_len - 2:
+        raise ValueError(f"a forced prefix has {longest!r} pieces, but the model's output takes at most "
+                         f"{model_max_len - 2!r} before EOS")
+    grown = torch.where(lengths > 0, torch.maximum(limit, lengths + max_len_b), limit)
+    return grown.clamp(max=model_max_len - 1)
+
+
+def _encode_distinct(model: Transformer, batch: Batch) -> Tensor:
+    """(B, S, D) memory, each distinct source row encoded once: the translation inspector searches
+    one source with several forced prefixes (``model/explain.py``)."""
+    distinct, inverse = torch.unique(batch.src, dim=0, return_inverse=True)  # (U, S), (B,)
+    if distinct.size(0) == batch.src.size(0):
+        return model.encode(batch.src, batch.src_mask)
+    return model.encode(distinct, padding_mask(distinct)).index_select(0, inverse)
+
+
+def _prefill(step: _Stepper, forced: Tensor | None, B: int, device) -> tuple[int, Tensor, Tensor]:
+    """Decode the forced pieces that every sentence has at once, one row per sentence, teacher-forced.
+
+    Forced steps leave one live beam of K, so stepping through them wastes K - 1 rows of work.
+    Returns the steps done (``start``), the decoder input (B, start + 1) and each sentence's
+    log-probability of those pieces (B,). The cache then holds all but the last input, which the
+    first search step feeds, as ``_Stepper`` expects. Nothing to do without a cache (or a prefix)."""
+    bos = torch.full((B, 1), BOS_ID, dtype=torch.long, device=device)  # (B, 1)
+    start = 0 if forced is None or step.cache is None else int((forced >= 0).sum(dim=1).min())
+    if start == 0:
+        return 0, bos, torch.zeros(B, device=device)
+    pieces = forced[:, :start]  # (B, start)
+    tgt_in = torch.cat([bos, pieces[:, :-1]], dim=1)  # (B, start)
+    logits = step.model.decode(tgt_in, step.memory, step.src_mask, causal_mask(start, device), cache=step.cache)
+    logp = logits.float().log_softmax(dim=-1).gather(2, pieces[:, :, None]).squeeze(2)  # (B, start)
+    return start, torch.cat([bos, pieces], dim=1), logp.sum(dim=1)
+
+
+def _next_logp(step: _Stepper, prefix: Tensor, at_limit: Tensor, min_len: int, no_repeat: int,
+               forced: Tensor | None, t: int) -> Tensor:
+    """The (R, V) log-probs of step t, constrained (``_constrain``), forced pieces pinned (``_force``).
+
+    prefix: (R, t + 1) decoder input; forced: (R, P) or None."""
+    logp = step(prefix)
+    own = None
+    if forced is not None and t < forced.size(1):
+        own = logp.gather(1, forced[:, t:t + 1].clamp(min=0)).squeeze(1)  # (R,) before constraints
+    logp = _constrain(logp, prefix, at_limit, min_len, no_repeat)
+    if own is not None:
+        _force(logp, forced, t, own)
+    return logp
 
 
 def _check_beam_args(beam_size: int, n_best: int, min_len: int, no_repeat_ngram_size: int) -> None:
@@ -228,8 +359,11 @@ def _check_beam_args(beam_size: int, n_best: int, min_len: int, no_repeat_ngram_
     _check_constraints(min_len, no_repeat_ngram_size)
 
 
-def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, alpha, K) -> None:
-    """Move every EOS candidate among the top K of its sentence into ``ended``."""
+def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, alpha,
+                   K) -> list[tuple[int, int, float]]:
+    """Move every EOS candidate among the top K of its sentence into ``ended``; returns them as
+    (row, candidate, score) for a recorder."""
+    collected = []
     for row, col in is_eos[:, :K].nonzero().tolist():
         sent = int(active[row])
         if len(ended[sent]) >= K:
@@ -237,6 +371,8 @@ def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, 
         tokens = prefix[row, int(top_beam[row, col]), 1:].tolist()
         score = float(top_scores[row, col]) / length_penalty(length, alpha)
         ended[sent].append(Hypothesis(tokens=tokens, score=score))
+        collected.append((row, col, score))
+    return collected
 
 
 @torch.inference_mode()

@@ -54,6 +54,7 @@ PROG = "python -m model.evaluate"
 def parse_args(argv: Sequence[str] | None):
     p = cli.make_parser(PROG, __doc__)
     cli.add_model_args(p)
+    cli.add_engine_args(p)  # torch by default: the figures in MODEL_CARD.md are the PyTorch model's
     p.add_argument("--src", metavar="FILE", help="German sources, one per line")
     p.add_argument("--ref", metavar="FILE", action="append", help="English references, line-aligned with --src; "
                    "repeat for several references per sentence")

@@ -1,7 +1,8 @@
 """Translate German lines on stdin into English lines on stdout.
 
     python -m model.translate [--checkpoint CKPT] [--beam N] [--length-penalty A] [--n-best K]
-                              [--batch-size N] [--device auto|cpu|cuda] [--threads N] < de.txt > en.txt
+                              [--batch-size N] [--device auto|cpu|cuda] [--threads N]
+                              [--engine torch|ct2|auto] [--quantization int8|float32] < de.txt > en.txt
 
 Input: UTF-8 text, one text per line (a sentence, or a whole paragraph: nothing is dropped). Only
 "\\n" ends a line ("\\r\\n" is accepted, a byte-order mark is ignored). Each line goes through
@@ -24,6 +25,11 @@ Output (UTF-8, "\\n" line ends), in input order:
   log-probability divided by the GNMT length penalty, printed with 4 decimals (higher is
   better); for a line the pipeline translated in several pieces, the mean over its pieces. Beam search can end with fewer than K distinct hypotheses; then fewer lines are
   printed, but never none: an empty input line gives the single line "INDEX<TAB>0.0000<TAB>".
+
+Engines (model/engines.py): auto, the default (as in the web service), is ct2 when the
+ctranslate2 package is installed and the device is the CPU, else torch; ct2 converts the checkpoint
+in memory and runs it with CTranslate2, 2-4x faster on a CPU (--quantization int8, the default, or
+float32, which gives torch's outputs exactly); torch runs our PyTorch model.
 
 --beam 1 is greedy search (--length-penalty has no effect then). Input is read and translated in
 chunks of at most 1000 lines (earlier when no more input is waiting, so it also works
@@ -53,6 +59,7 @@ _READ_SIZE = 1 << 16
 def parse_args(argv: Sequence[str] | None):
     p = cli.make_parser(PROG, __doc__)
     cli.add_model_args(p)
+    cli.add_engine_args(p, default="auto")
     p.add_argument("--beam", type=int, default=4, metavar="N", help="beam size; 1 = greedy search (default: 4)")
     p.add_argument("--length-penalty", type=float, default=0.6, metavar="A",
                    help="GNMT length penalty alpha for beam search; 0 = none (default: 0.6)")

@@ -6,22 +6,29 @@ everything it returns is strings, floats and nested lists.
 ``translate_aligned`` also returns, for every output word, the source word it was translated from
 (``model/alignment.py``), which lets callers carry markup and placeholders across.
 
+For the translation inspector: ``word_confidences`` (how probable the model found each word of an
+output), ``complete`` (translations that start with a given English prefix) and ``beam_trace``
+(a beam search step by step); see ``model/explain.py`` and ``model/beamtrace.py``.
+
 Batching: inputs are sorted by length and cut into batches of similar length (little padding),
 then results are put back in input order. Empty inputs translate to "" without the model.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Sequence
 
 import torch
 
-from .alignment import AlignedText, align_outputs
+from .alignment import AlignedText, Span, align_outputs
 from .batch import Batch
+from .beamtrace import BeamTrace
 from .checkpoint import load_checkpoint
 from .data import normalize
-from .decoding import beam_search, capture_attention, greedy_search
+from .decoding import beam_search, capture_attention, greedy_search, max_lengths
+from .explain import PieceIndex, complete, normalize_prefix, piece_logprobs, plan_prefix, word_confidences
 from .tokenizer import Tokenizer
 from .transformer import Transformer
 
@@ -169,3 +176,71 @@ class Translator:
         ``tokenizer.encode``) with their sources, from the model's attention when forced to them."""
         self._source_ids(sources)  # refuses overlong input, as translating it would
         return align_outputs(self.model, self.tokenizer, sources, outputs_ids, batch_size=batch_size)
+
+    # ------------------------------------------------------------------ the translation inspector
+
+    def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], *,
+                         batch_size: int = 64) -> list[tuple[list[Span], list[float]]]:
+        """The words of each output (a translation of its source) as spans in it, and the model's
+        probability of each: the product of its pieces' probabilities, by teacher forcing on the
+        output's pieces (``tokenizer.encode`` of it, which is the model's own segmentation of any
+        text it decoded, bar rare ambiguities)."""
+        if len(sources) != len(outputs):
+            raise ValueError(f"{len(sources)!r} sources but {len(outputs)!r} outputs")
+        src = self._source_ids(sources)
+        out = [self.tokenizer.encode(o) for o in outputs]
+        found = []
+        for ids, logprobs in zip(out, piece_logprobs(self.model, src, out, batch_size=batch_size)):
+            _, words, confidences = word_confidences(self.tokenizer, ids, logprobs)
+            found.append((words, confidences))
+        return found
+
+    @cached_property
+    def piece_index(self) -> PieceIndex:
+        return PieceIndex(self.tokenizer)
+
+    def complete(self, text: str, prefix: str, *, n: int = 5, beam_size: int = 4, length_penalty: float = 0.6,
+                 no_repeat_ngram_size: int = 0) -> list[tuple[str, float]]:
+        """Up to ``n`` (translation, score) pairs for ``text`` that start with the English ``prefix``
+        (``explain.normalize_prefix``-ed; it may end inside a word) and go on with distinct next
+        words, best first; the score is beam search's (log-probability / GNMT length penalty).
+        Raises ``explain.UnwritablePrefix`` or ``PrefixTooLong``."""
+        src = self._source_ids([text])[0]
+        if not src:
+            raise ValueError("cannot complete the translation of an empty text")
+        prefix = normalize_prefix(prefix)
+        plan = plan_prefix(self.tokenizer, prefix)
+        room = self.config.max_len - 2  # output positions before EOS
+        pieces = len(plan.forced) + len(self.tokenizer.encode(prefix.rpartition(" ")[2]))
+        if pieces > room:
+            raise PrefixTooLong(pieces, room)
+        found = complete(self.model, self.tokenizer, src, plan, self.piece_index, n=n, beam_size=beam_size,
+                         length_penalty=length_penalty, no_repeat_ngram_size=no_repeat_ngram_size)
+        return [(prefix + c.text[len(plan.text):], c.score) for c in found]
+
+    def beam_trace(self, text: str, *, beam_size: int = 4, length_penalty: float = 0.6,
+                   no_repeat_ngram_size: int = 0) -> dict[str, Any]:
+        """The beam search behind the translation of ``text``, step by step (``model/beamtrace.py``):
+        ``source_pieces``, the settings, ``max_length`` (output budget in pieces, EOS included),
+        ``steps``, ``stop_reason`` and ``winner`` (with its ``translation``)."""
+        src = self._source_ids([text])[0]
+        if not src:
+            raise ValueError("cannot trace the search for an empty text")
+        batch = Batch.make([src], device=self.device)
+        trace = BeamTrace(self.tokenizer.pieces)
+        a, b = 1.5, 10  # beam_search's default budget, as every other search here uses it
+        best = beam_search(self.model, batch, beam_size=beam_size, length_penalty_alpha=length_penalty,
+                           no_repeat_ngram_size=no_repeat_ngram_size, max_len_a=a, max_len_b=b, recorder=trace)[0][0]
+        result = trace.result(0, best)
+        result["winner"]["translation"] = self.tokenizer.decode(best.tokens)
+        budget = int(max_lengths(batch.src_mask, a, b, self.config.max_len)[0])
+        return {"source_pieces": self.tokenizer.pieces(src), "beam_size": beam_size, "length_penalty": length_penalty,
+                "no_repeat_ngram_size": no_repeat_ngram_size, "max_length": budget, **result}
+
+
+class PrefixTooLong(ValueError):
+    """A completion prefix with more pieces than the model can write."""
+
+    def __init__(self, pieces: int, limit: int):
+        super().__init__(f"the prefix has {pieces!r} pieces, but the model writes at most {limit!r}")
+        self.pieces, self.limit = pieces, limit

@@ -40,9 +40,13 @@
     block.hidden = !(references && references.length);
     document.getElementById("chrf").textContent = chrf == null ? "" : chrf.toFixed(1);
     document.getElementById("attention-link").href = pageUrl("/attention", source);
+    document.getElementById("beam-link").href = pageUrl("/beam", source);
     document.getElementById("permalink").href = pageUrl("/", source);
     result.hidden = false;
     history.replaceState(null, "", pageUrl("/", source));
+    // inspector.js explains the new translation word by word
+    result.dataset.source = source;
+    result.dispatchEvent(new CustomEvent("translation", { detail: { source: source, translation: translation } }));
   }
 
   async function call(url, options) {

@@ -17,7 +17,7 @@ from pipeline.spans import PLACEHOLDER_RE, find_spans
 from pipeline.translate import Options, Pipeline
 from tests.conftest import ROOT
 
-from .conftest import SPAN_AUGMENTATION
+from tests.conftest import SPAN_AUGMENTATION
 
 SHIPPED = ROOT / "checkpoints" / "de-en.pt"
 

@@ -1,0 +1,66 @@
+"""JSON API of the translation inspector: why the model said what it said, and steering it.
+
+- ``POST /api/explain`` ``{"q"}``: the translation (as ``/translate`` gives it), source and target
+  words with their character spans, the word alignment and the model's confidence in each word;
+- ``POST /api/complete`` ``{"q", "prefix", "n"}``: translations that start with an English prefix,
+  with ``n`` distinct next words;
+- ``POST /api/beam`` ``{"q"}``: the beam search behind the translation, step by step.
+
+``q`` is checked as for ``/api/attention`` (one sentence, ``MAX_ATTENTION_CHARS``); no API key, as
+there. Every view: parse -> validate -> call the service -> respond; the service's refusals become
+``ApiError``s here (400, or 413 for input too long for the model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+
+from . import validation
+from .api import allow_cross_origin
+from .service import BadPrefix, NothingToTranslate, TooManyPieces, get_service
+
+bp = Blueprint("inspector", __name__)
+bp.after_request(allow_cross_origin)
+
+PURPOSE = "the inspector"  # names the limit in the 413 message
+
+
+def _text(params: dict[str, Any]) -> str:
+    return validation.parse_attention_text(params.get("q"), current_app.config["MAX_ATTENTION_CHARS"], PURPOSE)
+
+
+def _answer(call: Callable[..., Any], *args: Any):
+    """``call(*args)``'s result as JSON, its refusals as API errors."""
+    try:
+        return jsonify(call(*args))
+    except NothingToTranslate:
+        raise validation.ApiError(400, validation.NOTHING_TO_TRANSLATE) from None
+    except TooManyPieces as exc:
+        raise validation.ApiError(413, f"Invalid request: {exc}") from None
+    except BadPrefix as exc:
+        raise validation.ApiError(400, f"Invalid request: {exc}") from None
+
+
+@bp.post("/api/explain")
+def explain():
+    params = validation.request_params(request)
+    return _answer(get_service().explain, _text(params))
+
+
+@bp.post("/api/complete")
+def complete():
+    params = validation.request_params(request)
+    text = _text(params)
+    prefix = validation.parse_prefix(params.get("prefix"), current_app.config["MAX_ATTENTION_CHARS"])
+    n = validation.parse_completions(params.get("n"))
+    service = get_service()
+    return _answer(lambda: {"completions": service.complete(text, prefix, n)})
+
+
+@bp.post("/api/beam")
+def beam():
+    params = validation.request_params(request)
+    return _answer(get_service().beam, _text(params))

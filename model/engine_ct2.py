@@ -1,0 +1,224 @@
+"""``CT2Translator``: our checkpoint run by CTranslate2, behind ``Translator``'s interface.
+
+The checkpoint is converted in memory when the translator is made (``model.export_ct2``, ~0.2 s
+for the ``small`` preset), so there is no disk cache to go stale. Word alignment, attention
+views and everything else that needs attention weights stay with the PyTorch model, which is kept
+inside (``self.torch``): ``align`` and the second half of ``translate_aligned`` run there, and any
+attribute this class does not define is the PyTorch translator's.
+
+Decoding is mapped onto CTranslate2 so that float32 outputs are ours (tests/model/test_engine_ct2.py):
+
+- Length limit: ours is per sentence, ``max_len_a * (pieces + 1) + max_len_b`` tokens with EOS
+  (``decoding.max_lengths``), CT2's ``max_decoding_length`` is per call and counts pieces without
+  EOS. One call gets the longest limit of its sentences. Greedy outputs are then cut to each
+  sentence's own limit (a greedy prefix does not depend on the limit); in beam search a sentence
+  still searching at its own limit's last step is searched again alone under its own limit.
+- Length penalty: CT2 divides by ``length ** length_penalty`` and, with no penalty, stops a
+  sentence as soon as its best beam ends; ours is GNMT's ``((5 + length) / 6) ** alpha`` (length
+  with EOS) and stops once ``beam_size`` hypotheses have ended. So CT2 gets a negligible penalty
+  (``_CT2_PENALTY``: its stopping rule is then ours), returns all ``beam_size`` hypotheses with
+  their scores, and we recover each log-probability and rank by GNMT ourselves. n-best lists
+  need one more step, see ``_beam``.
+- Never produced: PAD and BOS (``suppress_sequences``); EOS not before one piece
+  (``min_decoding_length=1``); ``no_repeat_ngram_size`` as ours (EOS never blocked).
+
+Known differences: CT2 renormalizes a step's probabilities over the tokens it allows (ours keeps
+the full softmax's values), which shifts beam scores by ~1e-4 per step for PAD/BOS and more when
+n-gram blocking removes a likely piece; and a beam that reaches the length limit ends without
+EOS's log-probability in CT2, with it in ours. Greedy search is unaffected by either.
+
+A ``ctranslate2.Translator`` owns worker threads, which do not survive ``fork``: it is made on
+first use in each process (gunicorn forks its workers after ``create_app``), from model files
+kept in memory.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .alignment import AlignedText
+from .data import require_int
+from .engines import check_search_options
+from .export_ct2 import check_quantization, model_files, require_ctranslate2, vocabulary
+from .tokenizer import BOS_ID, PAD_ID
+from .translator import Translator
+
+# decoding.greedy_search / beam_search defaults, which Translator uses (a test checks they agree).
+MAX_LEN_A, MAX_LEN_B = 1.5, 10
+# Small enough to leave scores unchanged in float32's 7 digits, nonzero so that CT2 waits for
+# beam_size ended hypotheses instead of stopping when its best beam ends.
+_CT2_PENALTY = 1e-6
+
+
+def gnmt_penalty(length: int, alpha: float) -> float:
+    """``decoding.length_penalty``: ((5 + length) / 6) ** alpha, length with EOS."""
+    return ((5.0 + length) / 6.0) ** alpha
+
+
+class CT2Translator:
+    """``Translator``'s text interface (translate, translate_n_best, translate_aligned, align) on CT2."""
+
+    engine = "ct2"
+
+    def __init__(self, translator: Translator, files: dict[str, bytes], *, quantization: str = "int8",
+                 threads: int = 0):
+        require_int("threads", threads, 0)
+        check_quantization(quantization)
+        self.torch = translator
+        self.quantization = quantization
+        self.threads = threads
+        self._files = files
+        self._pieces = vocabulary(translator.tokenizer)
+        self._ids = {piece: i for i, piece in enumerate(self._pieces)}
+        self._suppress = [[self._pieces[PAD_ID]], [self._pieces[BOS_ID]]]
+        self._ct2: Any = None
+        self._pid = -1
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_checkpoint(cls, path: str | Path, device: str = "cpu", *, quantization: str = "int8",
+                        threads: int = 0) -> "CT2Translator":
+        check_quantization(quantization)
+        require_ctranslate2()
+        translator = Translator.from_checkpoint(path, device=device)
+        files = model_files(translator.model, translator.tokenizer, quantization)
+        return cls(translator, files, quantization=quantization, threads=threads)
+
+    def __getattr__(self, name: str) -> Any:
+        # Everything else (device, checkpoint, meta, config, model, attention, ...) is the PyTorch
+        # translator's. "torch" itself is looked up here only before __init__ set it.
+        if name == "torch":
+            raise AttributeError(name)
+        return getattr(self.torch, name)
+
+    @property
+    def tokenizer(self):
+        return self.torch.tokenizer
+
+    def engine_translator(self):
+        """This process's ``ctranslate2.Translator``, made on first use (and again after a fork)."""
+        with self._lock:
+            if self._ct2 is None or self._pid != os.getpid():
+                ctranslate2 = require_ctranslate2()
+                device = self.torch.device.type
+                self._ct2 = ctranslate2.Translator(
+                    f"de-en-nmt:{self.torch.checkpoint}", device=device, compute_type=self.quantization,
+                    intra_threads=self.threads, inter_threads=1, files=self._files)
+                self._pid = os.getpid()
+            return self._ct2
+
+    # ------------------------------------------------------------------------------ public API
+
+    def translate(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
+                  batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[str]:
+        """As ``Translator.translate``: one English line per German input, same order."""
+        outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
+                                  batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
+        return [self.tokenizer.decode(ids) for ids in outputs]
+
+    def translate_n_best(self, texts: Sequence[str], *, beam_size: int = 4, n_best: int = 1,
+                         length_penalty: float = 0.6, batch_size: int = 64,
+                         no_repeat_ngram_size: int = 0) -> list[list[tuple[str, float]]]:
+        """As ``Translator.translate_n_best``: up to ``n_best`` (translation, score) pairs, best first."""
+        check_search_options(beam_size, batch_size, no_repeat_ngram_size, n_best)
+        ids = self.torch._source_ids(texts)
+        found = self._beam(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size, n_best)
+        results: list[list[tuple[str, float]]] = [[("", 0.0)] for _ in texts]
+        for i, hyps in found.items():
+            results[i] = [(self.tokenizer.decode(tokens), score) for tokens, score in hyps[:n_best]]
+        return results
+
+    def translate_aligned(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
+                          batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[AlignedText]:
+        """As ``Translator.translate_aligned``: CT2 translates, the PyTorch model aligns."""
+        outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
+                                  batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
+        return self.torch.align(texts, outputs, batch_size=batch_size)
+
+    def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
+              batch_size: int = 64) -> list[AlignedText]:
+        return self.torch.align(sources, outputs_ids, batch_size=batch_size)
+
+    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
+                   batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[list[int]]:
+        """The output piece ids of the best translation of each text ([] for an empty one)."""
+        check_search_options(beam_size, batch_size, no_repeat_ngram_size)
+        ids = self.torch._source_ids(texts)
+        out: list[list[int]] = [[] for _ in ids]
+        if beam_size == 1:
+            for i, tokens in self._greedy(ids, batch_size, no_repeat_ngram_size).items():
+                out[i] = tokens
+        else:
+            for i, hyps in self._beam(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size).items():
+                out[i] = hyps[0][0]
+        return out
+
+    # ------------------------------------------------------------------------------ searches
+
+    def _limit(self, pieces: int) -> int:
+        """Most output pieces (EOS not counted) of a source of ``pieces`` pieces, as ``max_lengths``."""
+        budget = int((pieces + 1) * MAX_LEN_A + MAX_LEN_B)  # tokens with EOS, source with EOS
+        return min(max(budget, 1), self.torch.config.max_len - 1) - 1
+
+    def _call(self, ids: list[list[int]], rows: list[int], max_length: int, batch_size: int, **options):
+        return self.engine_translator().translate_batch(
+            [[self._pieces[i] for i in ids[r]] for r in rows], max_batch_size=batch_size,
+            max_decoding_length=max_length, min_decoding_length=1, max_input_length=0,
+            suppress_sequences=self._suppress, **options)
+
+    def _greedy(self, ids: list[list[int]], batch_size: int, no_repeat: int) -> dict[int, list[int]]:
+        """Greedy output ids of every non-empty source, each cut to its own length limit."""
+        rows = [i for i, s in enumerate(ids) if s]
+        if not rows:
+            return {}
+        longest = max(self._limit(len(ids[r])) for r in rows)
+        results = self._call(ids, rows, longest, batch_size, beam_size=1, no_repeat_ngram_size=no_repeat)
+        return {r: [self._ids[p] for p in res.hypotheses[0]][:self._limit(len(ids[r]))]
+                for r, res in zip(rows, results)}
+
+    def _beam(self, ids: list[list[int]], beam_size: int, alpha: float, batch_size: int, no_repeat: int,
+              n_best: int = 1) -> dict[int, list[tuple[list[int], float]]]:
+        """The ended hypotheses of every non-empty source as (ids, GNMT score), best first: the
+        best one exactly ours; with ``n_best`` > 1 all ``beam_size`` of them exactly ours."""
+        # When several beams end in the step that completes a sentence, CT2 keeps all of them
+        # and returns the best-scoring beam_size, ours keeps the first to end (beam_size in all).
+        # The best after the length penalty is the same (an earlier, worse-scoring hypothesis
+        # never wins), the rest may differ; for those CT2 searches on (patience 2) and returns
+        # twice as many, and ours are the beam_size that ended first.
+        every = n_best > 1
+        options = dict(beam_size=beam_size, patience=2 if every else 1,
+                       num_hypotheses=2 * beam_size if every else beam_size, length_penalty=_CT2_PENALTY,
+                       return_scores=True, no_repeat_ngram_size=no_repeat)
+        rows = [i for i, s in enumerate(ids) if s]
+        if not rows:
+            return {}
+        # One call under the longest limit. Up to its own limit's last step a sentence's search
+        # is the same under any longer limit, so only one still searching then (its longest
+        # hypothesis reaches limit - 1 pieces) is searched again under its own limit.
+        longest = max(self._limit(len(ids[r])) for r in rows)
+        found: dict[int, list[tuple[list[int], float]]] = {}
+        again: dict[int, list[int]] = {}
+        for r, res in zip(rows, self._call(ids, rows, longest, batch_size, **options)):
+            own = self._limit(len(ids[r]))
+            if own < longest and max(map(len, res.hypotheses)) >= own - 1:
+                again.setdefault(own, []).append(r)
+            else:
+                found[r] = self._ranked(res, beam_size, alpha, every)
+        for own, group in again.items():
+            for r, res in zip(group, self._call(ids, group, own, batch_size, **options)):
+                found[r] = self._ranked(res, beam_size, alpha, every)
+        return found
+
+    def _ranked(self, result, beam_size: int, alpha: float, every: bool) -> list[tuple[list[int], float]]:
+        """One sentence's hypotheses as (ids, log-probability / GNMT penalty), best first."""
+        # Undo CT2's normalization: the score is then the log-probability.
+        hyps = [([self._ids[p] for p in tokens], score * len(tokens) ** _CT2_PENALTY)
+                for tokens, score in zip(result.hypotheses, result.scores)]
+        if every:  # in the order ours collects them: by step, then by score
+            hyps = sorted(hyps, key=lambda h: (len(h[0]), -h[1]))[:beam_size]
+        scored = [(tokens, logp / gnmt_penalty(len(tokens) + 1, alpha)) for tokens, logp in hyps]
+        return sorted(scored, key=lambda h: -h[1])

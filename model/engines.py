@@ -1,0 +1,168 @@
+"""Choosing the inference engine, and a per-process cache of translations.
+
+Two engines run the same checkpoint behind the same interface (``translate``, ``translate_n_best``,
+``translate_aligned``, ``align``, ``tokenizer``, and the rest of ``Translator``'s attributes):
+
+- ``torch``: ``model.translator.Translator``, our own model and searches;
+- ``ct2``: ``model.engine_ct2.CT2Translator``, the checkpoint converted in memory and run by
+  CTranslate2 (int8 weights by default), with alignment and attention views still from PyTorch.
+
+``auto`` is ct2 where the ctranslate2 package is importable and the model runs on the CPU, else
+torch. ``CachedTranslator`` wraps either and remembers the output of repeated model inputs.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .alignment import AlignedText
+from .data import require_int
+
+ENGINES = ("auto", "ct2", "torch")
+
+
+class EngineError(ValueError):
+    """An engine that cannot be used here (unknown name, ctranslate2 missing, no GPU for it)."""
+
+
+def ct2_available() -> bool:
+    try:
+        import ctranslate2  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def resolve_engine(engine: str, device: str = "auto") -> str:
+    """'auto' -> 'ct2' when ctranslate2 imports and the device is the CPU, else 'torch'."""
+    from .translator import resolve_device
+
+    if engine not in ENGINES:
+        raise EngineError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    kind = resolve_device(device).type
+    if engine == "auto":
+        return "ct2" if kind == "cpu" and ct2_available() else "torch"
+    if engine == "ct2":
+        if not ct2_available():
+            raise EngineError("engine 'ct2' needs the ctranslate2 package: pip install ctranslate2")
+        import ctranslate2
+
+        if kind == "cuda" and ctranslate2.get_cuda_device_count() < 1:
+            raise EngineError("engine 'ct2' on cuda: this ctranslate2 build sees no CUDA device")
+    return engine
+
+
+def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto", quantization: str = "int8",
+                threads: int = 0, cache_size: int = 0) -> Any:
+    """The translator of ``engine`` for checkpoint ``path``, wrapped in a cache when ``cache_size`` > 0.
+
+    ``threads``: CTranslate2's intra-op threads (0 = its default); torch's are set by the caller."""
+    from .translator import Translator
+
+    require_int("cache_size", cache_size, 0)
+    chosen = resolve_engine(engine, device)
+    if chosen == "ct2":
+        from .engine_ct2 import CT2Translator
+
+        translator: Any = CT2Translator.from_checkpoint(path, device, quantization=quantization, threads=threads)
+    else:
+        translator = Translator.from_checkpoint(path, device=device)
+    return CachedTranslator(translator, cache_size) if cache_size else translator
+
+
+def engine_name(translator: Any) -> str:
+    """'ct2' or 'torch', through a cache."""
+    inner = getattr(translator, "inner", translator)
+    return getattr(inner, "engine", "torch")
+
+
+class CachedTranslator:
+    """A bounded LRU cache of best translations in front of a translator, keyed by the model input
+    exactly as given and the search options (beam size, length penalty, n-gram blocking).
+
+    ``translate`` and ``translate_aligned`` use it (the latter aligns the cached output with the
+    PyTorch model, as the uncached engines do); everything else goes straight to ``inner``. It
+    pays where inputs repeat: the web form re-sends the whole text after every pause in typing,
+    so all but the last sentence are repeats; Random draws from a fixed corpus."""
+
+    def __init__(self, inner: Any, size: int):
+        require_int("size", size, 1)
+        self.inner = inner
+        self.size = size
+        self.hits = self.misses = 0
+        self._entries: OrderedDict[tuple, list[int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "inner":  # only before __init__ set it
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.hits = self.misses = 0
+
+    def translate(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
+                  batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[str]:
+        outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
+                                  batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
+        return [self.inner.tokenizer.decode(ids) for ids in outputs]
+
+    def translate_aligned(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
+                          batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[AlignedText]:
+        outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
+                                  batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
+        return self.inner.align(texts, outputs, batch_size=batch_size)
+
+    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
+                   batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[list[int]]:
+        """Best output ids per text: cached ones, and the misses translated together."""
+        check_search_options(beam_size, batch_size, no_repeat_ngram_size)
+        options = (beam_size, float(length_penalty), no_repeat_ngram_size)
+        keys = [(text, *options) for text in texts]
+        with self._lock:
+            found = {key: self._entries[key] for key in keys if key in self._entries}
+            for key in found:
+                self._entries.move_to_end(key)
+        missing = list(dict.fromkeys(key for key in keys if key not in found))
+        if missing:
+            computed = _output_ids(self.inner, [key[0] for key in missing], beam_size=beam_size,
+                                   length_penalty=length_penalty, batch_size=batch_size,
+                                   no_repeat_ngram_size=no_repeat_ngram_size)
+            found.update(zip(missing, computed))
+        with self._lock:
+            self.hits += len(keys) - len(missing)
+            self.misses += len(missing)
+            for key in missing:
+                self._entries[key] = found[key]
+                if len(self._entries) > self.size:
+                    self._entries.popitem(last=False)
+        return [list(found[key]) for key in keys]
+
+
+def check_search_options(beam_size: int, batch_size: int, no_repeat_ngram_size: int, n_best: int = 1) -> None:
+    """The checks (and messages) of Translator and model.decoding, before any work is done."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
+    if beam_size < 1:
+        raise ValueError(f"beam_size must be >= 1, got {beam_size!r}")
+    if not 1 <= n_best <= beam_size:
+        raise ValueError(f"n_best must be between 1 and beam_size {beam_size!r}, got {n_best!r}")
+    require_int("no_repeat_ngram_size", no_repeat_ngram_size, 0)
+
+
+def _output_ids(translator: Any, texts: list[str], **search: Any) -> list[list[int]]:
+    """Best output ids from either engine (Translator keeps them behind its private helpers)."""
+    if hasattr(translator, "output_ids"):
+        return translator.output_ids(texts, **search)
+    ids = translator._source_ids(texts)
+    return translator._output_ids(ids, search["beam_size"], search["length_penalty"], search["batch_size"],
+                                  search["no_repeat_ngram_size"])

@@ -1,0 +1,323 @@
+"""The translation inspector's model side: how sure the model was of each word, and what it would
+say after a prefix the user chose. Free functions on a model and its tokenizer; no text pipeline.
+
+Word confidence (``piece_logprobs``, ``word_confidences``): one teacher-forced pass over the output
+gives log P(piece | source, pieces before it) for every output piece, the same numbers the search
+saw at each step (eval mode; cached and uncached decoding agree). A word's confidence is the
+**product** of its pieces' probabilities, i.e. the probability of spelling exactly that word given
+everything before it; a mean would rate "station" split into three likely pieces as high as a sure
+one-piece word. (It leaves out the probability that the word ends there.) Words are those of
+``alignment.target_words``: pieces merged, punctuation a word of its own, a lone "▁" in none.
+
+Completion (``plan_prefix``, ``complete``): the English prefix is forced, and it may end inside a
+word ("The we"). SentencePiece encodes each whitespace-separated word on its own, so the complete
+words' pieces are exactly those of the full text and are forced as they are. The last, partial
+word is not forced as pieces (its encoding, "▁we", is rarely how "▁weather" starts), but as text:
+the pieces after the forced ones must spell a string that starts with it (``PrefixPlan.rest``, in
+piece notation: "▁we"). ``next_words`` searches those piece sequences (each piece either covers
+what is left of ``rest`` or is a proper prefix of it) and finishes each word greedily (while the
+model's best next piece continues it); the ``n`` most probable distinct words are forced too and
+completed by one batched beam search (``decoding.beam_search(forced_prefix=...)``), and the best
+completion per distinct next word is kept. A prefix that ends with a space has a complete last
+word: ``rest`` is "▁", so the next piece must start a new word. Scores are beam search's: the
+log-probability of the whole output, forced pieces included, divided by the GNMT length penalty.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from .alignment import Span, is_punctuation, target_words
+from .batch import Batch, causal_mask
+from .decoding import beam_search
+from .tokenizer import BOS_ID, UNK_ID, Tokenizer
+from .transformer import Transformer
+
+WORD_START = "▁"
+FIRST_ID = 4  # ids below are PAD, UNK, BOS, EOS: never part of a completion's spelling
+
+
+# ------------------------------------------------------------------------------- confidence
+
+@torch.inference_mode()
+def piece_logprobs(
+    model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *, batch_size: int = 64,
+) -> list[list[float]]:
+    """log P(piece | source, pieces before it) of every output piece (EOS not included), by teacher
+    forcing: one pass per batch. An empty output gives []."""
+    if len(src_ids) != len(out_ids):
+        raise ValueError(f"{len(src_ids)!r} sources but {len(out_ids)!r} outputs")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
+    device = next(model.parameters()).device
+    result: list[list[float]] = [[] for _ in src_ids]
+    order = sorted((i for i in range(len(src_ids)) if out_ids[i]), key=lambda i: -len(src_ids[i]))
+    for k in range(0, len(order), batch_size):
+        chunk = order[k:k + batch_size]
+        batch = Batch.make([src_ids[i] for i in chunk], [out_ids[i] for i in chunk], device=device)
+        logits = model(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)  # (B, T, V)
+        logp = logits.float().log_softmax(dim=-1).gather(2, batch.tgt_out[:, :, None]).squeeze(2)  # (B, T)
+        for row, i in enumerate(chunk):
+            result[i] = logp[row, :len(out_ids[i])].tolist()
+    return result
+
+
+def word_confidences(tokenizer: Tokenizer, ids: Sequence[int], logprobs: Sequence[float],
+                     ) -> tuple[str, list[Span], list[float]]:
+    """The decoded text of output ``ids``, its words and each word's probability (the product of
+    its pieces' probabilities, from ``logprobs``: one per id)."""
+    if len(ids) != len(logprobs):
+        raise ValueError(f"{len(ids)!r} pieces but {len(logprobs)!r} log-probabilities")
+    text, words, piece_word = target_words(tokenizer, ids)
+    sums = [0.0] * len(words)
+    for word, logprob in zip(piece_word, logprobs):
+        if word >= 0:
+            sums[word] += logprob
+    return text, words, [math.exp(s) for s in sums]
+
+
+def follow_confidences(model_words: Sequence[str], confidences: Sequence[float], final_words: Sequence[str],
+                       default: float = 1.0) -> list[float]:
+    """Confidences for ``final_words``, an output after edits that keep most words (casing, spans
+    restored, a placeholder put back or removed, a full stop changed): position by position when
+    the counts agree, else by matching the casefolded words (difflib); a final word that no model
+    word stands behind gets ``default``. ``model_words`` should already have spans restored."""
+    if len(model_words) != len(confidences):
+        raise ValueError(f"{len(model_words)!r} words but {len(confidences)!r} confidences")
+    if len(model_words) == len(final_words):
+        return list(confidences)
+    result = [default] * len(final_words)
+    matcher = difflib.SequenceMatcher(None, [w.casefold() for w in model_words],
+                                      [w.casefold() for w in final_words], autojunk=False)
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and a1 - a0 == b1 - b0):
+            result[b0:b1] = confidences[a0:a1]
+    return result
+
+
+def nfc_spans_in(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Character spans in ``NFC(text)`` (the text pipeline's coordinates) as spans in ``text`` as
+    given, for a caller that highlights words in what the user typed (a decomposed "ü" is two
+    characters there)."""
+    if unicodedata.is_normalized("NFC", text):
+        return [tuple(span) for span in spans]
+    origin: list[Span] = []  # for each NFC character, the original characters it comes from
+    i = 0
+    while i < len(text):
+        j = i + 1
+        while j < len(text) and unicodedata.combining(text[j]):
+            j += 1
+        origin += [(i, j)] * len(unicodedata.normalize("NFC", text[i:j]))
+        i = j
+    if len(origin) != len(unicodedata.normalize("NFC", text)):  # composition across clusters (Hangul jamo)
+        return [tuple(span) for span in spans]
+    return [(origin[s][0], origin[e - 1][1]) for s, e in spans]
+
+
+# ------------------------------------------------------------------------------- completion
+
+class PieceIndex:
+    """The vocabulary's pieces in sorted order, to find the pieces that start with a string or are
+    a prefix of it without scanning all of them at every step."""
+
+    def __init__(self, tokenizer: Tokenizer):
+        self.pieces = tokenizer.pieces(range(tokenizer.vocab_size))  # by id
+        # Pieces that are a word on their own (alignment.word_spans): placeholders, punctuation.
+        self.alone = [p in tokenizer.user_symbols or is_punctuation(p.lstrip(WORD_START)) for p in self.pieces]
+        pairs = sorted((piece, i) for i, piece in enumerate(self.pieces) if i >= FIRST_ID)
+        self.strings = [piece for piece, _ in pairs]
+        self.ids = torch.tensor([i for _, i in pairs], dtype=torch.long)
+        self.by_string = {piece: i for piece, i in pairs}
+
+    def starting_with(self, text: str) -> torch.Tensor:
+        """Ids of the pieces that start with ``text`` (all of them for "")."""
+        lo = bisect.bisect_left(self.strings, text)
+        hi = bisect.bisect_left(self.strings, text + "\U0010ffff", lo)
+        return self.ids[lo:hi]
+
+    def prefixes_of(self, text: str) -> list[tuple[int, str]]:
+        """(id, what is left of ``text``) for every piece that is a proper, non-empty prefix of it."""
+        return [(self.by_string[text[:k]], text[k:]) for k in range(1, len(text)) if text[:k] in self.by_string]
+
+
+class UnwritablePrefix(ValueError):
+    """The prefix holds characters the vocabulary lacks; ``characters`` lists them."""
+
+    def __init__(self, characters: str):
+        super().__init__(f"the vocabulary cannot write {characters!r}")
+        self.characters = characters
+
+
+@dataclass(frozen=True)
+class PrefixPlan:
+    forced: list[int]   # pieces of the prefix's complete words
+    rest: str           # what the next pieces must spell, in piece notation ("▁we"; "▁": a new word)
+    text: str           # the prefix as the model writes it: every completion's decoded text starts so
+    word_start: int     # where the first word after the forced pieces starts in the decoded text
+
+
+def normalize_prefix(prefix: str) -> str:
+    """Whitespace runs become one space and leading space goes; a trailing space stays (it says the
+    last word is complete)."""
+    words = prefix.split()
+    return " ".join(words) + (" " if words and prefix[-1:].isspace() else "")
+
+
+def slots_as_placeholders(prefix: str, slots: dict[str, str]) -> str:
+    """``prefix`` with each slot's text (``{"⦅N1⦆": "1,450"}``: a span of the source as the
+    translation shows it) written as its placeholder again where it stands as a word of its own,
+    so that a prefix that repeats a number or URL of the source forces the placeholder the model
+    copies. Longer texts first, so "1,450" is not read as "1"."""
+    for symbol, value in sorted(slots.items(), key=lambda item: -len(item[1])):
+        if value:
+            # Not inside a longer word or number: "1" is not the start of "1,4501".
+            prefix = re.sub(rf"(?<!\w)(?<!\d[.,]){re.escape(value)}(?!\w|[.,]\d)", symbol, prefix)
+    return prefix
+
+
+def plan_prefix(tokenizer: Tokenizer, prefix: str) -> PrefixPlan:
+    """How to force a ``normalize_prefix``-ed prefix: raises ``UnwritablePrefix`` for characters
+    the vocabulary lacks."""
+    if prefix != normalize_prefix(prefix):
+        raise ValueError(f"prefix must be whitespace-normalized (normalize_prefix), got {prefix!r}")
+    complete, _, partial = prefix.rpartition(" ")
+    forced = tokenizer.encode(complete) if complete else []
+    partial_ids = tokenizer.encode(partial) if partial else []
+    if UNK_ID in forced or UNK_ID in partial_ids:
+        lacking = [c for c in dict.fromkeys(prefix) if not c.isspace() and UNK_ID in tokenizer.encode(c)]
+        raise UnwritablePrefix("".join(lacking))
+    rest = "".join(tokenizer.pieces(partial_ids)) or WORD_START
+    start = len(tokenizer.decode(forced)) + 1 if forced else 0
+    text = tokenizer.decode(forced + partial_ids) + (" " if forced and not partial_ids else "")
+    return PrefixPlan(forced, rest, text, start)
+
+
+class _Decoder:
+    """Incremental decoding of a tree of outputs that all start with the same forced pieces, for
+    one source: the source is encoded and the forced pieces decoded once, then every step feeds
+    one new piece per row into a key/value cache whose rows follow their parents."""
+
+    def __init__(self, model: Transformer, src_ids: Sequence[int], forced: Sequence[int]):
+        device = next(model.parameters()).device
+        batch = Batch.make([src_ids], device=device)
+        self.model, self.device, self.src_mask = model, device, batch.src_mask  # (1, 1, 1, S)
+        self.memory = model.encode(batch.src, batch.src_mask)  # (1, S, D)
+        self.cache = model.new_cache()
+        tgt_in = torch.tensor([[BOS_ID, *forced]], device=device)  # (1, P + 1)
+        logits = model.decode(tgt_in, self.memory, self.src_mask, causal_mask(tgt_in.size(1), device), cache=self.cache)
+        self.first = logits[:, -1].float().log_softmax(dim=-1).cpu()  # (1, V) after the forced pieces
+
+    def step(self, parents: Sequence[int], pieces: Sequence[int]) -> torch.Tensor:
+        """Row i becomes row ``parents[i]`` + ``pieces[i]``; returns the (R, V) next-piece log-probs."""
+        index = torch.tensor(list(parents), device=self.device)  # (R,)
+        self.cache.select(index)
+        self.memory, self.src_mask = self.memory.index_select(0, index), self.src_mask.index_select(0, index)
+        tgt_in = torch.tensor([[p] for p in pieces], device=self.device)  # (R, 1)
+        logits = self.model.decode(tgt_in, self.memory, self.src_mask, cache=self.cache)  # (R, 1, V)
+        return logits[:, -1].float().log_softmax(dim=-1).cpu()  # (R, V)
+
+
+FINISH_STEPS = 4  # most pieces a word is extended by after it has spelled the partial word
+
+
+def next_words(decoder: _Decoder, plan: PrefixPlan, index: PieceIndex, count: int,
+               room: int | None = None) -> list[tuple[list[int], float]]:
+    """Up to ``count`` piece sequences that, after ``plan.forced``, write a next word: they spell
+    ``plan.rest`` (each piece covers what is left of it or is a proper prefix of it), then go on
+    greedily while the model's most probable piece continues the word (as ``alignment.word_spans``
+    joins pieces), at most ``FINISH_STEPS`` pieces. Each comes with its log-probability (forced
+    pieces left out: the same for all), most probable first. A best-first search with at most
+    ``count`` open rows: a sequence only loses probability as it grows, so rows below the
+    ``count``-th finished word are dropped. ``room``: most pieces after the forced ones (the
+    model's length limit); a word that needs more is not found."""
+    finished: list[tuple[list[int], float]] = []
+    rows: list[tuple[list[int], float, str | None]] = [([], 0.0, plan.rest)]  # rest None: spelled, finishing
+    logp = decoder.first
+    steps = len(plan.rest) + FINISH_STEPS  # every piece spells at least one character
+    for _ in range(steps if room is None else min(steps, room)):
+        grown: list[tuple[int, int, float, str | None]] = []  # parent row, piece, score, rest
+        for row, (tokens, score, rest) in enumerate(rows):
+            if rest is None:
+                lp, best = logp[row].max(dim=-1)
+                if _continues(index, tokens[-1], int(best)):
+                    grown.append((row, int(best), score + float(lp), None))
+                else:
+                    finished.append((tokens, score))
+                continue
+            ids = index.starting_with(rest)
+            if ids.numel():
+                best_lp, where = logp[row, ids].topk(min(count, ids.numel()))
+                grown += [(row, int(ids[w]), score + float(b), None) for b, w in zip(best_lp, where)]
+            grown += [(row, i, score + float(logp[row, i]), left) for i, left in index.prefixes_of(rest)]
+        finished = sorted(finished, key=lambda f: -f[1])[:count]
+        floor = finished[-1][1] if len(finished) == count else float("-inf")
+        grown = sorted((g for g in grown if g[2] > floor and math.isfinite(g[2])), key=lambda g: -g[2])[:count]
+        if not grown:
+            break
+        logp = decoder.step([g[0] for g in grown], [g[1] for g in grown])
+        rows = [(rows[parent][0] + [piece], score, rest) for parent, piece, score, rest in grown]
+    else:  # out of steps: words still growing count as they are, spelling ones not at all
+        finished += [(tokens, score) for tokens, score, rest in rows if rest is None]
+    return sorted(finished, key=lambda f: -f[1])[:count]
+
+
+def _continues(index: PieceIndex, last: int, nxt: int) -> bool:
+    """Does piece ``nxt`` continue the word that piece ``last`` ends (alignment.word_spans's rule)?"""
+    return (nxt >= FIRST_ID and not index.pieces[nxt].startswith(WORD_START)
+            and not index.alone[nxt] and not index.alone[last])
+
+
+@dataclass
+class Completion:
+    tokens: list[int]  # every output piece, the forced ones included
+    text: str          # decoded; starts with the plan's ``text``
+    word: str          # the first word after the forced pieces (the completed partial word)
+    score: float       # log-probability of the whole output / GNMT length penalty, as beam_search's
+
+
+@torch.inference_mode()
+def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], plan: PrefixPlan, index: PieceIndex,
+             *, n: int, beam_size: int = 4, length_penalty: float = 0.6, no_repeat_ngram_size: int = 0,
+             candidates: int | None = None) -> list[Completion]:
+    """Up to ``n`` completions of ``plan`` with distinct next words, best score first.
+
+    ``candidates`` (default 2n) next words are found (``next_words``; several can be the same word:
+    "▁we" + "ather" and "▁weather"); the ``n`` most probable distinct ones are forced too and
+    completed by one batched beam search."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be an integer >= 1, got {n!r}")
+    words: dict[str, tuple[list[int], float]] = {}
+    room = model.config.max_len - 2 - len(plan.forced)  # beam_search's most forced pieces, less the prefix's
+    for tokens, score in next_words(_Decoder(model, src_ids, plan.forced), plan, index, candidates or 2 * n, room):
+        key = _next_word(tokenizer, plan, tokens)
+        if key not in words or score > words[key][1]:
+            words[key] = (tokens, score)
+    chosen = sorted(words.values(), key=lambda w: -w[1])[:n]
+    if not chosen:
+        return []
+    batch = Batch.make([list(src_ids)] * len(chosen), device=next(model.parameters()).device)
+    found = beam_search(model, batch, beam_size=beam_size, length_penalty_alpha=length_penalty,
+                        no_repeat_ngram_size=no_repeat_ngram_size, forced_prefix=[plan.forced + t for t, _ in chosen])
+    best: dict[str, Completion] = {}
+    for hyps in found:
+        text = tokenizer.decode(hyps[0].tokens)
+        if not text.startswith(plan.text):  # cannot happen with the constraints; never return a wrong start
+            continue
+        word = _next_word(tokenizer, plan, hyps[0].tokens[len(plan.forced):])
+        if word not in best or hyps[0].score > best[word].score:  # beam search may still grow a word
+            best[word] = Completion(hyps[0].tokens, text, word, hyps[0].score)
+    return sorted(best.values(), key=lambda c: -c.score)
+
+
+def _next_word(tokenizer: Tokenizer, plan: PrefixPlan, tokens: Sequence[int]) -> str:
+    """The first word that ``tokens`` (the pieces after the forced ones) write."""
+    text, words, _ = target_words(tokenizer, plan.forced + list(tokens))
+    return next((text[s:e] for s, e in words if s >= plan.word_start), "")

@@ -1,0 +1,320 @@
+"""The translation inspector in real headless Chromium (Debian's /usr/bin/chromium, driven by
+Playwright) against the gunicorn server of the Procfile: word alignment on hover and focus,
+confidence shading, alternatives for a word (mouse and keyboard, per sentence), the attention
+page's model view and words toggle, the beam search page, no console errors, phone width."""
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import expect
+
+from pipeline.segment import join_layout, segment
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+
+HEADS, LAYERS = 4, 2  # the tiny preset: 4 heads, 2 encoder and 2 decoder layers
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    # No bypass_csp: a CSP violation by our own scripts must show up as a console error.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield browser
+        browser.close()
+
+
+def recording(context):
+    """A page of ``context`` and the console errors and uncaught exceptions it collects."""
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    problems = []
+    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console: {msg.text}"))
+    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    return page, problems
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh desktop-sized page; no console errors allowed (checked after the test)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, problems = recording(context)
+    yield page
+    context.close()
+    assert problems == []
+
+
+def api(page, live_server, path, **body):
+    response = page.request.post(live_server.url + path, data=body)
+    assert response.ok, response.text()
+    return response.json()
+
+
+def inspected(page, live_server, q):
+    """Open /?q=... and wait until the translation is drawn word by word."""
+    page.goto(live_server.url + "/?" + urlencode({"q": q}))
+    expect(page.locator("#translation .word").first).to_be_visible()
+
+
+def aligned_words(page, box):
+    return page.locator(f"#{box} .word.aligned").all_text_contents()
+
+
+# ------------------------------------------------------------------------------ translate page
+
+def test_hover_and_focus_highlight_the_aligned_words(page, live_server):
+    q = "Wo ist der Bahnhof?"
+    explained = api(page, live_server, "/api/explain", q=q)
+    inspected(page, live_server, q)
+    # the text is unchanged: /translate's translation, now one button per word
+    expect(page.locator("#translation")).to_have_text("Where is the train station?")
+    assert page.locator("#translation .word").all_text_contents() == explained["target_words"]
+    assert page.locator("#source-words .word").all_text_contents() == explained["source_words"]
+
+    for t, word in enumerate(explained["target_words"]):
+        page.locator("#translation .word").nth(t).hover()
+        expected = sorted({explained["source_words"][s] for tt, s in explained["alignment"] if tt == t})
+        assert sorted(aligned_words(page, "source-words")) == expected, word
+        assert page.locator("#translation .word.current").all_text_contents() == [word]
+
+    # the other way round
+    s = 3  # Bahnhof
+    page.locator("#source-words .word").nth(s).hover()
+    expected = sorted({explained["target_words"][t] for t, ss in explained["alignment"] if ss == s})
+    assert sorted(aligned_words(page, "translation")) == expected
+
+    # keyboard: one tab stop per side, arrow keys move, the live region says what is aligned
+    page.locator("#translation .word").first.focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.textContent")
+    assert focused == explained["target_words"][1]
+    expect(page.locator("#inspector-status")).to_contain_text(f"English “{focused}” is aligned to German")
+    assert page.locator("#translation .word[tabindex='0']").count() == 1
+
+
+def test_confidence_shading_has_a_legend_and_accessible_numbers(page, live_server):
+    q = "Wo ist der Bahnhof?"
+    explained = api(page, live_server, "/api/explain", q=q)
+    inspected(page, live_server, q)
+    legend = page.locator("#confidence-legend")
+    assert legend.is_hidden()
+    page.get_by_label("Shade English words by the model's confidence").check()
+    assert legend.is_visible()
+    assert "show-confidence" in page.locator("#translation").get_attribute("class")
+    first = page.locator("#translation .word").first
+    percent = f"{round(explained['confidence'][0] * 100)}%"
+    assert first.get_attribute("aria-label") == f"{explained['target_words'][0]}, confidence {percent}"
+    assert percent in first.get_attribute("title")
+    assert page.get_by_role("button", name=f"{explained['target_words'][0]}, confidence {percent}").count() == 1
+    page.get_by_label("Shade English words by the model's confidence").uncheck()
+    assert first.get_attribute("aria-label") is None and legend.is_hidden()
+
+
+def test_choosing_an_alternative_keeps_the_prefix_and_retranslates_the_rest(page, live_server):
+    q = "Guten Morgen. Wo ist der Bahnhof?"
+    inspected(page, live_server, q)
+    expect(page.locator("#translation")).to_have_text("Good morning. Where is the train station?")
+    words = page.locator("#translation .word")
+    train = [w.strip() for w in words.all_text_contents()].index("train")
+    # the page asks for one more than it shows: the word already there is usually among them
+    completions = api(page, live_server, "/api/complete", q="Wo ist der Bahnhof?", prefix="Where is the ", n=6)
+    expected_words = [c["text"][len("Where is the "):].split()[0] for c in completions["completions"]]
+    expected_words = [w for w in dict.fromkeys(expected_words) if w != "train"][:5]
+    assert expected_words  # the model knows other words
+
+    words.nth(train).click()
+    listbox = page.get_by_role("listbox")
+    expect(listbox).to_be_visible()
+    assert listbox.evaluate("el => el === document.activeElement")  # focus moved into the list
+    options = listbox.get_by_role("option")
+    labels = [o.locator("strong").text_content() for o in options.all()]
+    assert 1 <= len(labels) <= 5 and labels == expected_words  # best first
+    assert words.nth(train).get_attribute("aria-expanded") == "true"
+
+    # Escape closes and gives the focus back to the word
+    page.keyboard.press("Escape")
+    expect(listbox).to_be_hidden()
+    assert page.evaluate("document.activeElement.textContent") == "train"
+
+    # Enter on the word opens it again; arrow down + Enter takes the second alternative
+    page.keyboard.press("Enter")
+    expect(listbox).to_be_visible()
+    if len(labels) > 1:
+        page.keyboard.press("ArrowDown")
+    chosen = labels[1] if len(labels) > 1 else labels[0]
+    assert options.nth(labels.index(chosen)).get_attribute("aria-selected") == "true"
+    page.keyboard.press("Enter")
+    expect(listbox).to_be_hidden()
+    text = next(c["text"] for c in completions["completions"] if c["text"].startswith("Where is the " + chosen))
+    # the first sentence and the words before the chosen one are kept
+    expect(page.locator("#translation")).to_have_text("Good morning. " + text)
+    assert page.evaluate("document.activeElement.textContent") == chosen  # focus on the new word
+    expect(page.locator("#inspector-status")).to_contain_text("now reads")
+    # words before it keep their alignment
+    page.locator("#translation .word").first.hover()
+    assert aligned_words(page, "source-words")
+
+
+def test_mouse_choice_in_the_first_of_several_sentences(page, live_server):
+    inspected(page, live_server, "Das Wetter ist heute schön.\nEs regnet.")
+    expect(page.locator("#translation")).to_have_text("The weather is nice today.\nIt is raining.")
+    assert page.locator("#translation").text_content() == "The weather is nice today.\nIt is raining."
+    page.locator("#translation .word", has_text="nice").click()
+    option = page.get_by_role("option").first
+    word = option.locator("strong").text_content()
+    option.click()
+    expect(page.get_by_role("listbox")).to_be_hidden()
+    text = page.locator("#translation").text_content()
+    assert text.startswith("The weather is " + word) and text.endswith("\nIt is raining.")
+
+
+def test_sentences_are_cut_as_the_server_cuts_them(page, live_server):
+    inspected(page, live_server, "Guten Morgen.")
+    for text in ["Guten Morgen. Es regnet.", "Zeile eins.\nZeile zwei. Drei?\r\n\r\nVier…  Fünf",
+                 "Am 3. Mai kommt Dr. Müller. Er isst z. B. Brot! „Gut“, sagt er. (Ja.) Nein",
+                 "Die Hauptstr. 5 ist hier. Es kostet 3.5 Euro... Wirklich?! Ja.",
+                 "  \n\nEr kam um 10. Dann ging er.\n\n\n", "A. Merkel spricht. 1999 war gut. Ende"]:
+        layout = segment(text)
+        spans = [list(span) for line in layout for span in line]
+        units = page.evaluate("text => window.inspectorSentences(text)", text)
+        assert [[u["start"], u["end"]] for u in units] == spans, text
+        names = [f"S{i}" for i in range(len(spans))]
+        assert "".join(u["sep"] + n for u, n in zip(units, names)) == join_layout(layout, names).text, text
+
+
+def test_translating_in_place_inspects_the_new_text(page, live_server):
+    page.goto(live_server.url + "/")
+    page.get_by_label("German text").fill("Ich mag Kaffee.")
+    page.get_by_role("button", name="Translate", exact=True).click()
+    expect(page.locator("#translation .word").first).to_be_visible()
+    expect(page.locator("#translation")).to_have_text("I like coffee.")
+    assert page.locator("#source-words .word").all_text_contents()[:3] == ["Ich", "mag", "Kaffee"]
+    page.get_by_role("link", name="Beam search behind this translation").click()
+    page.wait_for_url("**/beam?q=*")
+    expect(page.locator("#beam-translation")).to_have_text("I like coffee.")
+
+
+# ------------------------------------------------------------------------------ attention page
+
+def test_model_view_shows_every_layer_and_head(page, live_server):
+    q = "Wo ist der Bahnhof?"
+    page.goto(live_server.url + "/attention?q=" + q)
+    expect(page.locator(".js-plotly-plot")).to_have_count(HEADS + 1)  # the single-layer view as before
+    thumbs = page.locator("#model-view button.thumb")
+    expect(thumbs).to_have_count(LAYERS * HEADS)
+    assert page.locator("#model-view thead th").all_text_contents() == [f"Head {h + 1}" for h in range(HEADS)]
+    assert page.locator("#model-view tbody th").all_text_contents() == [f"Layer {i + 1}" for i in range(LAYERS)]
+    page.get_by_label("Attention", exact=True).select_option("encoder")
+    expect(thumbs).to_have_count(LAYERS * HEADS)
+
+    # keyboard: one tab stop, arrow keys move over the grid, Enter enlarges, Escape closes
+    thumbs.first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Layer 2, head 2: enlarge"
+    page.keyboard.press("Enter")
+    expect(page.locator("#enlarged")).to_be_visible()
+    expect(page.locator("#enlarged-title")).to_contain_text("Layer 2, head 2")
+    expect(page.locator(".js-plotly-plot")).to_have_count(HEADS + 2)
+    assert page.evaluate("document.activeElement.id") == "enlarged-title"
+    page.keyboard.press("Escape")
+    expect(page.locator("#enlarged")).to_be_hidden()
+    expect(page.locator(".js-plotly-plot")).to_have_count(HEADS + 1)
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Layer 2, head 2: enlarge"
+    # a click enlarges too; Close closes
+    thumbs.nth(3).click()
+    expect(page.locator("#enlarged-title")).to_contain_text("Layer 1, head 4")
+    page.get_by_role("button", name="Close").click()
+    expect(page.locator("#enlarged")).to_be_hidden()
+
+
+def test_words_toggle_joins_pieces_as_the_server_does(page, live_server):
+    q = "Wo ist der Bahnhof?"
+    explained = api(page, live_server, "/api/explain", q=q)
+    page.goto(live_server.url + "/attention?q=" + q)
+    expect(page.locator(".js-plotly-plot")).to_have_count(HEADS + 1)
+    pieces = page.locator("#queries .token").count()
+    page.get_by_label("words").check()
+    expect(page.locator("#queries .token")).to_have_count(len(explained["target_words"]) + 1)
+    assert page.locator("#queries .token").all_text_contents() == explained["target_words"] + ["</s>"]
+    assert page.locator("#keys .token").all_text_contents() == explained["source_words"] + ["</s>"]
+    assert pieces > len(explained["target_words"]) + 1
+    # summed over attended pieces, averaged over attending ones: every row still sums to 1
+    sums = page.evaluate("Array.from(document.querySelectorAll('#heatmaps .js-plotly-plot'))"
+                         ".map(d => d.data[0].z.map(r => r.reduce((a, b) => a + b, 0)))")
+    assert len(sums) == HEADS + 1 and all(abs(s - 1) < 0.01 for row in sums for s in row)
+    expect(page.locator("#model-view button.thumb")).to_have_count(LAYERS * HEADS)
+    # the single-layer view still works on words
+    page.locator("#queries .token").nth(1).hover()
+    expect(page.locator("#selection")).to_contain_text(f"output word {explained['target_words'][1]} attends most to")
+    help_text = page.locator("#units-help")
+    assert help_text.is_visible() and "sum" in help_text.text_content() and "mean" in help_text.text_content()
+    page.get_by_label("pieces").check()
+    expect(help_text).to_be_hidden()
+    expect(page.locator("#queries .token")).to_have_count(pieces)
+
+
+# ---------------------------------------------------------------------------------- beam page
+
+def test_beam_view_draws_the_search_tree(page, live_server):
+    q = "Wo ist der Bahnhof?"
+    trace = api(page, live_server, "/api/beam", q=q)
+    page.goto(live_server.url + "/attention?q=" + q)
+    page.get_by_role("link", name="Beam search behind this translation").click()
+    page.wait_for_url("**/beam?q=*")
+    hypotheses = [h for step in trace["steps"] for h in step["hypotheses"]]
+    nodes = page.locator("#beam-tree .node")
+    expect(nodes).to_have_count(len(hypotheses) + 1)  # and the start
+    assert page.locator("#beam-tree .node.pruned").count() == sum(h["status"] == "pruned" for h in hypotheses)
+    assert page.locator("#beam-tree .node.ended").count() == sum(h["status"] == "ended" for h in hypotheses)
+    # the winning path: the start, one hypothesis per step up to the winner
+    winner_step = int(trace["winner"]["id"].split(".")[0])
+    assert page.locator("#beam-tree .node.winner").count() == winner_step + 1
+    assert page.locator("#beam-tree .edge").count() == len(hypotheses)
+    # text alternative: one table row per hypothesis
+    assert page.locator("#beam-steps tbody tr").count() == len(hypotheses)
+    assert page.locator("#beam-steps tr.on-path").count() == winner_step
+
+    # keyboard: the tab stop is on the winning path; right follows the best continuation
+    start = page.locator("#beam-tree .node[tabindex='0']")
+    expect(start).to_have_count(1)
+    start.focus()
+    expect(page.locator("#beam-focus")).to_contain_text("Step 1")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#beam-focus")).to_contain_text("Step 2")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#beam-focus")).to_contain_text("Step 1")
+    page.keyboard.press("End")
+    expect(page.locator("#beam-focus")).to_contain_text("the winner")
+    assert page.locator("#beam-tree .node.path").count() == winner_step + 1
+
+
+# ---------------------------------------------------------------------------------- phone
+
+def test_phone_width_has_no_horizontal_scrolling(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 800}, is_mobile=True)
+    page, problems = recording(context)
+    q = "Guten Morgen. Wo ist der Bahnhof?\nDas Wetter ist heute schön."
+    inspected(page, live_server, q)
+    page.get_by_label("Shade English words by the model's confidence").check()
+    page.locator("#translation .word", has_text="nice").click()
+    expect(page.get_by_role("listbox")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    box = page.get_by_role("listbox").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.goto(live_server.url + "/attention?q=Wo+ist+der+Bahnhof%3F")
+    expect(page.locator("#model-view button.thumb")).to_have_count(LAYERS * HEADS)
+    page.locator("#model-view button.thumb").first.click()
+    expect(page.locator("#enlarged")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.goto(live_server.url + "/beam?q=Wo+ist+der+Bahnhof%3F")
+    expect(page.locator("#beam-tree .node").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    context.close()
+    assert problems == []

@@ -1,0 +1,254 @@
+"""model/engine_ct2.py: CTranslate2 gives our outputs (float32 exactly, int8 nearly), and the CLI's --engine."""
+
+from __future__ import annotations
+
+import inspect
+import io
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import sacrebleu
+import torch
+
+pytest.importorskip("ctranslate2")
+
+from model import decoding, translate  # noqa: E402
+from model.engine_ct2 import MAX_LEN_A, MAX_LEN_B, CT2Translator  # noqa: E402
+from model.export_ct2 import model_files  # noqa: E402
+from model.transformer import Transformer  # noqa: E402
+from model.translator import Translator  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def torch_translator(tiny_checkpoint) -> Translator:
+    return Translator.from_checkpoint(tiny_checkpoint, device="cpu")
+
+
+@pytest.fixture(scope="module")
+def ct2_float32(torch_translator) -> CT2Translator:
+    files = model_files(torch_translator.model, torch_translator.tokenizer, "float32")
+    return CT2Translator(torch_translator, files, quantization="float32", threads=1)
+
+
+@pytest.fixture(scope="module")
+def ct2_int8(torch_translator) -> CT2Translator:
+    files = model_files(torch_translator.model, torch_translator.tokenizer, "int8")
+    return CT2Translator(torch_translator, files, quantization="int8", threads=1)
+
+
+@pytest.fixture(scope="module")
+def corpus(pairs40) -> list[str]:
+    """The 40 sources, 18 longer texts made of 2, 3 and 5 of them, and three it never saw."""
+    de = [d for d, _ in pairs40]
+    longer = [" ".join(de[i:i + k]) for k in (2, 3, 5) for i in range(0, 40, 7)]
+    return de + longer + ["Der Hund bellt laut im Garten und die Katze schläft auf dem Sofa.",
+                          "Morgen fahren wir mit dem Zug nach Berlin.", "Xylophon Quark Zebra"]
+
+
+def test_length_rule_is_decodings():
+    for search in (decoding.greedy_search, decoding.beam_search):
+        defaults = inspect.signature(search).parameters
+        assert (defaults["max_len_a"].default, defaults["max_len_b"].default) == (MAX_LEN_A, MAX_LEN_B)
+
+
+@pytest.mark.parametrize("beam, no_repeat", [(1, 0), (4, 0), (1, 2), (4, 2), (4, 6)])
+def test_float32_outputs_are_ours(torch_translator, ct2_float32, corpus, beam, no_repeat):
+    options = dict(beam_size=beam, no_repeat_ngram_size=no_repeat)
+    assert ct2_float32.translate(corpus, **options) == torch_translator.translate(corpus, **options)
+
+
+def test_float32_outputs_do_not_depend_on_batch_size(ct2_float32, corpus):
+    assert ct2_float32.translate(corpus, beam_size=4, batch_size=3) == ct2_float32.translate(corpus, beam_size=4)
+
+
+@pytest.mark.parametrize("beam, n_best, alpha", [(4, 4, 0.6), (4, 2, 1.0), (4, 3, 0.0), (1, 1, 0.6)])
+def test_float32_n_best_lists_are_ours(torch_translator, ct2_float32, corpus, beam, n_best, alpha):
+    options = dict(beam_size=beam, n_best=n_best, length_penalty=alpha)
+    ours, theirs = torch_translator.translate_n_best(corpus, **options), ct2_float32.translate_n_best(corpus, **options)
+    # Scores differ a little: CT2 renormalizes each step over the tokens it allows (not PAD or
+    # BOS, which this tiny model gives ~1e-3 per step), so near-ties may swap places.
+    tolerance = 0.05
+    for x, y in zip(ours, theirs):
+        assert len(x) == len(y) and dict(x).keys() == dict(y).keys()
+        assert all(abs(dict(x)[text] - score) < tolerance for text, score in y)
+        for (text_a, score_a), (text_b, _) in zip(x, y):
+            assert text_a == text_b or abs(score_a - dict(x)[text_b]) < tolerance
+    assert sum([t for t, _ in x] == [t for t, _ in y] for x, y in zip(ours, theirs)) >= len(corpus) - 1
+
+
+@pytest.fixture(scope="module")
+def untrained(torch_translator):
+    """An untrained model never ends: every output runs to its sentence's own length limit."""
+    torch.manual_seed(0)
+    model = Transformer(torch_translator.config).eval()
+    translator = Translator(model, torch_translator.tokenizer, {}, torch.device("cpu"), "untrained")
+    ct2 = CT2Translator(translator, model_files(model, translator.tokenizer, "float32"), quantization="float32")
+    return translator, ct2
+
+
+def test_greedy_outputs_are_ours_up_to_the_length_limit(untrained, pairs40):
+    untrained, ct2 = untrained
+    texts = [de for de, _ in pairs40[:12]]
+    ids = untrained._source_ids(texts)
+    ours = untrained._output_ids(ids, 1, 0.6, 64)
+    assert [len(out) for out in ours] == [int((len(s) + 1) * 1.5 + 10) - 1 for s in ids]
+    assert ct2.output_ids(texts) == ours
+    assert ct2.output_ids(texts, no_repeat_ngram_size=2) == untrained._output_ids(ids, 1, 0.6, 64, 2)
+
+
+def test_beam_outputs_at_the_length_limit_do_not_depend_on_batching(untrained, pairs40):
+    """Sentences of different limits share one CT2 call; those that reach their own limit are
+    searched again under it, so each gets what it gets alone (at the limit CT2's beams end
+    without EOS's log-probability, ours with it: there the engines may differ)."""
+    _, ct2 = untrained
+    texts = [de for de, _ in pairs40[:12]]
+    alone = [ct2.translate_n_best([t], beam_size=4, n_best=4)[0] for t in texts]
+    batched = ct2.translate_n_best(texts, beam_size=4, n_best=4)
+    assert [[t for t, _ in hyps] for hyps in batched] == [[t for t, _ in hyps] for hyps in alone]
+    assert all(abs(a - b) < 1e-4 for x, y in zip(batched, alone) for (_, a), (_, b) in zip(x, y))
+    assert ct2.translate(texts, beam_size=4) == [hyps[0][0] for hyps in alone]
+
+
+def test_aligned_and_align_are_the_pytorch_models(torch_translator, ct2_float32, corpus):
+    assert ct2_float32.translate_aligned(corpus[:45], beam_size=4) == torch_translator.translate_aligned(
+        corpus[:45], beam_size=4)
+    outputs = [torch_translator.tokenizer.encode("Thank you.")] * 2
+    assert ct2_float32.align(corpus[:2], outputs) == torch_translator.align(corpus[:2], outputs)
+
+
+def test_int8_stays_close(torch_translator, ct2_int8, pairs40, corpus):
+    """Stated margin for int8 weights: the 40 learned pairs still all right (BLEU 100 greedy and
+    beam 4), and at most 1 in 10 outputs of the whole test corpus different from float32 ours."""
+    de, en = [d for d, _ in pairs40], [e for _, e in pairs40]
+    for beam in (1, 4):
+        hyps = ct2_int8.translate(de, beam_size=beam)
+        assert round(sacrebleu.corpus_bleu(hyps, [en]).score, 2) == 100.0
+        same = sum(a == b for a, b in zip(ct2_int8.translate(corpus, beam_size=beam),
+                                          torch_translator.translate(corpus, beam_size=beam)))
+        assert same >= 0.9 * len(corpus)
+
+
+def test_empty_and_overlong_input(torch_translator, ct2_float32):
+    assert ct2_float32.translate(["", "  ", "\u200b", "Guten Morgen."]) == ["", "", "", "Good morning."]
+    assert ct2_float32.translate_n_best(["", "Guten Morgen."], beam_size=2, n_best=2)[0] == [("", 0.0)]
+    assert ct2_float32.translate([]) == [] and ct2_float32.translate_n_best([]) == []
+    overlong = "Hallo " * torch_translator.config.max_len
+    with pytest.raises(ValueError) as theirs:
+        ct2_float32.translate(["Gut.", overlong])
+    with pytest.raises(ValueError) as ours:
+        torch_translator.translate(["Gut.", overlong])
+    assert str(theirs.value) == str(ours.value)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(batch_size=0), "batch_size must be >= 1, got 0"),
+    (dict(beam_size=0), "beam_size must be >= 1, got 0"),
+    (dict(no_repeat_ngram_size=-1), "no_repeat_ngram_size must be an integer >= 0, got -1"),
+    (dict(beam_size=2, n_best=3), "n_best must be between 1 and beam_size 2, got 3"),
+])
+def test_bad_options(ct2_float32, options, message):
+    call = ct2_float32.translate_n_best if "n_best" in options else ct2_float32.translate
+    with pytest.raises(ValueError) as info:
+        call(["Gut."], **options)
+    assert str(info.value) == message
+
+
+def test_everything_else_is_the_pytorch_translators(torch_translator, ct2_float32):
+    assert ct2_float32.engine == "ct2"
+    assert ct2_float32.tokenizer is torch_translator.tokenizer
+    assert ct2_float32.device == torch.device("cpu") and ct2_float32.checkpoint == torch_translator.checkpoint
+    assert ct2_float32.attention("Guten Morgen.") == torch_translator.attention("Guten Morgen.")
+    assert ct2_float32.engine_translator() is ct2_float32.engine_translator()
+
+
+def test_a_forked_child_makes_its_own_ct2_translator(ct2_float32):
+    """A ctranslate2.Translator's threads do not survive fork: the child must not use the parent's
+    (it would wait forever), as gunicorn's workers would after preload_app."""
+    parent = ct2_float32.engine_translator()
+    expected = ct2_float32.translate(["Vielen Dank."])
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: translate, report, and leave without running pytest's teardown
+        try:
+            os.write(write, (ct2_float32.translate(["Vielen Dank."])[0] + "|"
+                             + str(ct2_float32.engine_translator() is not parent)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    import select
+    ready = select.select([read], [], [], 60)[0]
+    if not ready:
+        os.kill(pid, 9)
+    data = os.read(read, 1000).decode() if ready else "timed out"
+    os.waitpid(pid, 0)
+    os.close(read)
+    assert data == expected[0] + "|True"
+    assert ct2_float32.engine_translator() is parent
+
+
+# ------------------------------------------------------------------------------------------ command
+
+
+def run_translate(args, stdin: str, capsys, monkeypatch) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
+    code = translate.main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("engine", ["ct2", "torch", "auto"])
+def test_translate_command_engines(tiny_checkpoint, pairs40, capsys, monkeypatch, engine):
+    stdin = "".join(de + "\n" for de, _ in pairs40)
+    code, out, err = run_translate(["--checkpoint", tiny_checkpoint, "--engine", engine, "--quantization", "float32"],
+                                   stdin, capsys, monkeypatch)
+    assert (code, err) == (0, "")
+    assert out == "".join(en + "\n" for _, en in pairs40)
+
+
+def test_translate_command_ct2_n_best_raw(tiny_checkpoint, torch_translator, capsys, monkeypatch):
+    code, out, err = run_translate(["--checkpoint", tiny_checkpoint, "--engine", "ct2", "--raw", "--beam", "4",
+                                    "--n-best", "2"], "Guten Morgen.\n", capsys, monkeypatch)
+    assert (code, err) == (0, "")
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert rows[0][0] == "0" and rows[0][2] == "Good morning." and len(rows) == 2
+
+
+def test_translate_command_without_ctranslate2(tiny_checkpoint, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ctranslate2", None)
+    assert run_translate(["--checkpoint", tiny_checkpoint, "--engine", "ct2"], "Gut.\n", capsys, monkeypatch) == (
+        2, "", "python -m model.translate: error: engine 'ct2' needs the ctranslate2 package: pip install ctranslate2\n")
+    code, out, err = run_translate(["--checkpoint", tiny_checkpoint, "--engine", "auto"], "Guten Morgen.\n",
+                                   capsys, monkeypatch)
+    assert (code, out, err) == (0, "Good morning.\n", "")
+
+
+def test_translate_command_bad_engine(capsys, monkeypatch):
+    code, out, err = run_translate(["--engine", "onnx"], "", capsys, monkeypatch)
+    assert (code, out) == (2, "")
+    assert err == ("python -m model.translate: error: argument --engine: invalid choice: 'onnx' "
+                   "(choose from 'auto', 'ct2', 'torch')\n")
+
+
+# ------------------------------------------------------------------------------------------ bench
+
+
+def test_engines_bench_model_part(tiny_checkpoint, corpus_path, capsys):
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import engines as bench
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    assert bench.main(["--checkpoint", str(tiny_checkpoint), "--data", str(corpus_path), "--quick",
+                       "--skip-served", "--threads", "1", "--bleu"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.startswith("  beam 4, batched ")]
+    assert [row[3] for row in rows] == [
+        "torch", "ct2-float32", "ct2-int8", "ct2-int8-raw"]
+    assert rows[1][-1] == "32/32"  # float32 gives our outputs
+    bleu = [line.split() for line in out.splitlines() if line.startswith(("  torch ", "  ct2-"))]
+    assert [(row[0], row[1]) for row in bleu] == [("torch", "100.00"), ("ct2-float32", "100.00"), ("ct2-int8", "100.00")]
+    assert bench.pss_kib(os.getpid()) > 0 and bench.children(os.getppid()) != []
