@@ -345,7 +345,10 @@ def init_app(app: Flask) -> None:
     config = app.config
     threads = thread_count(config["TORCH_THREADS"])
     torch.set_num_threads(threads)
-    language.load()  # here, so that gunicorn's workers share it with the master (preload_app)
+    # Here, so that gunicorn's workers share it with the master (preload_app); in a thread, because
+    # its 0.5 s of decompression releases the GIL and overlaps with loading the model.
+    langid = threading.Thread(target=language.load, name="load-langid")
+    langid.start()
     try:
         # ct2: converted here, in the master; each worker then starts its own CT2 translator
         translator = load_engine(config["MODEL_PATH"], engine=config["ENGINE"], device=config["DEVICE"],
@@ -363,6 +366,7 @@ def init_app(app: Flask) -> None:
             corpus = Corpus.load(config["CORPUS_PATH"])
         except (CorpusError, ValueError) as exc:
             raise StartupError(f"CORPUS_PATH: {exc}") from None
+    langid.join()
     app.extensions[EXTENSION] = TranslationService(translator, corpus, config["BEAM_SIZE"])
 
 
