@@ -51,6 +51,17 @@ def index():
     return render_template("index.html", **context)
 
 
+def _chosen_sentence(q: str, *purpose: str) -> tuple[list[str], int, str]:
+    """The sentences of ``q``, the index chosen by ``?s=`` (0 when absent or out of range) and that
+    sentence, checked against the per-sentence limit (raises ``validation.ApiError``)."""
+    validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], max_texts=1)
+    sentences = get_service().sentences(q)
+    index = request.args.get("s", "0")
+    index = int(index) if index.isdecimal() and int(index) < len(sentences) else 0
+    text = validation.parse_attention_text(sentences[index], current_app.config["MAX_ATTENTION_CHARS"], *purpose)
+    return sentences, index, text
+
+
 @bp.get("/attention")
 def attention():
     service = get_service()
@@ -59,11 +70,7 @@ def attention():
     if not q.strip():
         return render_template("attention.html", **context)
     try:
-        validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], max_texts=1)
-        sentences = service.sentences(q)
-        index = request.args.get("s", "0")
-        index = int(index) if index.isdecimal() and int(index) < len(sentences) else 0
-        text = validation.parse_attention_text(sentences[index], current_app.config["MAX_ATTENTION_CHARS"])
+        sentences, index, text = _chosen_sentence(q)
         data = service.attention(text)
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "attention.html", **context)
@@ -83,12 +90,7 @@ def beam():
     if not q.strip():
         return render_template("beam.html", **context)
     try:
-        validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], max_texts=1)
-        sentences = service.sentences(q)
-        index = request.args.get("s", "0")
-        index = int(index) if index.isdecimal() and int(index) < len(sentences) else 0
-        text = validation.parse_attention_text(sentences[index], current_app.config["MAX_ATTENTION_CHARS"],
-                                               "the beam search view")
+        sentences, index, text = _chosen_sentence(q, "the beam search view")
         data = service.beam(text)
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "beam.html", **context)

@@ -108,3 +108,40 @@ def model_calls(app, monkeypatch) -> list[list[str]]:
 
     monkeypatch.setattr(translator, "translate", spy)
     return calls
+
+
+# ------------------------------------------------------------------------------ browser tests
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (never a downloaded browser), one per session."""
+    from playwright.sync_api import sync_playwright
+
+    # No bypass_csp: a CSP violation by our own scripts must show up as a console error.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield browser
+        browser.close()
+
+
+def recording(context):
+    """A page of ``context`` and the console errors and uncaught exceptions it collects."""
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    problems = []
+    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console: {msg.text}"))
+    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    return page, problems
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh desktop-sized page; no console errors allowed (checked after the test)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, problems = recording(context)
+    yield page
+    context.close()
+    assert problems == []

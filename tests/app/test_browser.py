@@ -1,40 +1,15 @@
 """End to end in real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright) against
 the gunicorn server of the Procfile: translate, Random, attention view, kind and layer, hover."""
 
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
-CHROMIUM = Path("/usr/bin/chromium")
+from .conftest import CHROMIUM
+
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    # No bypass_csp: a CSP violation by our own scripts must show up as a console error.
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    """A fresh page that records console errors and uncaught exceptions (checked after the test)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    problems = []
-    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console: {msg.text}"))
-    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    yield page
-    context.close()
-    assert problems == []
 
 
 def plots(page) -> int:

@@ -3,7 +3,6 @@ Playwright) against the gunicorn server of the Procfile: word alignment on hover
 confidence shading, alternatives for a word (mouse and keyboard, per sentence), the attention
 page's model view and words toggle, the beam search page, no console errors, phone width."""
 
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -11,42 +10,12 @@ from playwright.sync_api import expect
 
 from pipeline.segment import join_layout, segment
 
-CHROMIUM = Path("/usr/bin/chromium")
+from .conftest import CHROMIUM, recording
+
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
 
 HEADS, LAYERS = 4, 2  # the tiny preset: 4 heads, 2 encoder and 2 decoder layers
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    # No bypass_csp: a CSP violation by our own scripts must show up as a console error.
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        yield browser
-        browser.close()
-
-
-def recording(context):
-    """A page of ``context`` and the console errors and uncaught exceptions it collects."""
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    problems = []
-    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console: {msg.text}"))
-    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    return page, problems
-
-
-@pytest.fixture
-def page(browser):
-    """A fresh desktop-sized page; no console errors allowed (checked after the test)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page, problems = recording(context)
-    yield page
-    context.close()
-    assert problems == []
 
 
 def api(page, live_server, path, **body):
