@@ -71,6 +71,18 @@ class BeamStep:
 BeamRecorder = Callable[[BeamStep], None]
 
 
+def piece_logp(logits: Tensor) -> Tensor:
+    """(..., V) logits -> (..., V) log-probabilities over the pieces an output may contain.
+
+    PAD and BOS are only ever inputs: they get -inf *before* normalizing, so the other pieces'
+    probabilities sum to one. This is what CTranslate2 does, so that both engines give the same
+    scores (up to float error) and hence the same beams and n-best lists. Every search and every
+    teacher-forced score uses this one function, so a hypothesis's beam score is its forced score.
+    """
+    never = torch.tensor([PAD_ID, BOS_ID], device=logits.device)
+    return logits.float().index_fill(-1, never, float("-inf")).log_softmax(dim=-1)  # a copy: logits stay
+
+
 def max_lengths(src_mask: Tensor, max_len_a: float, max_len_b: int, model_max_len: int) -> Tensor:
     """(B, 1, 1, S) -> (B,) output budget in tokens, EOS included."""
     src_len = src_mask.sum(dim=(1, 2, 3))  # (B,)
@@ -166,9 +178,7 @@ class _Stepper:
         else:
             mask = causal_mask(prefix.size(1), prefix.device)  # (1, 1, t, t)
             logits = self.model.decode(prefix, self.memory, self.src_mask, mask)  # (B, t, V)
-        logp = logits[:, -1].float().log_softmax(dim=-1)  # (B, V)
-        logp[:, [PAD_ID, BOS_ID]] = float("-inf")  # never produced, only used as input
-        return logp
+        return piece_logp(logits[:, -1])  # (B, V)
 
     def select(self, index: Tensor) -> None:
         """Keep/reorder rows of everything that is per hypothesis."""
@@ -332,7 +342,7 @@ def _prefill(step: _Stepper, forced: Tensor | None, B: int, device) -> tuple[int
     pieces = forced[:, :start]  # (B, start)
     tgt_in = torch.cat([bos, pieces[:, :-1]], dim=1)  # (B, start)
     logits = step.model.decode(tgt_in, step.memory, step.src_mask, causal_mask(start, device), cache=step.cache)
-    logp = logits.float().log_softmax(dim=-1).gather(2, pieces[:, :, None]).squeeze(2)  # (B, start)
+    logp = piece_logp(logits).gather(2, pieces[:, :, None]).squeeze(2)  # (B, start)
     return start, torch.cat([bos, pieces], dim=1), logp.sum(dim=1)
 
 

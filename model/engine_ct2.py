@@ -22,10 +22,12 @@ Decoding is mapped onto CTranslate2 so that float32 outputs are ours (tests/mode
 - Never produced: PAD and BOS (``suppress_sequences``); EOS not before one piece
   (``min_decoding_length=1``); ``no_repeat_ngram_size`` as ours (EOS never blocked).
 
-Known differences: CT2 renormalizes a step's probabilities over the tokens it allows (ours keeps
-the full softmax's values), which shifts beam scores by ~1e-4 per step for PAD/BOS and more when
-n-gram blocking removes a likely piece; and a beam that reaches the length limit ends without
-EOS's log-probability in CT2, with it in ours. Greedy search is unaffected by either.
+Both normalize a step's probabilities over the pieces an output may contain (PAD and BOS never
+are: ``decoding.piece_logp``). Known differences: CT2 also renormalizes over what its constraints
+leave, ours keeps the model's values there (forbidding EOS at the first step shifts every score of
+a sentence by log(1 - p(EOS first)), ~1e-4 for a trained model; n-gram blocking can shift more);
+and a beam that reaches the length limit ends without EOS's log-probability in CT2, with it in
+ours. Greedy search is unaffected by either.
 
 A ``ctranslate2.Translator`` owns worker threads, which do not survive ``fork``: it is made on
 first use in each process (gunicorn forks its workers after ``create_app``), from model files

@@ -37,7 +37,7 @@ import torch
 
 from .alignment import Span, is_punctuation, target_words
 from .batch import Batch, causal_mask
-from .decoding import beam_search
+from .decoding import beam_search, piece_logp
 from .tokenizer import BOS_ID, UNK_ID, Tokenizer
 from .transformer import Transformer
 
@@ -64,7 +64,7 @@ def piece_logprobs(
         chunk = order[k:k + batch_size]
         batch = Batch.make([src_ids[i] for i in chunk], [out_ids[i] for i in chunk], device=device)
         logits = model(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)  # (B, T, V)
-        logp = logits.float().log_softmax(dim=-1).gather(2, batch.tgt_out[:, :, None]).squeeze(2)  # (B, T)
+        logp = piece_logp(logits).gather(2, batch.tgt_out[:, :, None]).squeeze(2)  # (B, T)
         for row, i in enumerate(chunk):
             result[i] = logp[row, :len(out_ids[i])].tolist()
     return result
@@ -213,7 +213,7 @@ class _Decoder:
         self.cache = model.new_cache()
         tgt_in = torch.tensor([[BOS_ID, *forced]], device=device)  # (1, P + 1)
         logits = model.decode(tgt_in, self.memory, self.src_mask, causal_mask(tgt_in.size(1), device), cache=self.cache)
-        self.first = logits[:, -1].float().log_softmax(dim=-1).cpu()  # (1, V) after the forced pieces
+        self.first = piece_logp(logits[:, -1]).cpu()  # (1, V) after the forced pieces
 
     def step(self, parents: Sequence[int], pieces: Sequence[int]) -> torch.Tensor:
         """Row i becomes row ``parents[i]`` + ``pieces[i]``; returns the (R, V) next-piece log-probs."""
@@ -222,7 +222,7 @@ class _Decoder:
         self.memory, self.src_mask = self.memory.index_select(0, index), self.src_mask.index_select(0, index)
         tgt_in = torch.tensor([[p] for p in pieces], device=self.device)  # (R, 1)
         logits = self.model.decode(tgt_in, self.memory, self.src_mask, cache=self.cache)  # (R, 1, V)
-        return logits[:, -1].float().log_softmax(dim=-1).cpu()  # (R, V)
+        return piece_logp(logits[:, -1]).cpu()  # (R, V)
 
 
 FINISH_STEPS = 4  # most pieces a word is extended by after it has spelled the partial word

@@ -58,7 +58,7 @@ def eos_model() -> Transformer:
 @pytest.fixture
 def random_model() -> Transformer:
     """Random weights with sharp outputs (as in test_transformer.py), so outputs depend on the prefix."""
-    torch.manual_seed(3)
+    torch.manual_seed(4)
     m = Transformer(CFG.replace(vocab_size=50, decoder_layers=2)).eval()
     with torch.no_grad():
         m.embed.weight.mul_(8.0)

@@ -69,15 +69,12 @@ def test_float32_outputs_do_not_depend_on_batch_size(ct2_float32, corpus):
 def test_float32_n_best_lists_are_ours(torch_translator, ct2_float32, corpus, beam, n_best, alpha):
     options = dict(beam_size=beam, n_best=n_best, length_penalty=alpha)
     ours, theirs = torch_translator.translate_n_best(corpus, **options), ct2_float32.translate_n_best(corpus, **options)
-    # Scores differ a little: CT2 renormalizes each step over the tokens it allows (not PAD or
-    # BOS, which this tiny model gives ~1e-3 per step), so near-ties may swap places.
-    tolerance = 0.05
-    for x, y in zip(ours, theirs):
-        assert len(x) == len(y) and dict(x).keys() == dict(y).keys()
-        assert all(abs(dict(x)[text] - score) < tolerance for text, score in y)
-        for (text_a, score_a), (text_b, _) in zip(x, y):
-            assert text_a == text_b or abs(score_a - dict(x)[text_b]) < tolerance
-    assert sum([t for t, _ in x] == [t for t, _ in y] for x, y in zip(ours, theirs)) >= len(corpus) - 1
+    # Both engines normalize over the same pieces (decoding.piece_logp), so the lists are the same.
+    # Scores differ by what CT2 renormalizes after forbidding EOS first (engine_ct2's docstring):
+    # this tiny model gives EOS up to ~3e-3 at the first step.
+    assert [[t for t, _ in x] for x in ours] == [[t for t, _ in y] for y in theirs]
+    diffs = [abs(a - b) for x, y in zip(ours, theirs) for (_, a), (_, b) in zip(x, y)]
+    assert max(diffs) < 1e-2, max(diffs)
 
 
 @pytest.fixture(scope="module")
