@@ -1,13 +1,17 @@
 """JSON API of the translation inspector: why the model said what it said, and steering it.
 
-- ``POST /api/explain`` ``{"q"}``: the translation (as ``/translate`` gives it), source and target
-  words with their character spans, the word alignment and the model's confidence in each word;
+- ``POST /api/sentences`` ``{"q"}``: the sentences of a whole text as the pipeline cuts it, each
+  with its character span and the separator that goes before its translation;
+- ``POST /api/explain`` ``{"q", "translation"}``: the translation (as ``/translate`` gives it, or
+  the given ``translation``), source and target words with their character spans, the word
+  alignment and the model's confidence in each word;
 - ``POST /api/complete`` ``{"q", "prefix", "n"}``: translations that start with an English prefix,
   with ``n`` distinct next words;
 - ``POST /api/beam`` ``{"q"}``: the beam search behind the translation, step by step.
 
-``q`` is checked as for ``/api/attention`` (one sentence, ``MAX_ATTENTION_CHARS``); no API key, as
-there. Every view: parse -> validate -> call the service -> respond; the service's refusals become
+``q`` is checked as for ``/api/attention`` (one sentence, ``MAX_ATTENTION_CHARS``), except for
+``/api/sentences``, which takes what ``/translate`` takes as one text (``MAX_CHARS``); no API key,
+as there. Every view: parse -> validate -> call the service -> respond; the service's refusals become
 ``ApiError``s here (400, or 413 for input too long for the model).
 """
 
@@ -20,7 +24,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from . import validation
 from .api import allow_cross_origin
-from .service import BadPrefix, NothingToTranslate, TooManyPieces, get_service
+from .service import BadPrefix, BadTranslation, NothingToTranslate, TooManyPieces, get_service
 
 bp = Blueprint("inspector", __name__)
 bp.after_request(allow_cross_origin)
@@ -40,14 +44,23 @@ def _answer(call: Callable[..., Any], *args: Any):
         raise validation.ApiError(400, validation.NOTHING_TO_TRANSLATE) from None
     except TooManyPieces as exc:
         raise validation.ApiError(413, f"Invalid request: {exc}") from None
-    except BadPrefix as exc:
+    except (BadPrefix, BadTranslation) as exc:
         raise validation.ApiError(400, f"Invalid request: {exc}") from None
+
+
+@bp.post("/api/sentences")
+def sentences():
+    params = validation.request_params(request)
+    text = validation.parse_text(params.get("q"), current_app.config["MAX_CHARS"])
+    return jsonify({"sentences": get_service().sentence_spans(text)})
 
 
 @bp.post("/api/explain")
 def explain():
     params = validation.request_params(request)
-    return _answer(get_service().explain, _text(params))
+    text = _text(params)
+    translation = validation.parse_translation(params.get("translation"), current_app.config["MAX_ATTENTION_CHARS"])
+    return _answer(get_service().explain, text, translation)
 
 
 @bp.post("/api/complete")

@@ -19,19 +19,21 @@ import sacrebleu
 import torch
 from flask import Flask, current_app
 
-from model.alignment import AlignedText
 from model.checkpoint import CheckpointError
 from model.cli import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
 from model.engines import EngineError, load_engine
-from model.explain import UnwritablePrefix, follow_confidences, nfc_spans_in, normalize_prefix, slots_as_placeholders
+from model.explain import UnwritablePrefix, normalize_prefix, slots_as_placeholders, unwritable
+from model.tokenizer import UNK_ID
 from model.translator import PrefixTooLong, Translator
 from pipeline import documents, language
 from pipeline.casing import apply_style, style, truecase
 from pipeline.markup import Segment, parse_html, translate_html
 from pipeline.segment import sentences
-from pipeline.spans import NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, Masked, find_spans, mask, restore, slots_needed
+from pipeline.spans import NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, Masked, find_spans, mask, slots_needed
 from pipeline.translate import Options, Pipeline
+
+from .explanation import as_json, explained, forced, restored as _restored, sentence_spans
 
 EXTENSION = "translation_service"
 
@@ -42,6 +44,10 @@ class NothingToTranslate(ValueError):
 
 class BadPrefix(ValueError):
     """A completion prefix the model cannot be made to write (the message says why)."""
+
+
+class BadTranslation(ValueError):
+    """A translation to explain that the model cannot be made to write (the message says why)."""
 
 
 class TooManyPieces(ValueError):
@@ -179,22 +185,41 @@ class TranslationService:
 
     # ------------------------------------------------------------------ the translation inspector
     # One sentence each (q as /api/attention takes it). explain goes through the pipeline, so its
-    # translation is translate's; complete and beam give the model the pipeline's model input of
-    # the whole text (placeholders where the vocabulary has them, truecased) and restore the spans.
+    # translation is translate's; complete, beam and explain with a given translation give the
+    # model the pipeline's model input of the whole text (placeholders where the vocabulary has
+    # them, truecased) and restore the spans. sentence_spans says which sentences those are.
 
-    def explain(self, text: str) -> dict[str, Any]:
+    def sentence_spans(self, text: str) -> list[dict[str, Any]]:
+        """The sentences the pipeline translates one by one, with what goes between their
+        translations (``explanation.sentence_spans``); no model involved."""
+        return sentence_spans(text)
+
+    def explain(self, text: str, translation: str | None = None) -> dict[str, Any]:
         """Words of ``text`` and of its translation, their character spans, the word alignment and
-        the model's probability of each output word (see ``_explained``)."""
-        self._check_pieces(text, limit=False)  # the pipeline cuts what is too long for the model
+        the model's probability of each output word: of the pipeline's translation
+        (``explanation.explained``), or of ``translation``, whitespace-normalized, forced on the
+        model (``explanation.forced``). Raises ``BadTranslation`` for a translation with
+        characters the vocabulary lacks, ``TooManyPieces`` for one longer than the model writes."""
+        if translation is None:
+            self._check_pieces(text, limit=False)  # the pipeline cuts what is too long for the model
+            with self._lock, torch.inference_mode():
+                aligned, confidence = explained(self.pipeline, text)
+            return as_json(text, aligned, confidence)
+        model_text, masked, _ = self._model_input(text)
+        translation = " ".join(translation.split())
+        model_output = translation if masked is None else slots_as_placeholders(translation, masked.slots)
+        ids = self.translator.tokenizer.encode(model_output)
+        if UNK_ID in ids:
+            lacking = unwritable(self.translator.tokenizer, model_output)
+            raise BadTranslation(f"translation contains characters the model cannot write: {lacking}")
+        if not ids:
+            raise BadTranslation("translation has no text the model can write")
+        most = self.translator.config.max_len - 1  # the decoder reads BOS and these pieces
+        if len(ids) > most:
+            raise TooManyPieces(f"translation has {len(ids)} pieces, more than the {most} the model writes at once")
         with self._lock, torch.inference_mode():
-            aligned, confidence = _explained(self.pipeline, text)
-        source_spans = [list(span) for span in nfc_spans_in(text, aligned.source_words)]
-        return {"translation": aligned.target,
-                "source_words": [text[s:e] for s, e in source_spans], "source_spans": source_spans,
-                "target_words": [aligned.target[s:e] for s, e in aligned.target_words],
-                "target_spans": [list(span) for span in aligned.target_words],
-                "alignment": [list(link) for link in aligned.links],
-                "confidence": [round(c, 4) for c in confidence]}
+            aligned, confidence = forced(self.translator, text, model_text, model_output, masked)
+        return as_json(text, aligned, confidence)
 
     def complete(self, text: str, prefix: str, n: int) -> list[dict[str, Any]]:
         """Up to ``n`` translations of ``text`` that start with ``prefix`` (whitespace-normalized)
@@ -288,37 +313,6 @@ class TranslationService:
 
     def health(self) -> dict[str, Any]:
         return {"status": "ok", "device": str(self.translator.device), "checkpoint": self.translator.checkpoint}
-
-
-def _explained(pipeline: Pipeline, text: str) -> tuple[AlignedText, list[float]]:
-    """``pipeline.translate_aligned([text])[0]`` and a confidence per output word.
-
-    Runs the steps of ``Pipeline._run`` itself, to keep every model input's output: each is scored
-    by teacher forcing (``Translator.word_confidences``) and its words' probabilities are followed
-    through the pipeline's edits (casing, restored spans, repaired placeholders) to the words of
-    the result (``explain.follow_confidences``). A placeholder the model wrote and the pipeline
-    restored has its piece's probability; words the model did not write (spans carried over
-    between separately translated parts, placeholders put back) get 1.0: copied, not predicted."""
-    texts, layouts, plans, units = pipeline._plan([text])
-    outputs = pipeline._model(pipeline._sources(units), True)
-    results = pipeline._outputs(units, outputs)
-    aligned = pipeline._assemble(texts[0], layouts[0], plans[0], results)
-    scored = pipeline.translator.word_confidences([o.source for o in outputs], [o.target for o in outputs])
-    unit_confidence = {}
-    for (chunk, unit), output, (spans, confidences) in zip(units, outputs, scored):
-        words = [_restored(output.target[s:e], chunk.masked) for s, e in spans]
-        unit_confidence[id(chunk), unit] = follow_confidences(
-            words, confidences, [w.text for w in results[id(chunk), unit]])
-    confidence = [c for sentence in plans[0] for chunk in sentence
-                  for c in ([1.0] if chunk.masked is None else
-                            [c for unit in chunk.units for c in unit_confidence[id(chunk), unit]])]
-    if len(confidence) != len(aligned.target_words):  # the pipeline assembles words otherwise now
-        raise RuntimeError(f"{len(confidence)} confidences for {len(aligned.target_words)} words")
-    return aligned, confidence
-
-
-def _restored(output: str, masked: Masked | None) -> str:
-    return restore(output, masked) if masked is not None else output
 
 
 # LibreTranslate answers {"confidence": 0.0, "language": "en"} when it detects nothing; here the

@@ -157,21 +157,49 @@ def _inspector(summary: str, description: str, properties: dict[str, Any], resul
     }}
 
 
+def _sentences() -> dict[str, Any]:
+    sentence = {"type": "object", "required": ["text", "start", "end", "separator"], "properties": {
+        "text": {"type": "string", "description": "the sentence as in q, without surrounding whitespace"},
+        "start": {"type": "integer", "description": "[start, end) character offsets of text in q"},
+        "end": {"type": "integer"},
+        "separator": {"type": "string", "example": " ",
+                      "description": "what goes before the sentence's translation: \"\" for the first, a space "
+                                     "within a line, one line break per line ended (blank lines kept)"}}}
+    result = {"type": "object", "required": ["sentences"],
+              "properties": {"sentences": {"type": "array", "items": sentence}}}
+    q = {"type": "string", "description": "a text as for POST /translate (MAX_CHARS characters), not a list",
+         "example": "Er isst z. B. Brot.\nWo ist der Bahnhof?"}
+    return {"post": {
+        "summary": "The sentences of a text, as the translation pipeline cuts and joins them",
+        "description": "Each sentence is translated on its own; the translation is the sentences' translations, "
+                       "each after its separator. A blank text has none.",
+        "tags": ["inspect"],
+        "requestBody": _body({"q": q}, ["q"]),
+        "responses": {"200": _json("The sentences, in order", result), **_errors(400, 413, 415)},
+    }}
+
+
 def _explain() -> dict[str, Any]:
     words = {"type": "array", "items": {"type": "string"}}
     result = {"type": "object", "required": ["translation", "source_words", "source_spans", "target_words",
                                              "target_spans", "alignment", "confidence"], "properties": {
-        "translation": {"type": "string", "description": "as POST /translate gives it"},
+        "translation": {"type": "string", "description": "as POST /translate gives it, or the given one "
+                                                         "(whitespace runs as one space)"},
         "source_words": words, "target_words": words,
         "source_spans": {**_PAIRS, "description": "[start, end) character offsets of each source word in q"},
         "target_spans": {**_PAIRS, "description": "[start, end) of each target word in translation"},
         "alignment": {**_PAIRS, "description": "[target word, source word] links, sorted"},
         "confidence": {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
                        "description": "per target word: the product of its pieces' probabilities in the "
-                                      "output the model chose; 1 for words copied, not predicted"}}}
+                                      "output the model chose (or was forced to); 1 for words copied, not "
+                                      "predicted"}}}
+    translation = {"type": "string", "example": "Where is the station?",
+                   "description": "an English translation of q to explain instead of the model's own (e.g. an "
+                                  "alternative from /api/complete), at most MAX_ATTENTION_CHARS characters; the "
+                                  "model is forced to write it, reading q whole as /api/complete does"}
     return _inspector("Why the model translated a sentence so: words, alignment, confidence",
                       "Words are the model's pieces merged into words, punctuation a word of its own.",
-                      {}, result)
+                      {"translation": translation}, result)
 
 
 def _complete() -> dict[str, Any]:
@@ -283,6 +311,7 @@ def document() -> dict[str, Any]:
             "/frontend/settings": _get("Settings for a LibreTranslate web front end", "frontend",
                                        _ref("FrontendSettings")),
             "/api/attention": _attention(),
+            "/api/sentences": _sentences(),
             "/api/explain": _explain(),
             "/api/complete": _complete(),
             "/api/beam": _beam(),

@@ -159,6 +159,30 @@ def parse_attention_text(value: Any, max_chars: int, purpose: str = "attention")
     return value
 
 
+def parse_text(value: Any, max_chars: int) -> str:
+    """One text, checked as /translate checks ``q`` (``MAX_CHARS``), but not a list: for
+    /api/sentences, which cuts the whole text of the translate form into sentences."""
+    if value is not None and value != "" and not isinstance(value, str):
+        raise ApiError(400, "Invalid request: q must be a string")
+    texts, _ = parse_texts(value, max_chars=max_chars, max_texts=1)
+    return texts[0]
+
+
+def parse_translation(value: Any, max_chars: int) -> str | None:
+    """/api/explain's optional English ``translation`` to explain instead of the model's own: not
+    blank, at most ``max_chars`` characters (as ``prefix``). None when not given."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ApiError(400, "Invalid request: translation must be a string")
+    check_text("translation", value)
+    if not value.strip():
+        raise ApiError(400, "Invalid request: translation is blank")
+    if len(value) > max_chars:
+        raise ApiError(400, f"Invalid request: translation has {len(value)} characters, more than the limit of {max_chars}")
+    return value
+
+
 MAX_COMPLETIONS = 10  # most completions /api/complete returns: each one is a beam search
 
 

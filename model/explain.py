@@ -183,6 +183,11 @@ def slots_as_placeholders(prefix: str, slots: dict[str, str]) -> str:
     return prefix
 
 
+def unwritable(tokenizer: Tokenizer, text: str) -> str:
+    """The characters of ``text`` the vocabulary lacks (each once, in order of appearance)."""
+    return "".join(c for c in dict.fromkeys(text) if not c.isspace() and UNK_ID in tokenizer.encode(c))
+
+
 def plan_prefix(tokenizer: Tokenizer, prefix: str) -> PrefixPlan:
     """How to force a ``normalize_prefix``-ed prefix: raises ``UnwritablePrefix`` for characters
     the vocabulary lacks."""
@@ -192,8 +197,7 @@ def plan_prefix(tokenizer: Tokenizer, prefix: str) -> PrefixPlan:
     forced = tokenizer.encode(complete) if complete else []
     partial_ids = tokenizer.encode(partial) if partial else []
     if UNK_ID in forced or UNK_ID in partial_ids:
-        lacking = [c for c in dict.fromkeys(prefix) if not c.isspace() and UNK_ID in tokenizer.encode(c)]
-        raise UnwritablePrefix("".join(lacking))
+        raise UnwritablePrefix(unwritable(tokenizer, prefix))
     rest = "".join(tokenizer.pieces(partial_ids)) or WORD_START
     start = len(tokenizer.decode(forced)) + 1 if forced else 0
     text = tokenizer.decode(forced + partial_ids) + (" " if forced and not partial_ids else "")

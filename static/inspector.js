@@ -1,15 +1,17 @@
 // The translation inspector on the translate page. Once a translation is shown (by the server for
-// /?q=..., or in place by translate.js, which fires a "translation" event on #result), every
-// sentence of the German text is explained by POST /api/explain: its words, the words of its
-// translation, the word alignment between them and the model's confidence in each output word.
-// The translation is then redrawn as one button per word (its text stays exactly the same):
+// /?q=..., or in place by translate.js, which fires a "translation" event on #result), the German
+// text is cut into sentences by POST /api/sentences (the pipeline's own cut, with what goes
+// between the sentences' translations), and every sentence is explained by POST /api/explain: its
+// words, the words of its translation, the word alignment between them and the model's confidence
+// in each output word. The translation is then redrawn as one button per word (its text stays
+// exactly the same):
 // - hovering or focusing a word highlights the words it is aligned to on the other side;
 // - "Shade English words by the model's confidence" colours each English word by its probability
 //   (also in its title and, while shading is on, its accessible name);
-// - clicking an English word (or Enter on it) asks POST /api/complete for translations that keep
-//   everything before it and continue with other words; choosing one replaces the rest of that
-//   sentence's translation (and the sentence is explained again, forced to the new text).
-// Arrow keys move between the words of a side (one tab stop per side); Escape closes the list.
+// - clicking an English word (or Enter on it) lists other words for it (alternatives.js); choosing
+//   one replaces the rest of that sentence's translation, which /api/explain then explains as
+//   given (forced), so the new words are aligned and shaded too.
+// Arrow keys move between the words of a side (one tab stop per side).
 "use strict";
 
 (function () {
@@ -21,96 +23,11 @@
   const toggle = document.getElementById("confidence-toggle");
   const legend = document.getElementById("confidence-legend");
   const list = document.getElementById("alternatives");
-  if (!result || !output || !panel) return;
+  if (!result || !output || !panel || !window.api || !window.makeAlternatives) return;
 
-  const MAX_ALTERNATIVES = 5;
-  let units = [];        // one per sentence: {source, sep, translation, data}
+  const post = window.api.post;
+  let units = [];        // one per sentence: {source, sep, translation, spans, sourceSpans, data}
   let generation = 0;    // bumps with every new translation: late answers of an old one are dropped
-  let menu = null;       // the open list of alternatives: {word, unit, index, options, active}
-
-  // -------------------------------------------------------------------------- server
-
-  async function post(url, body) {
-    const response = await fetch(url, {
-      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-    });
-    let answer = null;
-    try { answer = await response.json(); } catch (e) { answer = null; }
-    if (!response.ok) throw new Error((answer && answer.error) || "The server answered " + response.status);
-    return answer;
-  }
-
-  // ------------------------------------------------------------------------ sentences
-
-  // /api/explain and /api/complete take one sentence, as /translate's pipeline translates them:
-  // the text is cut here by the rules of pipeline/segment.py (ported; tests/app/
-  // test_browser_inspector.py checks that both cut the same examples the same way), and the
-  // translations are joined as the pipeline joins them (join_layout): one space between the
-  // sentences of a line, the line breaks between lines.
-  const ABBREVIATIONS = new Set(`
-    abb abs abt adr allg anm apr aug bd bde bsp bspw bzgl bzw ca chr co dez di dipl do dr d.h ebd
-    eigtl engl entspr etc ev evtl feb fa fr frl ggf gegr geb gebr gest ges hbf hg hr hrsg i.a i.d.r
-    inkl insb jan jh jhd jr jul jun kap kfz kl lt max mi mio mind mo mrd mrz nov nr o.a o.ä o.g okt
-    pkw pl prof rd s.o s.u sa sek sep sept sog so st std str tel u.a u.ä u.a.m u.u usw v.a v.chr
-    vgl vs z.b z.t z.zt zb zt ziff zzgl`.split(/\s+/).filter(Boolean));
-  const BOUNDARY = /(?<![.!?…])([.!?…]+)(["'”“’»«)\]]*)\s+(?=["'„“‚‘»«(\[]*[A-ZÄÖÜ0-9])/g;
-  const OPENING = /^["'„“‚‘»«(\[]+/;
-
-  function isAbbreviation(token) {
-    const word = token.replace(OPENING, "").replace(/\.+$/, "").toLowerCase();
-    if (/^\p{Nd}{1,3}$/u.test(word)) return true;        // ordinals: "am 3. Mai"
-    if (/^\p{L}$/u.test(word)) return true;              // initials, "z. B."
-    return ABBREVIATIONS.has(word) || word.endsWith("str");
-  }
-
-  // [start, end) spans of the sentences of one line of text (surrounding whitespace left out).
-  function lineSentences(text, start, end) {
-    while (start < end && /\s/.test(text[start])) start++;
-    while (end > start && /\s/.test(text[end - 1])) end--;
-    const line = text.slice(start, end);
-    const spans = [];
-    let from = 0;
-    BOUNDARY.lastIndex = 0;
-    let m;
-    while ((m = BOUNDARY.exec(line))) {
-      if (m[1] === "." && !m[2]) {
-        const upto = m.index + 1;  // the token before the boundary, with its period
-        const token = line.slice(from, upto).split(/\s/).pop();
-        if (isAbbreviation(token)) continue;
-      }
-      spans.push([start + from, start + m.index + m[1].length + m[2].length]);
-      from = m.index + m[0].length;
-    }
-    if (from < line.length) spans.push([start + from, end]);
-    return spans;
-  }
-
-  // The sentences of a text with the separator that goes before each one's translation.
-  function splitSentences(text) {
-    const units = [];
-    const breaks = /\r\n|\r|\n/g;
-    let lineStart = 0;
-    let line = 0;
-    let lastLine = null;
-    const lines = [];
-    let m;
-    while ((m = breaks.exec(text))) {
-      lines.push([lineStart, m.index]);
-      lineStart = m.index + m[0].length;
-    }
-    lines.push([lineStart, text.length]);
-    lines.forEach(([a, b]) => {
-      lineSentences(text, a, b).forEach(([start, end]) => {
-        const sep = lastLine === null ? "" : lastLine === line ? " " : "\n".repeat(line - lastLine);
-        units.push({ source: text.slice(start, end), start: start, end: end, sep: sep });
-        lastLine = line;
-      });
-      line++;
-    });
-    return units;
-  }
-  window.inspectorSentences = splitSentences;  // for the tests
 
   // ---------------------------------------------------------------------------- words
 
@@ -124,6 +41,22 @@
 
   function percent(p) {
     return Math.round(p * 100) + "%";
+  }
+
+  // The server counts characters (code points), JavaScript strings UTF-16 units: an emoji is one
+  // character there and two units here.
+  function utf16(text, spans) {
+    const at = [0];
+    for (const ch of text) at.push(at[at.length - 1] + ch.length);
+    return spans.map(([start, end]) => [at[start], at[end]]);
+  }
+
+  // A sentence's explanation, its spans made UTF-16 once here.
+  function explained(unit, data) {
+    unit.data = data;
+    unit.translation = data.translation;
+    unit.sourceSpans = utf16(unit.source, data.source_spans || []);
+    unit.spans = utf16(data.translation, data.target_spans || []);
   }
 
   // Words of a text as buttons, the text between them as text nodes: textContent stays the text.
@@ -163,49 +96,70 @@
     else button.removeAttribute("aria-label");
   }
 
+  // The German and the English side of sentence u.
+  function sentenceNodes(unit, u) {
+    const data = unit.data || {};
+    const src = document.createElement("span");
+    src.className = "sentence";
+    src.dataset.unit = String(u);
+    src.replaceChildren(...wordNodes(unit.source, unit.sourceSpans || [], (w, i) => wordButton(w, "src", u, i)));
+    const tgt = document.createElement("span");
+    tgt.className = "sentence";
+    tgt.dataset.unit = String(u);
+    if (unit.pending) tgt.setAttribute("aria-busy", "true");
+    tgt.replaceChildren(...wordNodes(unit.translation, unit.spans, (w, i) => {
+      const b = wordButton(w, "tgt", u, i);
+      b.setAttribute("aria-haspopup", "listbox");
+      b.setAttribute("aria-expanded", "false");
+      const p = data.confidence ? data.confidence[i] : null;
+      if (p != null) b.classList.add("conf-" + confidenceClass(p));
+      return b;
+    }));
+    tgt.querySelectorAll(".word").forEach(targetLabel);
+    return [src, tgt];
+  }
+
+  // One tab stop per side: the first word, unless a word of the side has it already.
+  function tabStops() {
+    [sourceBox, output].forEach((box) => {
+      const first = box.querySelector(".word");
+      if (first && !box.querySelector('.word[tabindex="0"]')) first.tabIndex = 0;
+    });
+  }
+
   function render() {
     const sourceNodes = [];
     const targetNodes = [];
     units.forEach((unit, u) => {
-      const data = unit.data || {};
       if (u) {
         sourceNodes.push(document.createTextNode(unit.sep));
         targetNodes.push(document.createTextNode(unit.sep));
       }
-      const src = document.createElement("span");
-      src.className = "sentence";
-      src.replaceChildren(...wordNodes(unit.source, data.source_spans || [], (w, i) => {
-        return wordButton(w, "src", u, i);
-      }));
+      const [src, tgt] = sentenceNodes(unit, u);
       sourceNodes.push(src);
-      const tgt = document.createElement("span");
-      tgt.className = "sentence";
-      tgt.replaceChildren(...wordNodes(unit.translation, unit.spans, (w, i) => {
-        const b = wordButton(w, "tgt", u, i);
-        b.setAttribute("aria-haspopup", "listbox");
-        b.setAttribute("aria-expanded", "false");
-        const p = data.confidence ? data.confidence[i] : null;
-        if (p != null) b.classList.add("conf-" + confidenceClass(p));
-        return b;
-      }));
       targetNodes.push(tgt);
     });
     sourceBox.replaceChildren(...sourceNodes);
     output.replaceChildren(...targetNodes);
-    output.querySelectorAll(".word").forEach(targetLabel);
-    [sourceBox, output].forEach((box) => {
-      const first = box.querySelector(".word");
-      if (first) first.tabIndex = 0;
-    });
+    tabStops();
     output.classList.add("inspectable");
     output.setAttribute("role", "group");
     output.setAttribute("aria-label", "English, word by word");
     output.setAttribute("aria-describedby", "inspector-help");
   }
 
+  // Sentence u drawn again, the others left as they are (their words may have the focus).
+  function redraw(u) {
+    const [src, tgt] = sentenceNodes(units[u], u);
+    sourceBox.querySelector('.sentence[data-unit="' + u + '"]').replaceWith(src);
+    output.querySelector('.sentence[data-unit="' + u + '"]').replaceWith(tgt);
+    tabStops();
+    alternatives.redrawn(u);
+  }
+
   // Put the translation back as plain text (a new one is coming, or the inspector failed).
   function plain(text) {
-    closeMenu(false);
+    alternatives.close(false);
     output.textContent = text;
     output.classList.remove("inspectable");
     output.removeAttribute("role");
@@ -283,7 +237,7 @@
   sourceBox.addEventListener("click", (event) => onWord(event, (b) => {
     const u = b.dataset.unit;
     const first = linked("src", Number(u), Number(b.dataset.word)).sort((a, c) => a - c)[0];
-    const target = first == null ? null : output.querySelector('.word[data-unit="' + u + '"][data-word="' + first + '"]');
+    const target = first == null ? null : wordAt(u, first);
     if (target) target.focus();
   }));
 
@@ -295,159 +249,14 @@
 
   // ---------------------------------------------------------------------- alternatives
 
-  output.addEventListener("click", (event) => onWord(event, (b) => openMenu(b)));
-
-  function collapse(text) {
-    return text.replace(/\s+/g, " ").replace(/^ /, "");
+  function wordAt(u, i) {
+    return output.querySelector('.word[data-unit="' + u + '"][data-word="' + i + '"]');
   }
 
-  async function openMenu(button) {
-    if (button.getAttribute("aria-busy") === "true") return;  // already asked
-    if (menu && menu.word === button) {
-      closeMenu(true);
-      return;
-    }
-    closeMenu(false);
-    const u = Number(button.dataset.unit);
-    const i = Number(button.dataset.word);
-    const unit = units[u];
-    const start = unit.spans[i][0];
-    const prefix = unit.translation.slice(0, start);
-    const current = unit.translation.slice(start).match(/^\S*/)[0];
-    const mine = generation;
-    button.setAttribute("aria-busy", "true");
-    status.textContent = "Looking for other words instead of “" + button.textContent + "”…";
-    let answer;
-    try {
-      // one more than shown: the word already there is usually among them
-      answer = await post("/api/complete", { q: unit.source, prefix: prefix, n: MAX_ALTERNATIVES + 1 });
-    } catch (e) {
-      if (mine === generation) status.textContent = "No alternatives: " + e.message;
-      return;
-    } finally {
-      button.removeAttribute("aria-busy");
-    }
-    if (mine !== generation || !button.isConnected) return;
-    // What each completion puts at this position: its text after the prefix, up to the next space.
-    const normal = collapse(prefix);
-    const seen = new Set([current]);
-    const options = [];
-    (answer.completions || []).forEach((c) => {
-      const text = c.text || "";
-      const after = text.startsWith(normal) ? text.slice(normal.length) : null;
-      const label = after === null ? c.word || "" : (after.match(/^\S*/)[0] || "(end)");
-      if (!label || seen.has(label) || options.length >= MAX_ALTERNATIVES) return;
-      seen.add(label);
-      options.push({ label: label, text: text, rest: after === null ? text : after.slice(label.length) });
-    });
-    if (!options.length) {
-      status.textContent = "The model has no other word for “" + button.textContent + "” here.";
-      return;
-    }
-    list.replaceChildren(...options.map((o, k) => {
-      const li = document.createElement("li");
-      li.id = "alternative-" + k;
-      li.setAttribute("role", "option");
-      li.setAttribute("aria-selected", k === 0 ? "true" : "false");
-      const word = document.createElement("strong");
-      word.textContent = o.label;
-      const rest = document.createElement("span");
-      rest.className = "rest";
-      rest.textContent = o.rest;
-      li.append(word, rest);
-      li.setAttribute("aria-label", o.label + ": " + o.text);
-      li.addEventListener("mousedown", (event) => event.preventDefault());  // keep the focus in the list
-      li.addEventListener("click", () => choose(k));
-      return li;
-    }));
-    list.setAttribute("aria-label", "Other words instead of “" + button.textContent + "”");
-    list.setAttribute("aria-activedescendant", "alternative-0");
-    menu = { word: button, unit: u, index: i, options: options, active: 0 };
-    button.setAttribute("aria-expanded", "true");
-    button.setAttribute("aria-controls", "alternatives");
-    list.hidden = false;
-    place(button);
-    status.textContent = options.length + " alternatives for “" + button.textContent + "”: arrow keys choose, Enter takes one, Escape closes.";
-    list.focus();
-  }
-
-  // Under the word, inside the page (phones: never wider than the screen).
-  function place(button) {
-    const box = panel.offsetParent || document.body;
-    const frame = box.getBoundingClientRect();
-    const rect = button.getBoundingClientRect();
-    list.style.top = (rect.bottom - frame.top + 4) + "px";
-    const width = list.offsetWidth;
-    const left = Math.max(0, Math.min(rect.left - frame.left, frame.width - width));
-    list.style.left = left + "px";
-  }
-
-  function activate(k) {
-    if (!menu) return;
-    menu.active = (k + menu.options.length) % menu.options.length;
-    list.querySelectorAll('[role="option"]').forEach((li, j) => li.setAttribute("aria-selected", j === menu.active ? "true" : "false"));
-    list.setAttribute("aria-activedescendant", "alternative-" + menu.active);
-    const li = document.getElementById("alternative-" + menu.active);
-    if (li) li.scrollIntoView({ block: "nearest" });
-  }
-
-  function closeMenu(returnFocus) {
-    if (!menu) return;
-    const word = menu.word;
-    menu = null;
-    list.hidden = true;
-    list.replaceChildren();
-    list.removeAttribute("aria-activedescendant");
-    word.setAttribute("aria-expanded", "false");
-    word.removeAttribute("aria-controls");
-    if (returnFocus && word.isConnected) word.focus();
-  }
-
-  list.addEventListener("keydown", (event) => {
-    if (!menu) return;
-    switch (event.key) {
-      case "ArrowDown": activate(menu.active + 1); break;
-      case "ArrowUp": activate(menu.active - 1); break;
-      case "Home": activate(0); break;
-      case "End": activate(menu.options.length - 1); break;
-      case "Enter": case " ": choose(menu.active); break;
-      case "Escape": closeMenu(true); status.textContent = ""; break;
-      case "Tab": closeMenu(false); return;  // let the focus move on
-      default: return;
-    }
-    event.preventDefault();
+  const alternatives = window.makeAlternatives({
+    output: output, panel: panel, list: list, status: status, wordAt: wordAt, choose: choose,
+    unitAt: (u) => units[u], generation: () => generation,
   });
-  list.addEventListener("focusout", (event) => {
-    if (menu && !list.contains(event.relatedTarget)) closeMenu(false);
-  });
-  document.addEventListener("click", (event) => {
-    if (menu && !list.contains(event.target) && event.target !== menu.word) closeMenu(false);
-  });
-
-  // The chosen completion replaces the sentence's translation. Words before the chosen position
-  // keep their alignment and confidence (a decoder sees only the words before it, so neither
-  // changes); the new words have none (/api/explain translates, it cannot be given a text).
-  function choose(k) {
-    if (!menu) return;
-    const { unit: u, index: i, options } = menu;
-    const option = options[k];
-    closeMenu(false);
-    const unit = units[u];
-    const old = unit.data || {};
-    const keep = unit.spans.slice(0, i);
-    const start = keep.length ? unit.spans[i][0] : 0;
-    const cut = option.text.length >= start ? start : 0;
-    unit.translation = option.text;
-    unit.spans = keep.concat(roughSpans(option.text.slice(cut)).map(([a, b]) => [a + cut, b + cut]));
-    unit.data = Object.assign({}, old, {
-      confidence: (old.confidence || []).slice(0, i),
-      alignment: (old.alignment || []).filter(([t]) => t < i),
-    });
-    render();
-    focusWord(u, i);
-    status.textContent = "Sentence " + (u + 1) + " now reads: " + option.text +
-      " (no alignment or confidence for the new words).";
-  }
 
   function focusWord(u, i) {
     const words = output.querySelectorAll('.word[data-unit="' + u + '"]');
@@ -455,8 +264,8 @@
     if (target) target.focus();
   }
 
-  // Words by the server's rule (model/alignment.py), for a text it has not explained: a run of
-  // letters and digits, or one punctuation or symbol character.
+  // Words by the server's rule (model/alignment.py), for a text it has not explained (yet): a run
+  // of letters and digits, or one punctuation or symbol character.
   function roughSpans(text) {
     const spans = [];
     const re = /[\p{P}\p{S}]|[^\s\p{P}\p{S}]+/gu;
@@ -465,13 +274,58 @@
     return spans;
   }
 
+  // The chosen text, before /api/explain has explained it (and if it cannot): the words before
+  // position i keep their confidence (a decoder sees only the words before it) and their links
+  // among themselves; the new words have neither.
+  function rough(unit, i, text) {
+    const old = unit.data || {};
+    const keep = unit.spans.slice(0, i);
+    const start = keep.length ? unit.spans[i][0] : 0;
+    const cut = text.length >= start ? start : 0;
+    unit.translation = text;
+    unit.spans = keep.concat(roughSpans(text.slice(cut)).map(([a, b]) => [a + cut, b + cut]));
+    unit.data = Object.assign({}, old, {
+      confidence: (old.confidence || []).slice(0, i),
+      alignment: (old.alignment || []).filter(([t]) => t < i),
+    });
+  }
+
+  // The chosen completion replaces the sentence's translation at once; then /api/explain, given
+  // that text, tells how the model aligns it and how sure it is of each word, and the sentence
+  // is drawn again. A later choice or translation wins over an answer still on its way.
+  async function choose(u, i, option) {
+    const unit = units[u];
+    const mine = generation;
+    const ticket = (unit.ticket || 0) + 1;
+    unit.ticket = ticket;
+    rough(unit, i, option.text);
+    unit.pending = true;
+    redraw(u);
+    focusWord(u, i);
+    const reads = "Sentence " + (u + 1) + " now reads: " + option.text;
+    status.textContent = reads + " (aligning the new words…)";
+    let data = null;
+    let failure = null;
+    try {
+      data = await post("/api/explain", { q: unit.source, translation: option.text });
+    } catch (e) {
+      failure = e.message;
+    }
+    if (mine !== generation || ticket !== unit.ticket) return;
+    const active = document.activeElement;
+    const focused = active && output.contains(active) && active.dataset.unit === String(u) ? Number(active.dataset.word) : null;
+    unit.pending = false;
+    if (data) explained(unit, data);
+    redraw(u);
+    if (focused != null) focusWord(u, focused);
+    status.textContent = failure ? reads + " (no alignment or confidence for the new words: " + failure + ")." : reads + ".";
+  }
+
   // --------------------------------------------------------------------------- loading
 
   async function explainUnit(unit) {
     try {
-      unit.data = await post("/api/explain", { q: unit.source });
-      unit.translation = unit.data.translation;
-      unit.spans = unit.data.target_spans || [];
+      explained(unit, await post("/api/explain", { q: unit.source }));
     } catch (e) {
       // Too long for the inspector (MAX_ATTENTION_CHARS), say: translate it plainly, show it as text.
       unit.error = e.message;
@@ -483,7 +337,15 @@
         unit.translation = null;  // no text to show for it: the inspector gives up (see inspect)
       }
       unit.spans = [];
+      unit.sourceSpans = [];
     }
+  }
+
+  // The sentences of q as the pipeline cuts them: /api/explain and /api/complete take one at a
+  // time, and their translations, each after its separator, are the translation shown.
+  async function sentencesOf(q) {
+    const answer = await post("/api/sentences", { q: q });
+    return answer.sentences.map((s) => ({ source: s.text, sep: s.separator }));
   }
 
   async function inspect(q, translation) {
@@ -491,8 +353,17 @@
     units = [];
     plain(translation);
     if (!q || !q.trim()) return;
-    const todo = splitSentences(q);
-    if (!todo.length) return;
+    let todo;
+    try {
+      todo = await sentencesOf(q);
+    } catch (e) {
+      todo = [];
+      if (mine === generation) {
+        panel.hidden = false;
+        status.textContent = "The inspector is not available for this text: " + e.message;
+      }
+    }
+    if (mine !== generation || !todo.length) return;
     panel.hidden = false;
     status.textContent = "Explaining the translation…";
     // Two at a time: the server has a few workers; a long text must not queue everyone else.

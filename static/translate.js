@@ -49,16 +49,6 @@
     result.dispatchEvent(new CustomEvent("translation", { detail: { source: source, translation: translation } }));
   }
 
-  async function call(url, options) {
-    const response = await fetch(url, options);
-    let body = null;
-    try { body = await response.json(); } catch (e) { body = null; }
-    if (!response.ok) {
-      throw new Error((body && body.error) || "The server answered " + response.status);
-    }
-    return body;
-  }
-
   async function translate() {
     const q = input.value;
     if (!q.trim()) {
@@ -68,11 +58,7 @@
     }
     setBusy(true, "Translating…");
     try {
-      const body = await call("/translate", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ q: q, source: "de", target: "en", format: "text" }),
-      });
+      const body = await window.api.post("/translate", { q: q, source: "de", target: "en", format: "text" });
       show(q, body.translatedText, [], null);
       setBusy(false, "Translated.");
     } catch (e) {
@@ -84,7 +70,7 @@
   async function random() {
     setBusy(true, "Picking a random sentence…");
     try {
-      const body = await call("/api/random", { headers: { Accept: "application/json" } });
+      const body = await window.api.get("/api/random");
       input.value = body.source;
       show(body.source, body.translation, body.references, body.chrf);
       setBusy(false, "Random sentence translated.");

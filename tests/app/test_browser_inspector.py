@@ -1,8 +1,10 @@
 """The translation inspector in real headless Chromium (Debian's /usr/bin/chromium, driven by
-Playwright) against the gunicorn server of the Procfile: word alignment on hover and focus,
-confidence shading, alternatives for a word (mouse and keyboard, per sentence), the attention
-page's model view and words toggle, the beam search page, no console errors, phone width."""
+Playwright) against the gunicorn server of the Procfile: sentences as the pipeline cuts them, word
+alignment on hover and focus, confidence shading, alternatives for a word (mouse and keyboard, per
+sentence; the chosen text explained again), the attention page's model view and words toggle, the
+beam search page, no console errors, phone width."""
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -32,6 +34,11 @@ def inspected(page, live_server, q):
 
 def aligned_words(page, box):
     return page.locator(f"#{box} .word.aligned").all_text_contents()
+
+
+def confidence_class(p):
+    """inspector.js's shading class: conf-0 under 30% ... conf-4 from 90%."""
+    return sum(p >= bound for bound in (0.3, 0.5, 0.7, 0.9))
 
 
 # ------------------------------------------------------------------------------ translate page
@@ -127,6 +134,29 @@ def test_choosing_an_alternative_keeps_the_prefix_and_retranslates_the_rest(page
     # words before it keep their alignment
     page.locator("#translation .word").first.hover()
     assert aligned_words(page, "source-words")
+    check_explained_as_chosen(page, live_server, text, chosen)
+
+
+def check_explained_as_chosen(page, live_server, text, chosen):
+    """After a choice in "Guten Morgen. Wo ist der Bahnhof?": the second sentence is explained
+    as chosen (/api/explain with the translation), every new word aligned and shaded."""
+    given = api(page, live_server, "/api/explain", q="Wo ist der Bahnhof?", translation=text)
+    assert given["translation"] == text
+    sentence = page.locator("#translation .sentence[data-unit='1'] .word")
+    expect(sentence.last).to_have_attribute("title", re.compile("Model's confidence"))
+    assert sentence.all_text_contents() == given["target_words"]
+    expect(page.locator("#inspector-status")).to_have_text(f"Sentence 2 now reads: {text}.")
+    page.get_by_label("Shade English words by the model's confidence").check()
+    first_new = given["target_words"].index(chosen)
+    assert first_new == 3 and len(given["target_words"]) > first_new
+    for t in range(first_new, len(given["target_words"])):
+        word, p = sentence.nth(t), given["confidence"][t]
+        assert word.get_attribute("title") == f"Model's confidence: {round(p * 100)}%"
+        assert word.get_attribute("aria-label") == f"{given['target_words'][t]}, confidence {round(p * 100)}%"
+        assert f"conf-{confidence_class(p)}" in word.get_attribute("class").split()
+        word.hover()
+        expected = sorted({given["source_words"][s] for tt, s in given["alignment"] if tt == t})
+        assert expected and sorted(aligned_words(page, "source-words")) == expected, given["target_words"][t]
 
 
 def test_mouse_choice_in_the_first_of_several_sentences(page, live_server):
@@ -142,18 +172,54 @@ def test_mouse_choice_in_the_first_of_several_sentences(page, live_server):
     assert text.startswith("The weather is " + word) and text.endswith("\nIt is raining.")
 
 
-def test_sentences_are_cut_as_the_server_cuts_them(page, live_server):
-    inspected(page, live_server, "Guten Morgen.")
-    for text in ["Guten Morgen. Es regnet.", "Zeile eins.\nZeile zwei. Drei?\r\n\r\nVier…  Fünf",
-                 "Am 3. Mai kommt Dr. Müller. Er isst z. B. Brot! „Gut“, sagt er. (Ja.) Nein",
-                 "Die Hauptstr. 5 ist hier. Es kostet 3.5 Euro... Wirklich?! Ja.",
-                 "  \n\nEr kam um 10. Dann ging er.\n\n\n", "A. Merkel spricht. 1999 war gut. Ende"]:
-        layout = segment(text)
-        spans = [list(span) for line in layout for span in line]
-        units = page.evaluate("text => window.inspectorSentences(text)", text)
-        assert [[u["start"], u["end"]] for u in units] == spans, text
-        names = [f"S{i}" for i in range(len(spans))]
-        assert "".join(u["sep"] + n for u, n in zip(units, names)) == join_layout(layout, names).text, text
+def test_a_chosen_text_that_cannot_be_explained_keeps_rough_words(browser, live_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, problems = recording(context)
+
+    def refuse_given_translations(route):
+        if "translation" in (route.request.post_data_json or {}):
+            route.fulfill(status=503, content_type="application/json", body='{"error": "Too busy"}')
+        else:
+            route.continue_()
+
+    page.route("**/api/explain", refuse_given_translations)
+    inspected(page, live_server, "Wo ist der Bahnhof?")
+    page.locator("#translation .word", has_text="train").click()
+    option = page.get_by_role("option").first
+    chosen = option.locator("strong").text_content()
+    option.click()
+    status = page.locator("#inspector-status")
+    expect(status).to_contain_text("(no alignment or confidence for the new words: Too busy).")
+    words = page.locator("#translation .word")
+    assert words.nth(3).text_content() == chosen and words.nth(3).get_attribute("title") is None
+    assert words.nth(2).get_attribute("title").startswith("Model's confidence")  # "the" keeps its own
+    page.locator("#translation .word").nth(3).hover()
+    assert aligned_words(page, "source-words") == []
+    context.close()
+    assert problems and all("Failed to load resource" in p for p in problems), problems  # only the refusal
+
+
+def test_each_sentence_is_explained_as_the_pipeline_cuts_it(page, live_server):
+    q = "Er isst z. B. Brot. Es regnet 🎶 heute.\nWo ist der Bahnhof?"
+    layout = segment(q)
+    sentences = [q[s:e] for line in layout for s, e in line]
+    assert sentences == ["Er isst z. B. Brot.", "Es regnet 🎶 heute.", "Wo ist der Bahnhof?"]  # "z. B." ends none
+    asked = []
+    page.on("request", lambda r: r.url.endswith("/api/explain") and asked.append(r.post_data_json["q"]))
+    inspected(page, live_server, q)
+    expect(page.locator("#translation .sentence")).to_have_count(3)
+    assert sorted(asked) == sorted(sentences)  # one call per sentence, two at a time
+    assert page.locator("#source-words .sentence").all_text_contents() == sentences
+    explained = [api(page, live_server, "/api/explain", q=sentence) for sentence in sentences]
+    assert page.locator("#translation .sentence").all_text_contents() == [e["translation"] for e in explained]
+    # joined as the pipeline joins them: /translate's translation, unchanged
+    translation = api(page, live_server, "/translate", q=q, source="de", target="en")["translatedText"]
+    assert translation == join_layout(layout, [e["translation"] for e in explained]).text
+    assert page.locator("#translation").text_content() == translation
+    for k, e in enumerate(explained):  # the words after the emoji too (a character there, two units here)
+        assert page.locator(f"#source-words .sentence[data-unit='{k}'] .word").all_text_contents() == e["source_words"]
+        assert page.locator(f"#translation .sentence[data-unit='{k}'] .word").all_text_contents() == e["target_words"]
+    assert "🎶" in explained[1]["source_words"] and explained[1]["source_words"][-2:] == ["heute", "."]
 
 
 def test_translating_in_place_inspects_the_new_text(page, live_server):

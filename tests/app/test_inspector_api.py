@@ -1,5 +1,6 @@
-"""app/inspector.py: /api/explain, /api/complete and /api/beam on the tiny model of tests/conftest.py
-(and, for placeholders, the tiny span model of tests/pipeline/conftest.py)."""
+"""app/inspector.py: /api/sentences, /api/explain, /api/complete and /api/beam on the tiny model of
+tests/conftest.py (and, for placeholders, the tiny span model of tests/pipeline/conftest.py).
+/api/explain with a given translation: test_explain_translation.py."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from app.spec import document
 from model.batch import Batch
 from model.decoding import beam_search
 from model.explain import piece_logprobs, word_confidences
+from pipeline.segment import join_layout, segment
 
 ENDPOINTS = ["/api/explain", "/api/complete", "/api/beam"]
 EXPLAIN_KEYS = {"translation", "source_words", "source_spans", "target_words", "target_spans", "alignment", "confidence"}
@@ -54,6 +56,67 @@ def check_explanation(body, q):
     assert all(0 <= c <= 1 for c in body["confidence"])
     assert body["alignment"] == sorted(body["alignment"])
     assert all(0 <= t < len(body["target_words"]) and 0 <= s < len(body["source_words"]) for t, s in body["alignment"])
+
+
+# --------------------------------------------------------------------------- /api/sentences
+
+def test_sentences_exact_shape(client):
+    q = "Er isst z. B. Brot. Es regnet.\r\n\nWo ist der Bahnhof?"
+    assert post(client, "/api/sentences", q=q) == {"sentences": [
+        {"text": "Er isst z. B. Brot.", "start": 0, "end": 19, "separator": ""},
+        {"text": "Es regnet.", "start": 20, "end": 30, "separator": " "},
+        {"text": "Wo ist der Bahnhof?", "start": 33, "end": 52, "separator": "\n\n"}]}
+
+
+@pytest.mark.parametrize("q", ["Guten Morgen.", "Zeile eins.\nZeile zwei. Drei?\r\n\r\nVier…  Fünf",
+                               "Am 3. Mai kommt Dr. Müller. Er isst z. B. Brot! „Gut“, sagt er. (Ja.) Nein",
+                               "Die Hauptstr. 5 ist hier. Es kostet 3.5 Euro... Wirklich?! Ja.",
+                               "  \n\nEr kam um 10. Dann ging er.\n\n\n", "A. Merkel spricht. 1999 war gut. Ende",
+                               "Ich bin mu\u0308de. Ü\u0308ber 🎶 alles.", "  \n\t", "🎶"])
+def test_sentences_are_the_pipeline_s(client, q):
+    """The spans of pipeline.segment (mapped to q as sent), joined again as join_layout joins
+    translations: explaining each sentence and joining gives /translate's translation."""
+    sentences = post(client, "/api/sentences", q=q)["sentences"]
+    layout = segment(q)  # q as sent is NFC except for the decomposed ü: same spans bar the offsets
+    assert len(sentences) == sum(map(len, layout))
+    assert [s["text"] for s in sentences] == [q[s["start"]:s["end"]] for s in sentences]
+    assert all(s["text"] == s["text"].strip() and s["text"] for s in sentences)
+    names = [f"S{i}" for i in range(len(sentences))]
+    assert "".join(s["separator"] + n for s, n in zip(sentences, names)) == join_layout(layout, names).text
+    if "mu\u0308de" not in q:
+        assert [[s["start"], s["end"]] for s in sentences] == [list(span) for line in layout for span in line]
+    explained = [post(client, "/api/explain", q=s["text"])["translation"] for s in sentences]
+    assert "".join(s["separator"] + e for s, e in zip(sentences, explained)) == translate(client, q)
+
+
+def test_sentences_index_q_as_sent(client):
+    q = "Ich bin mu\u0308de. Gut."  # decomposed ü: the pipeline cuts the NFC form
+    assert [(s["start"], s["end"], s["text"]) for s in post(client, "/api/sentences", q=q)["sentences"]] == [
+        (0, 14, "Ich bin mu\u0308de."), (15, 19, "Gut.")]
+
+
+SENTENCES_CASES = {
+    "missing": ({}, 400, "Invalid request: missing q parameter"),
+    "empty": ({"q": ""}, 400, "Invalid request: missing q parameter"),
+    "list": ({"q": ["Hallo"]}, 400, "Invalid request: q must be a string"),
+    "number": ({"q": 5}, 400, "Invalid request: q must be a string"),
+    "too long": ({"q": "Hallo " * 1000}, 413,
+                 "Invalid request: 6000 characters exceed the limit of 5000 characters per request"),
+    "control": ({"q": "Hal\x00lo"}, 400, "Invalid request: q contains a control character (U+0000)"),
+    "surrogate": ({"q": "Hal\ud800lo"}, 400, "Invalid request: q is not valid Unicode text"),
+}
+
+
+@pytest.mark.parametrize("body, status, message", SENTENCES_CASES.values(), ids=SENTENCES_CASES.keys())
+def test_sentences_errors(client, body, status, message):
+    response = client.post("/api/sentences", json=body)
+    assert (response.status_code, response.get_json()) == (status, {"error": message})
+
+
+def test_sentences_take_what_translate_takes(client):
+    q = "Hallo. " * 714  # 4998 characters: over the inspector's limit, within /translate's
+    response = client.post("/api/sentences", data={"q": q})
+    assert response.status_code == 200 and len(response.get_json()["sentences"]) == 714
 
 
 # --------------------------------------------------------------------------- /api/explain
@@ -289,7 +352,7 @@ def test_input_too_long_for_the_model(make_app, app):
     assert response.status_code == 200 and all(c["text"].startswith(longest) for c in response.get_json()["completions"])
 
 
-@pytest.mark.parametrize("path", ENDPOINTS)
+@pytest.mark.parametrize("path", ["/api/sentences", *ENDPOINTS])
 def test_broken_json_get_and_cross_origin(client, path):
     broken = client.post(path, data="{", content_type="application/json")
     assert (broken.status_code, broken.get_json()) == (400, {"error": "Invalid JSON format"})
@@ -310,10 +373,12 @@ def test_odd_text_never_breaks_the_inspector(client, span_client, q):
 
 def test_spec_documents_the_inspector():
     paths = document()["paths"]
-    for path in ENDPOINTS:
+    for path in ["/api/sentences", *ENDPOINTS]:
         assert set(paths[path]) == {"post"} and paths[path]["post"]["tags"] == ["inspect"]
     assert set(paths["/api/complete"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]) == {
         "q", "prefix", "n"}
+    assert set(paths["/api/explain"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]) == {
+        "q", "translation"}
 
 
 def test_bench_runs_on_the_tiny_model(tiny_checkpoint, tmp_path):
