@@ -151,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     data = load_data(args, out, dist, resume, log)
     trainer = Trainer(args, out, dist, device, data, resume, log)
     trainer.run()
+    T.finish_distributed(dist)
     return 0
 
 

@@ -180,6 +180,16 @@ def init_distributed(device_kind: str) -> Dist:
     return d
 
 
+def finish_distributed(d: Dist) -> None:
+    """Leave the torchrun job cleanly: wait until every rank is done (rank 0 saves last), then
+    destroy the process group. A rank that simply exits while another still holds the group can
+    be aborted (SIGABRT) as its gloo connections are torn down under it."""
+    if d.world == 1:
+        return
+    dist.barrier()
+    dist.destroy_process_group()
+
+
 def agree(flag: bool, d: Dist) -> bool:
     """Rank 0's decision, broadcast so that every rank stops at the same step."""
     if d.world == 1:

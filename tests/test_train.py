@@ -26,6 +26,12 @@ RESUME_ARGS = ["--preset", "tiny", "--max-tokens", "160", "--dropout", "0.1", "-
                "--eval-every", "25", "--save-every", "10", "--seed", "3", "--no-progress"]
 
 
+def torchrun_failure(stderr: str) -> str:
+    """What a failed torchrun job printed: the ranks' own messages come first (torchrun's summary
+    and traceback last), so both ends."""
+    return stderr if len(stderr) <= 6000 else stderr[:4000] + "\n[...]\n" + stderr[-2000:]
+
+
 def run_train(args: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=300, **kwargs)
@@ -119,7 +125,7 @@ def test_torchrun_two_cpu_processes(tmp_path):
          "--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--preset", "tiny",
          "--max-steps", "60", "--warmup", "20", "--lr", "2e-3", "--eval-every", "30", "--max-tokens", "256",
          "--no-progress"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.returncode == 0, torchrun_failure(proc.stderr)
     assert proc.stdout.count("data: 40 train") == 1, "only rank 0 logs"
     records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in records] == [30, 60], "only rank 0 writes"
@@ -239,7 +245,7 @@ def test_torchrun_on_a_corpus_smaller_than_a_batch_per_rank(tmp_path):
         [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2", "train.py",
          "--data", str(corpus), "--out", str(out), "--preset", "tiny", "--vocab-size", "100", "--max-steps", "6",
          "--no-progress", "--eval-sentences", "5"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.returncode == 0, torchrun_failure(proc.stderr)
     assert "data: 160 train / 20 dev / 20 test pairs" in proc.stdout
     records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in records] == [1, 2, 3, 4, 5, 6], "one step per epoch, evaluated each epoch"
