@@ -390,5 +390,6 @@ def test_bench_runs_on_the_tiny_model(tiny_checkpoint, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "prefix: 'Where is th' (n = 5)" in proc.stdout and "engine torch, beam 2" in proc.stdout
     rows = json.loads(report.read_text())["rows"]
-    assert [row["endpoint"] for row in rows] == ["/translate", "/api/explain", "/api/complete", "/api/beam"]
+    assert [row["endpoint"] for row in rows] == ["/translate", "/api/explain", "/api/complete", "/api/beam",
+                                                "/api/explain +translation"]
     assert all(0 < row["median_ms"] <= row["p90_ms"] and row["calls"] == 2 for row in rows)
