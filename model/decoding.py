@@ -79,8 +79,13 @@ def piece_logp(logits: Tensor) -> Tensor:
     scores (up to float error) and hence the same beams and n-best lists. Every search and every
     teacher-forced score uses this one function, so a hypothesis's beam score is its forced score.
     """
-    never = torch.tensor([PAD_ID, BOS_ID], device=logits.device)
-    return logits.float().index_fill(-1, never, float("-inf")).log_softmax(dim=-1)  # a copy: logits stay
+    out = logits.float()
+    out = out.clone() if out is logits else out  # the caller's logits stay as they are
+    # Two scalar fills, not an index tensor: this runs every search step, and building a tensor
+    # from a Python list would copy it from the host to the GPU each time.
+    out[..., PAD_ID] = float("-inf")
+    out[..., BOS_ID] = float("-inf")
+    return out.log_softmax(dim=-1)
 
 
 def max_lengths(src_mask: Tensor, max_len_a: float, max_len_b: int, model_max_len: int) -> Tensor:
