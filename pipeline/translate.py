@@ -3,7 +3,8 @@ without the model's say.
 
     text ─NFC─▶ lines and sentences (segment) ─▶ protected spans become placeholders (spans)
          ─▶ casing style noted (casing) ─▶ clauses, if too long for the model (segment.split_long)
-         ─▶ the model, all pieces of all texts in one batch
+         ─▶ the model, all pieces of all texts in one batch (a full stop added where a piece ends
+            without punctuation, and taken off its output: ending)
          ─▶ retry on smaller pieces when an output is implausibly short or loops
          ─▶ missing or repeated placeholders repaired where the cross-attention aligns them (words)
          ─▶ the input's casing style ─▶ spans restored ─▶ the text's layout rebuilt
@@ -31,6 +32,7 @@ from model.translator import Translator
 
 from . import words as W
 from .casing import style, truecase
+from .ending import closed, reopened
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, find_spans, mask, slots_needed,
@@ -113,6 +115,10 @@ class Pipeline:
     def count(self, text: str) -> int:
         return len(self.translator.tokenizer.encode(text))
 
+    def _closed_count(self, text: str) -> int:
+        """Pieces of ``text`` as the model reads it, a full stop added where it has none (ending)."""
+        return self.count(closed(text))
+
     @lru_cache(maxsize=65536)
     def _pieces(self, word: str) -> tuple[int, float]:
         """How the vocabulary encodes a word: pieces and log-probability (for ``casing.truecase``)."""
@@ -172,7 +178,7 @@ class Pipeline:
             if len(cased) == len(masked.text):  # the word spans map back by position
                 chunk.model_text = cased
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.model_text)]
-        chunk.units = split_long(chunk.model_text, (0, len(chunk.model_text)), self.count, self.options.max_pieces,
+        chunk.units = split_long(chunk.model_text, (0, len(chunk.model_text)), self._closed_count, self.options.max_pieces,
                                  protected)
         return chunk
 
@@ -189,8 +195,8 @@ class Pipeline:
         texts, layouts, plans, units = self._plan(list(texts))
         sources = self._sources(units)
         o = self.options
-        hyps = self.translator.translate_n_best(sources, beam_size=max(o.beam_size, n), n_best=n,
-                                                length_penalty=o.length_penalty, batch_size=o.batch_size,
+        hyps = self.translator.translate_n_best([closed(s) for s in sources], beam_size=max(o.beam_size, n),
+                                                n_best=n, length_penalty=o.length_penalty, batch_size=o.batch_size,
                                                 no_repeat_ngram_size=o.no_repeat_ngram_size)
         owner = [i for i, plan in enumerate(plans) for sentence in plan for chunk in sentence
                  if chunk.masked is not None for _ in chunk.units]
@@ -201,7 +207,8 @@ class Pipeline:
             results.append([(self._assemble(*args, best).target, sum(mine) / len(mine) if mine else 0.0)])
         for k in range(1, n):
             picked = [options[min(k, len(options) - 1)] for options in hyps]
-            kth = self._outputs(units, self._realign([AlignedText(src, text) for src, (text, _) in zip(sources, picked)]))
+            kth = self._outputs(units, self._realign([reopened(AlignedText(closed(src), text), src)
+                                                      for src, (text, _) in zip(sources, picked)]))
             for i, (options, args) in enumerate(zip(results, zip(texts, layouts, plans))):
                 text = self._assemble(*args, kth).target
                 mine = [score for (_, score), j in zip(picked, owner) if j == i]
@@ -240,10 +247,12 @@ class Pipeline:
         t, o = self.translator, self.options
         search = dict(beam_size=o.beam_size, length_penalty=o.length_penalty, batch_size=o.batch_size,
                       no_repeat_ngram_size=o.no_repeat_ngram_size)
+        inputs = [closed(s) for s in sources]
         if aligned:
-            outputs = t.translate_aligned(sources, **search)
+            outputs = t.translate_aligned(inputs, **search)
         else:
-            outputs = [AlignedText(s, out) for s, out in zip(sources, t.translate(sources, **search))]
+            outputs = [AlignedText(s, out) for s, out in zip(inputs, t.translate(inputs, **search))]
+        outputs = [reopened(output, source) for output, source in zip(outputs, sources)]
         if depth < self.options.retries:
             retry = [i for i, o in enumerate(outputs)
                      if implausibly_short(o.source, o.target) or has_loop(o.target)]

@@ -45,6 +45,18 @@ def tiny_checkpoint(tiny_run) -> Path:
     return tiny_run / "best.pt"
 
 
+@pytest.fixture(scope="session")
+def legacy_checkpoint(tmp_path_factory) -> Path:
+    """The tiny model trained with --no-placeholders: a vocabulary without placeholder symbols, as in
+    checkpoints made before the text pipeline existed, for the pipeline's fallback path."""
+    import train
+
+    out = tmp_path_factory.mktemp("legacy_run")
+    args = ["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), *TINY_ARGS, "--no-placeholders"]
+    assert train.main(args) == 0
+    return out / "best.pt"
+
+
 # A tiny model that has learned placeholders and ALL CAPS: the 40 pairs plus 10 with numbers and
 # names (tests/data/pairs_spans.tsv, our own sentences), trained with strong augmentation. Here, not
 # in tests/pipeline/, so that the app's tests share the one session-wide training run.

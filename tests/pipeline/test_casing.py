@@ -48,7 +48,8 @@ def test_title_case():
 # How a vocabulary encodes words: (pieces, log-probability); unknown words fall apart into letters.
 VOCABULARY = {"habe": (1, -6.0), "Habe": (1, -8.7), "keine": (1, -7.3), "Keine": (1, -10.2),
               "zeit": (2, -15.0), "Zeit": (1, -7.4),
-              "morgen": (1, -8.1), "Morgen": (1, -8.8), "neue": (1, -9.0), "Neue": (2, -16.3)}
+              "morgen": (1, -8.1), "Morgen": (1, -8.8), "neue": (1, -9.0), "Neue": (2, -16.3),
+              "notausgang": (3, -31.2), "Notausgang": (3, -27.5), "freihalten": (3, -25.0), "Freihalten": (3, -26.1)}
 
 
 def pieces(word):
@@ -56,7 +57,9 @@ def pieces(word):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("ICH HABE KEINE ZEIT.", "Ich habe keine Zeit."),       # fewer pieces win; unknown ties: Capitalized
+    ("ICH HABE KEINE ZEIT.", "Ich habe keine Zeit."),       # fewer pieces win
+    ("BITTE NOTAUSGANG FREIHALTEN", "Bitte Notausgang freihalten"),  # as many pieces: the likelier
+    ("ES GEHT UM XYZQ", "Es geht um xyzq"),                  # an exact tie: lower case
     ("Die Neue Zeit", "Die neue Zeit"),
     ("BIS MORGEN ⦅N1⦆!", "Bis morgen ⦅N1⦆!"),                 # one piece each: the likelier; placeholders kept
     ("„HALT!“", "„Halt!“"),
@@ -72,7 +75,8 @@ def test_truecase_with_a_real_vocabulary():
 
     tokenizer = Translator.from_checkpoint(ROOT / "checkpoints" / "de-en.pt", "cpu").tokenizer
     assert truecase("NOTAUSGANG FREIHALTEN.", tokenizer.score) == "Notausgang freihalten."
-    assert truecase("Neue Regeln Für Den Bahnverkehr", tokenizer.score) == "Neue Regeln für den Bahnverkehr"
+    assert truecase("DER ZUG FÄHRT HEUTE NICHT.", tokenizer.score) == "Der Zug fährt heute nicht."
+    assert truecase("Wie Man Einen Kuchen Backt", tokenizer.score) == "Wie man einen Kuchen backt"
 
 
 def test_augment_case_shares_and_both_sides():

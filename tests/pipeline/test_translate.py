@@ -1,5 +1,5 @@
 """pipeline/translate.py end to end on real models: the span fixture (placeholders, ALL CAPS), the
-conftest's tiny model (long input, layout) and the shipped checkpoint (no placeholder symbols)."""
+conftest's tiny model (long input, layout) and its twin trained without placeholder symbols."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from tests.conftest import ROOT
 
 from tests.conftest import SPAN_AUGMENTATION
 
-SHIPPED = ROOT / "checkpoints" / "de-en.pt"
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +125,8 @@ def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs4
     pipeline = Pipeline(recording, Options(beam_size=1, max_pieces=40))
     output = pipeline.translate([" ".join(words)])[0]
     first = recording.calls[0]  # one batch with every piece; retries (if any) come after it
-    assert " ".join(first).split() == words                       # every word, once, in order
+    assert all(text.endswith(".") for text in first)               # each piece closed (pipeline/ending.py)
+    assert " ".join(text[:-1] for text in first).split() == words  # every word, once, in order
     assert len(first) > 1 and all(pipeline.count(text) <= 40 for text in first)
     assert len(output.split()) >= 0.6 * len(words)
     assert not has_loop(output)
@@ -193,8 +193,8 @@ def test_html_projects_a_tag_onto_its_word(pipeline):
 # ------------------------------------------------------------------- a vocabulary without placeholders
 
 @pytest.fixture(scope="module")
-def legacy() -> Pipeline:
-    return Pipeline(Translator.from_checkpoint(SHIPPED, device="cpu"), Options(beam_size=1))
+def legacy(legacy_checkpoint) -> Pipeline:
+    return Pipeline(Translator.from_checkpoint(legacy_checkpoint, device="cpu"), Options(beam_size=1))
 
 
 def test_without_placeholder_symbols_spans_are_carried_over(legacy):
