@@ -1,4 +1,4 @@
-"""The shipped model, checkpoints/de-en.pt: size, provenance, the card's figures, and translations.
+"""The shipped model, checkpoints/de-en.pt: size, provenance, licence, the card's figures, and translations.
 
 If the release file is replaced, these tests must be updated with it: they pin what was shipped.
 """
@@ -14,11 +14,17 @@ from model.checkpoint import read_checkpoint
 from model.cli import DEFAULT_CHECKPOINT
 from model.config import preset
 from model.translator import Translator
+from pipeline.translate import Options, Pipeline
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"
-# SHA-256 of the deu-eng.zip the release model was trained on (163,021 pairs).
+# SHA-256 of what the release model was trained on: deu-eng.zip (163,021 pairs) and Debian
+# trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary).
 TATOEBA_SHA256 = "5a014e53a7fa3ec5f9e0ec7f6b27c2ef88e5d247c5074eaaa173f411c15aba77"
+DING_SHA256 = "34052c6021d09eadfee7a893a789204265954df70fe9c36d38fa00058d79d326"
+TATOEBA = "Tatoeba (tatoeba.org) via manythings.org/anki, CC-BY 2.0 (France)"
+DING = ("Ding German-English dictionary (c) Frank Richter, TU Chemnitz (https://dict.tu-chemnitz.de/), "
+        "GPL-2.0-or-later")
 
 
 @pytest.fixture(scope="module")
@@ -43,37 +49,48 @@ def test_loads_as_fp32_small_preset(translator):
     assert translator.num_parameters() == translator.meta["parameters"]
 
 
-def test_provenance_in_metadata(release):
+def test_provenance_and_licence_in_metadata(release):
     meta = release["meta"]
-    assert list(meta["data"]["sha256"].values()) == [TATOEBA_SHA256]
-    assert meta["data"]["attribution"] == "Tatoeba (tatoeba.org) via manythings.org/anki, CC-BY 2.0 (France)"
+    assert list(meta["data"]["sha256"].values()) == [TATOEBA_SHA256, DING_SHA256]
+    assert meta["data"]["attribution"] == f"{TATOEBA}; {DING}"
+    assert meta["data"]["license"] == "GPL-2.0-or-later"
+    assert [c["corpus"].split(":")[0] for c in meta["data"]["corpora"]] == [
+        "../shared/data/tatoeba-deu-eng/deu-eng.zip", "ding-sentences", "ding-words"]
     curves = meta["curves"]
     assert len(curves["step"]) == len(curves["dev_bleu"]) == len(curves["train_loss"]) >= 3
-    assert curves["step"] == sorted(curves["step"]) and max(curves["dev_bleu"]) > 45
+    assert curves["step"] == sorted(curves["step"]) and max(curves["dev_bleu"]) > 48
     assert meta["averaged_from"], "the release is a checkpoint average"
 
 
 def test_model_card_matches_the_file(release, translator):
     card = CARD.read_text(encoding="utf-8")
-    assert TATOEBA_SHA256 in card
+    assert TATOEBA_SHA256 in card and DING_SHA256 in card
     assert f"{translator.num_parameters():,}" in card
     steps = ", ".join(str(entry["step"]) for entry in release["meta"]["averaged_from"])
     assert steps in card
     assert re.search(r"nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0", card)
     assert "CC-BY 2.0" in card and "manythings.org/anki" in card
+    assert "GPL-2.0-or-later" in card and "Frank Richter" in card
+
+
+def test_placeholder_symbols_in_the_vocabulary(translator):
+    assert Pipeline(translator).placeholders is True
 
 
 # Our own sentences (not from the corpus); outputs pinned from the shipped file, greedy and beam 4.
 EXAMPLES = [
-    ("Ich habe Hunger.", "I'm hungry.", "I'm hungry."),
-    ("Wo ist der Bahnhof?", "Where is the station?", "Where is the station?"),
-    ("Ich lerne seit drei Jahren Deutsch.", "I've been studying German for three years.",
-     "I've been studying German for three years."),
-    ("Der Hund schläft unter dem Tisch.", "The dog is sleeping under the table.", "The dog is sleeping under the table."),
-    ("Ich weiß nicht, was ich sagen soll.", "I don't know what to say.", "I don't know what to say."),
-    ("Wir gehen morgen ins Kino.", "We'll go to the movies tomorrow.", "We'll go to the movies tomorrow."),
-    # a weakness the model card quotes: rare words are guessed
-    ("Frau Müller kommt aus Zürich.", "woman comes from terms.", "woman comes from terms."),
+    ('Ich habe Hunger.', "I'm hungry.", "I'm hungry."),
+    ('Wo ist der Bahnhof?', 'Where is the station?', 'Where is the station?'),
+    ('Ich lerne seit drei Jahren Deutsch.', 'I have been studying German for three years.',
+     'I have been studying German for three years.'),
+    ('Der Hund schläft unter dem Tisch.', 'The dog is sleeping under the table.', 'The dog is sleeping under the table.'),
+    ('Ich weiß nicht, was ich sagen soll.', "I don't know what to say.", "I don't know what to say."),
+    ('Wir gehen morgen ins Kino.', "We're going to the movies tomorrow.", "We're going to the movies tomorrow."),
+    ('Das Parlament stimmte mit großer Mehrheit für den Vorschlag.', 'The parliament agreed with great majority for the proposal.',
+     'The Parliament agreed with great majority for the proposal.'),
+    ('Ich bin allergisch gegen Nüsse.', "I'm allergic to nuts.", "I'm allergic to nuts."),
+    # a weakness the model card quotes: names and rare words are guessed
+    ('Frau Müller kommt aus Zürich.', 'Mucher is made from Teach.', 'Mucher is made from Teach.'),
 ]
 
 
@@ -81,3 +98,20 @@ EXAMPLES = [
 def test_translations(translator, german, greedy, beam):
     assert translator.translate([german], beam_size=1) == [greedy]
     assert translator.translate([german], beam_size=4) == [beam]
+
+
+# Through the text pipeline, as the app translates (beam 4): numbers, URLs, emoji, casing, layout.
+PIPELINE_EXAMPLES = [
+    ('Die Miete beträgt 1.450 Euro im Monat.', 'The rent is 1,450 euros a month.'),
+    ('Er lief 42,195 Kilometer in 3:05 Stunden.', 'He ran 42.195 kilometers in 3:05 hours.'),
+    ('Schreib mir an anna@example.com, wenn du Fragen hast.', 'Write to anna@example.com if you have any questions.'),
+    ('Das war ein toller Abend 🎶', 'That was a great evening 🎶'),
+    ('DAS WETTER WIRD MORGEN BESSER.', 'THE WEATHER WILL BE BETTER TOMORROW.'),
+    ('Das Wetter in Berlin', 'The weather in Berlin'),
+    ('Ich habe Hunger.\nWo ist der Bahnhof?', "I'm hungry.\nWhere is the station?"),
+]
+
+
+@pytest.mark.parametrize("german, english", PIPELINE_EXAMPLES)
+def test_pipeline_translations(translator, german, english):
+    assert Pipeline(translator, Options(beam_size=4)).translate([german]) == [english]
