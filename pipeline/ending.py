@@ -18,9 +18,11 @@ import re
 
 from model.alignment import AlignedText
 
+from .spans import PLACEHOLDER_RE
+
 # Ends in a word character, maybe followed by placeholders ("Toller Abend ⦅X1⦆"); "Es regnet.
 # ⦅X1⦆" is closed already, and a lone placeholder is no sentence.
-_OPEN_END = re.compile(r"[^\W_](?:\s*⦅[A-Z]\d+⦆)*\s*$")
+_OPEN_END = re.compile(rf"[^\W_](?:\s*{PLACEHOLDER_RE.pattern})*\s*$")
 _ADDED = "."
 
 
@@ -44,8 +46,5 @@ def _trimmed(spans, links, end: int, side: int):
     """Word spans cut at ``end``: a word wholly after it is dropped with its links (indexes after
     it renumbered), a word across it shortened."""
     kept = [(s, min(e, end)) for s, e in spans if s < end]
-    gone = len(spans) - len(kept)
-    if not gone:
-        return kept, list(links)
     assert all(s >= end for s, _ in spans[len(kept):])  # only trailing words can be cut off
     return kept, [link for link in links if link[side] < len(kept)]

@@ -178,8 +178,8 @@ class Pipeline:
             if len(cased) == len(masked.text):  # the word spans map back by position
                 chunk.model_text = cased
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.model_text)]
-        chunk.units = split_long(chunk.model_text, (0, len(chunk.model_text)), self._closed_count, self.options.max_pieces,
-                                 protected)
+        chunk.units = split_long(chunk.model_text, (0, len(chunk.model_text)), self._closed_count,
+                                 self.options.max_pieces, protected)
         return chunk
 
     # ------------------------------------------------------------------------------- running
@@ -194,9 +194,10 @@ class Pipeline:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         texts, layouts, plans, units = self._plan(list(texts))
         sources = self._sources(units)
+        inputs = [closed(s) for s in sources]
         o = self.options
-        hyps = self.translator.translate_n_best([closed(s) for s in sources], beam_size=max(o.beam_size, n),
-                                                n_best=n, length_penalty=o.length_penalty, batch_size=o.batch_size,
+        hyps = self.translator.translate_n_best(inputs, beam_size=max(o.beam_size, n), n_best=n,
+                                                length_penalty=o.length_penalty, batch_size=o.batch_size,
                                                 no_repeat_ngram_size=o.no_repeat_ngram_size)
         owner = [i for i, plan in enumerate(plans) for sentence in plan for chunk in sentence
                  if chunk.masked is not None for _ in chunk.units]
@@ -207,8 +208,8 @@ class Pipeline:
             results.append([(self._assemble(*args, best).target, sum(mine) / len(mine) if mine else 0.0)])
         for k in range(1, n):
             picked = [options[min(k, len(options) - 1)] for options in hyps]
-            kth = self._outputs(units, self._realign([reopened(AlignedText(closed(src), text), src)
-                                                      for src, (text, _) in zip(sources, picked)]))
+            alternatives = [reopened(AlignedText(inp, text), src) for src, inp, (text, _) in zip(sources, inputs, picked)]
+            kth = self._outputs(units, self._realign(alternatives))
             for i, (options, args) in enumerate(zip(results, zip(texts, layouts, plans))):
                 text = self._assemble(*args, kth).target
                 mine = [score for (_, score), j in zip(picked, owner) if j == i]

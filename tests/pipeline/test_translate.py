@@ -15,10 +15,7 @@ from pipeline.markup import translate_html
 from pipeline.segment import has_loop
 from pipeline.spans import PLACEHOLDER_RE, find_spans
 from pipeline.translate import Options, Pipeline
-from tests.conftest import ROOT
-
 from tests.conftest import SPAN_AUGMENTATION
-
 
 
 @pytest.fixture(scope="module")
