@@ -76,9 +76,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--patience", type=int, help="stop after N evaluations without a better dev BLEU")
     p.add_argument("--dev-size", type=int, default=2000, help="dev pairs held out when splitting --data")
     p.add_argument("--test-size", type=int, default=2000, help="test pairs held out when splitting --data")
+    p.add_argument("--domain-split-size", type=int, default=1000,
+                   help="dev and test pairs held out of each domain (gettext: ui, libreoffice-help: help), "
+                   "written as DIR/dev.DOMAIN.tsv and DIR/test.DOMAIN.tsv; 0: none")
     p.add_argument("--max-len", type=int, default=128, help="drop training pairs longer than this (pieces)")
     add_augmentation_args(p)
     p.add_argument("--resume", action="store_true", help="continue from DIR/last.pt if it exists")
+    p.add_argument("--init", metavar="CKPT", help="fine-tune: start from this checkpoint's weights and vocabulary "
+                   "(its architecture; the preset and architecture flags are ignored) with a fresh optimizer and "
+                   "schedule")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
     p.add_argument("--no-progress", action="store_true", help="no tqdm bar: a log line every --log-every steps")
@@ -89,6 +95,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and value < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1, got {value!r}")
+    if args.domain_split_size < 0:
+        p.error(f"--domain-split-size must be >= 0, got {args.domain_split_size!r}")
     if args.keep_checkpoints < 0:
         p.error(f"--keep-checkpoints must be >= 0, got {args.keep_checkpoints!r}")
     if args.max_minutes is not None and args.max_minutes <= 0:
@@ -147,8 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     resume = read_checkpoint(out / "last.pt") if args.resume and (out / "last.pt").exists() else None
     if resume is None and (out / "last.pt").exists():
         raise ValueError(f"{str(out / 'last.pt')!r} exists: pass --resume to continue that run, or choose another --out")
+    # A resumed fine-tuning run continues from its own last.pt; --init only starts one.
+    start_path = out / "last.pt" if resume is not None else args.init
+    start = resume if resume is not None else read_checkpoint(args.init) if args.init else None
     torch.manual_seed(args.seed)
-    data = load_data(args, out, dist, resume, log)
+    data = load_data(args, out, dist, start, start_path, log)
     trainer = Trainer(args, out, dist, device, data, resume, log)
     trainer.run()
     T.finish_distributed(dist)
@@ -169,8 +180,9 @@ class Data:
     dev: T.DevSet
 
 
-def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, resume: dict | None, log) -> Data:
-    """Corpus, tokenizer (trained, or the resumed run's), model and the batching of the pairs."""
+def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | None, start_path, log) -> Data:
+    """Corpus, tokenizer (trained, or that of ``start``: the resumed run's last.pt or the --init
+    checkpoint), model and the batching of the pairs."""
     corpus = T.load_corpus(args, out if dist.main else None)
     log(f"data: {len(corpus.train)} train / {len(corpus.dev)} dev / {len(corpus.test)} test pairs")
     if len(corpus.parts) > 1:
@@ -182,8 +194,8 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, resume: dict | 
         augmented = augment_pairs(pairs, aug, args.seed)  # the corpus itself stays as read
         train_pairs += augmented
         weights += [part["weight"]] * len(augmented)
-    if resume is not None:
-        model, tokenizer = build_from_checkpoint(resume, out / "last.pt")
+    if start is not None:
+        model, tokenizer = build_from_checkpoint(start, start_path)
     else:
         # The vocabulary is learned from the mix as weighted (epoch 0's draw of the pairs).
         mix = weighted_indices(weights, random.Random(f"vocabulary-{args.seed}"))

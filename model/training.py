@@ -211,6 +211,8 @@ class Corpus:
     test: list[tuple[str, str]]
     sha256: dict[str, str]  # file -> SHA-256 of what was trained on
     parts: list[dict[str, Any]] = field(default_factory=list)  # per --data: spec, kind, weight, train_pairs
+    # per domain ("ui", "help"): (dev, test) held out of the corpora of that kind
+    domains: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = field(default_factory=dict)
 
     def weights(self) -> list[float]:
         """Each training pair's sampling weight, from the corpus it came from (see ``parts``)."""
@@ -227,10 +229,13 @@ class Corpus:
 
 
 def load_corpus(args, out_dir: Path | None) -> Corpus:
-    """Read and clean the corpora; split the first one (without --valid); rank 0 writes the splits it made.
+    """Read and clean the corpora; split the first one (without --valid) and hold out a dev and a
+    test split of each domain ("ui", "help"; ``CorpusSpec.domain``); rank 0 writes the splits it made.
 
-    Only the first ``--data`` corpus gives dev and test pairs. The others train only, without
-    any pair that shares a sentence with dev or test, so that no held-out sentence is trained on."""
+    The first ``--data`` corpus gives the dev pairs that training evaluates on, and its test pairs.
+    Every other corpus trains, without any pair that shares a sentence with any held-out split,
+    so that no held-out sentence is trained on. Domain splits are written as
+    ``DIR/dev.DOMAIN.tsv`` and ``DIR/test.DOMAIN.tsv`` (``--domain-split-size`` pairs each)."""
     specs = [CorpusSpec.parse(text) for text in args.data]
     pairs = clean_pairs(specs[0].read())
     sha = {spec.path: corpus_sha256(spec.path) for spec in specs}
@@ -239,16 +244,30 @@ def load_corpus(args, out_dir: Path | None) -> Corpus:
         sha[args.valid] = corpus_sha256(args.valid)
     else:
         train, dev, test = capped_split(pairs, dev_size=args.dev_size, test_size=args.test_size, seed=args.seed)
-        if out_dir is not None:
-            for name, split in (("dev", dev), ("test", test)):
-                write_tsv(out_dir / f"{name}.tsv", split)
+    size = getattr(args, "domain_split_size", 0)
+    read = [(spec, clean_pairs(spec.read())) for spec in specs[1:]]
+    domains: dict[str, tuple[list, list]] = {}
+    for k, (spec, extra) in enumerate(read):
+        if spec.domain and size and not args.valid:
+            extra, domain_dev, domain_test = capped_split(extra, dev_size=size, test_size=size, seed=args.seed)
+            read[k] = (spec, extra)
+            held = domains.setdefault(spec.domain, ([], []))
+            held[0].extend(domain_dev)
+            held[1].extend(domain_test)
+    if out_dir is not None:
+        splits = [("dev", dev), ("test", test)] if not args.valid else []
+        for domain, (domain_dev, domain_test) in domains.items():
+            splits += [(f"dev.{domain}", domain_dev), (f"test.{domain}", domain_test)]
+        for name, split in splits:
+            write_tsv(out_dir / f"{name}.tsv", split)
     parts = [{"corpus": str(specs[0]), "weight": specs[0].weight, "train_pairs": len(train)}]
     held_out = {side for pair in dev + test for side in pair}
-    for spec in specs[1:]:
-        extra = [pair for pair in clean_pairs(spec.read()) if pair[0] not in held_out and pair[1] not in held_out]
+    held_out |= {side for splits in domains.values() for split in splits for pair in split for side in pair}
+    for spec, extra in read:
+        extra = [pair for pair in extra if pair[0] not in held_out and pair[1] not in held_out]
         train = train + extra
         parts.append({"corpus": str(spec), "weight": spec.weight, "train_pairs": len(extra)})
-    return Corpus(train, dev, test, sha, parts)
+    return Corpus(train, dev, test, sha, parts, domains)
 
 
 def write_tsv(path: Path, pairs: list[tuple[str, str]]) -> None:
@@ -292,6 +311,8 @@ def make_meta(args, corpus: Corpus, state: dict[str, Any], model: Transformer, t
         "parameters": model.num_parameters(),
         "data": {"sha256": dict(corpus.sha256), "train_pairs": len(corpus.train), "dev_pairs": len(corpus.dev),
                  "test_pairs": len(corpus.test), "corpora": [dict(part) for part in corpus.parts],
+                 **({"domains": {domain: {"dev_pairs": len(dev), "test_pairs": len(test)}
+                                 for domain, (dev, test) in corpus.domains.items()}} if corpus.domains else {}),
                  **({"attribution": "; ".join(args.data_attribution)} if args.data_attribution else {}),
                  **({"license": args.license} if args.license else {})},
         "train_args": {k: v for k, v in vars(args).items() if v is not None},

@@ -37,26 +37,12 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-NUMBER_SLOTS = 20
-OTHER_SLOTS = 20
-SLOTS = {"N": NUMBER_SLOTS, "X": OTHER_SLOTS}
+from model.network.placeholders import (  # noqa: F401  (part of this module's API)
+    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, placeholder)
+
 NUMBER_KINDS = frozenset({"number", "date", "time", "code"})
 KINDS = NUMBER_KINDS | {
     "placeholder", "backticks", "url", "email", "handle", "hashtag", "emoji", "unrepresentable"}
-
-
-def placeholder(family: str, index: int) -> str:
-    """The placeholder symbol ``⦅N3⦆`` / ``⦅X3⦆`` of a family ("N" or "X") and a 1-based index."""
-    if family not in SLOTS:
-        raise ValueError(f"placeholder family must be 'N' or 'X', got {family!r}")
-    if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index <= SLOTS[family]:
-        raise ValueError(f"placeholder index must be an integer in 1..{SLOTS[family]}, got {index!r}")
-    return f"⦅{family}{index}⦆"
-
-
-PLACEHOLDERS: tuple[str, ...] = tuple(
-    placeholder(family, i) for family in ("N", "X") for i in range(1, SLOTS[family] + 1))
-PLACEHOLDER_RE = re.compile(r"⦅[NX][0-9]+⦆")
 
 
 def _emoji_class() -> str:

@@ -250,3 +250,39 @@ def test_torchrun_on_a_corpus_smaller_than_a_batch_per_rank(tmp_path):
     records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in records] == [1, 2, 3, 4, 5, 6], "one step per epoch, evaluated each epoch"
     assert read_checkpoint(out / "last.pt")["meta"]["step"] == 6
+
+
+def test_init_fine_tunes_from_a_checkpoint(tiny_checkpoint, tmp_path):
+    """--init: the checkpoint's weights, vocabulary and shape (not the preset's), a fresh schedule."""
+    out = tmp_path / "fine"
+    assert train.main(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--preset", "small",
+                       "--init", str(tiny_checkpoint), "--max-steps", "1", "--lr", "1e-9", "--no-progress"]) == 0
+    start, tuned = read_checkpoint(tiny_checkpoint), read_checkpoint(out / "last.pt")
+    assert tuned["config"] == start["config"] and tuned["tokenizer"] == start["tokenizer"]
+    assert tuned["meta"]["step"] == 1 and tuned["meta"]["train_args"]["init"] == str(tiny_checkpoint)
+    for name, weight in start["model"].items():   # a learning rate of 1e-9 barely moves them
+        assert torch.allclose(tuned["model"][name].float(), weight.float(), atol=1e-6), name
+    # --resume continues the fine-tuning run itself, not the checkpoint it started from.
+    assert train.main(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--init",
+                       str(tiny_checkpoint), "--max-steps", "2", "--resume", "--no-progress"]) == 0
+    assert read_checkpoint(out / "last.pt")["meta"]["step"] == 2
+
+
+def test_domain_corpora_hold_out_dev_and_test(tmp_path):
+    """A gettext corpus gives DIR/dev.ui.tsv and DIR/test.ui.tsv, and none of their sentences trains."""
+    pytest.importorskip("polib")
+    catalog = tmp_path / "ui.po"
+    entries = [("Datei speichern", "Save file"), ("Datei öffnen", "Open file"), ("Verlauf löschen", "Delete history"),
+               ("Lesezeichen hinzufügen", "Add bookmark"), ("Herunterladen", "Download"), ("Drucken", "Print"),
+               ("Beenden", "Quit"), ("Einstellungen", "Settings"), ("Suchen", "Search"), ("Hilfe", "Help"),
+               ("Neues Fenster", "New window"), ("Schließen", "Close")]
+    catalog.write_text('msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n' + "".join(
+        f'msgid "{en}"\nmsgstr "{de}"\n\n' for de, en in entries), encoding="utf-8")
+    out = tmp_path / "run"
+    assert train.main(["--data", str(PAIRS40), "--data", f"gettext:{catalog}", "--out", str(out), "--preset", "tiny",
+                       "--max-steps", "1", "--no-progress", "--vocab-size", "120", "--domain-split-size", "1"]) == 0
+    dev, test = read_pairs(out / "dev.ui.tsv"), read_pairs(out / "test.ui.tsv")
+    assert len(dev) == len(test) == 1 and set(dev + test) <= set(entries) and dev != test
+    data = read_checkpoint(out / "last.pt")["meta"]["data"]
+    assert data["domains"] == {"ui": {"dev_pairs": 1, "test_pairs": 1}}
+    assert data["corpora"][1] == {"corpus": f"gettext:{catalog}", "weight": 1.0, "train_pairs": len(entries) - 2}

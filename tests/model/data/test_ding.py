@@ -1,4 +1,4 @@
-"""model.ding: the Ding dictionary's lines as sentence pairs and word/phrase pairs.
+"""model.data.ding: the Ding dictionary's lines as sentence pairs and word/phrase pairs.
 
 The LINES below are real lines of Ding (Debian ``trans-de-en``, © Frank Richter, TU Chemnitz,
 GPL-2.0-or-later; https://dict.tu-chemnitz.de/), quoted to test the reader.
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from model.data import CorpusError
-from model.ding import is_sentence, parse_line, read_ding
+from model.data.ding import is_sentence, parse_line, read_ding
 
 DING = os.environ.get("DING_PATH", "/usr/share/trans/de-en")
 

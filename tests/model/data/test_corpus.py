@@ -26,7 +26,7 @@ from model.data import (
     reference_streams,
 )
 
-PAIRS40 = Path(__file__).parents[1] / "data" / "pairs40.tsv"
+PAIRS40 = Path(__file__).parents[2] / "data" / "pairs40.tsv"
 
 TSV_2COL = "Hi.\tHallo!\nRun!\tLauf!\n\nI see.\tIch verstehe.\n"
 TSV_3COL = "Hi.\tHallo!\tCC-BY 2.0 (France) Attribution: tatoeba.org #538123 (CM)\r\nRun!\tLauf!\tCC-BY\r\n"

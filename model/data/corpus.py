@@ -27,7 +27,6 @@ import re
 import unicodedata
 import zipfile
 import zlib
-from dataclasses import dataclass
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 
@@ -186,10 +185,16 @@ def read_lines(path: PathLike) -> list[str]:
 
 
 def corpus_sha256(path: PathLike) -> str:
-    """Hex SHA-256 of the corpus file(s) as stored; a prefix pair hashes de then en."""
-    _, files = _resolve(path)
+    """Hex SHA-256 of the corpus file(s) as stored; a prefix pair hashes de then en; a folder (of
+    catalogs, of help pages) hashes each file's relative path and content, in path order."""
     digest = hashlib.sha256()
+    if Path(path).is_dir():
+        files = sorted(p for p in Path(path).rglob("*") if p.is_file())
+    else:
+        _, files = _resolve(path)
     for file in files:
+        if Path(path).is_dir():
+            digest.update(file.relative_to(path).as_posix().encode() + b"\0")
         try:
             with open(file, "rb") as handle:
                 for chunk in iter(lambda: handle.read(1 << 20), b""):
@@ -346,54 +351,3 @@ def reference_streams(refs: Sequence[Sequence[str]]) -> list[list[str | None]]:
             raise ValueError(f"references of segment {i} must be a non-empty list of str, got {options!r}")
     width = max((len(options) for options in refs), default=0)
     return [[options[k] if k < len(options) else None for options in refs] for k in range(width)]
-
-
-# ------------------------------------------------------------------------------ several corpora
-
-CORPUS_KINDS = ("pairs", "ding-sentences", "ding-words")
-
-
-@dataclass(frozen=True)
-class CorpusSpec:
-    """One training corpus as given on the command line: ``[KIND:]PATH[@WEIGHT]``.
-
-    ``KIND`` is ``pairs`` (the default: any format ``read_pairs`` reads), ``ding-sentences`` or
-    ``ding-words`` (the example sentences or the word/phrase pairs of the Ding dictionary,
-    ``model.ding``).  ``WEIGHT`` (default 1) is how often each pair is seen per epoch on average:
-    2 doubles a corpus, 0.1 shows a fresh random tenth of it each epoch.
-    """
-
-    path: str
-    kind: str = "pairs"
-    weight: float = 1.0
-
-    @classmethod
-    def parse(cls, text: str) -> CorpusSpec:
-        kind, path, weight = "pairs", text, 1.0
-        prefix, colon, rest = text.partition(":")
-        if colon and prefix in CORPUS_KINDS:
-            kind, path = prefix, rest
-        head, at, tail = path.rpartition("@")
-        if at:
-            try:
-                weight = float(tail)
-            except ValueError:
-                raise ValueError(f"corpus weight must be a number, got {tail!r} in {text!r}") from None
-            path = head
-        if not path:
-            raise ValueError(f"corpus path is empty in {text!r}; expected [KIND:]PATH[@WEIGHT]")
-        if not (0 < weight <= 100):
-            raise ValueError(f"corpus weight must be in (0, 100], got {weight!r} in {text!r}")
-        return cls(path, kind, weight)
-
-    def read(self) -> list[Pair]:
-        """The corpus's pairs, uncleaned."""
-        if self.kind == "pairs":
-            return read_pairs(self.path)
-        from .ding import read_ding  # ding imports this module
-
-        return read_ding(self.path, self.kind.removeprefix("ding-"))
-
-    def __str__(self) -> str:
-        kind = "" if self.kind == "pairs" else f"{self.kind}:"
-        return f"{kind}{self.path}" + ("" if self.weight == 1 else f"@{self.weight:g}")

@@ -1,0 +1,11 @@
+"""The data layer: corpus readers, cleaning, leak-free splits, corpus specs and batching of pairs.
+
+Imports the network layer only. ``corpus`` reads and cleans parallel files; ``ding``, ``gettext``
+and ``helppages`` read the dictionary, localization catalogs and help pages that Debian ships;
+``software`` knows format directives and accelerators; ``specs`` names a corpus on the command line.
+"""
+
+from .corpus import (  # noqa: F401  (the package's public API)
+    CorpusError, Pair, capped_split, clean_pairs, corpus_attribution, corpus_sha256, group_references,
+    grouped_split, normalize, read_lines, read_pairs, read_references, reference_streams, require_int)
+from .specs import CORPUS_KINDS, CorpusSpec  # noqa: F401

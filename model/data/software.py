@@ -1,0 +1,98 @@
+"""Software strings: format directives, accelerator markers and the checks a localization pair passes.
+
+A UI string is a template: ``Die Datei %s wurde nicht gefunden.``, ``Willkommen, {name}!``. Its
+directives are code and must come back exactly, so ``mask_directives`` turns the directives of a
+training pair into placeholders (``model.network.placeholders``), numbered in German order as the
+pipeline numbers the spans it masks; a pair whose two sides do not hold the same directives is
+misaligned and dropped.  Recognised (``DIRECTIVE``):
+
+* printf: ``%s %d %5.2f %-10s %1$s %lu %%``; Python ``%(name)s``;
+* braces: ``{name}``, ``{0}``, ``{0:.2f}``, ``{name!r}``, ``{}``; Ruby ``%{name}``;
+* Qt ``%1``; LibreOffice ``%PRODUCTNAME``; shell and Make ``$VAR``, ``${var}``, ``$(ARG1)``;
+* markup tags ``<b>``, ``</a>`` and HTML entities ``&amp;``.
+
+Accelerator markers (GTK ``_Datei``, Qt/KDE ``&Datei``, LibreOffice ``~Datei``) are taken out of
+both sides by ``strip_accelerators``: the model translates words, and where a marker goes is the
+localization tool's decision, not the model's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from model.network.placeholders import OTHER_SLOTS, placeholder
+
+_PRINTF = r"%(?:[0-9]+\$)?[-+#0]*(?:[0-9]+|\*)?(?:\.(?:[0-9]+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGaAcsp%]"
+DIRECTIVE = re.compile(
+    "|".join([
+        r"%\([A-Za-z_][\w.]*\)[-+#0]*[0-9]*(?:\.[0-9]+)?[diouxXeEfFgGcrsa]",   # Python %(name)s
+        r"%\{[A-Za-z_]\w*\}",                                                   # Ruby %{name}
+        r"%[A-Z][A-Z0-9_]+(?![a-z])",                                           # LibreOffice %PRODUCTNAME
+        _PRINTF,
+        r"%[1-9][0-9]?(?![0-9])",                                               # Qt %1
+        r"\{(?:[A-Za-z_][\w.]*|[0-9]+)?(?:![rsa])?(?::[^{}\s]*)?\}",            # {name} {0:.2f} {}
+        r"\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_][\w.]*\)|\$[A-Z_][A-Z0-9_]*\b",       # ${var} $(ARG1) $VAR
+        r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>",                             # <b> </a> <br/>
+        r"&(?:[A-Za-z]+|#[0-9]+|#x[0-9A-Fa-f]+);",                              # &amp; &#160;
+    ]))
+_LETTER = r"[^\W\d_]"
+_MARKERS = {marker: re.compile(rf"{re.escape(marker)}(?={_LETTER})") for marker in "_&~"}
+_ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+|#x[0-9A-Fa-f]+);")
+_WORD_AT = re.compile(r"[\w&~]*$"), re.compile(r"^[\w&~]*")
+
+
+def directives(text: str) -> list[str]:
+    """The format directives of ``text`` in order."""
+    return DIRECTIVE.findall(text)
+
+
+def _word_around(text: str, index: int) -> str:
+    return _WORD_AT[0].search(text[:index])[0] + _WORD_AT[1].search(text[index:])[0]
+
+
+def strip_accelerators(de: str, en: str) -> tuple[str, str]:
+    """Both sides without their keyboard accelerator marker (``_`` ``&`` ``~`` before a letter).
+
+    A side is changed only where it holds exactly one such marker of a kind (two are text: "A & B
+    & C"), not inside an HTML entity, and, for ``_``, not in a word that both sides share
+    (``file_name`` is an identifier, ``Ö_ffnen`` / ``_Open`` are accelerators)."""
+    for marker, pattern in _MARKERS.items():
+        sides = [de, en]
+        for k, text in enumerate(sides):
+            found = [m.start() for m in pattern.finditer(text)
+                     if not (marker == "&" and _ENTITY.match(text, m.start()))]
+            if len(found) != 1:
+                continue
+            at = found[0]
+            if marker == "_" and at > 0 and text[at - 1].isalnum():
+                word = _word_around(text, at)
+                if word in sides[1 - k]:
+                    continue
+            sides[k] = text[:at] + text[at + 1:]
+        de, en = sides
+    return de, en
+
+
+def mask_directives(de: str, en: str) -> tuple[str, str] | None:
+    """The pair with each directive replaced by an X placeholder (same text, same placeholder), or
+    None when the sides hold different directives or more distinct ones than there are slots."""
+    found_de, found_en = directives(de), directives(en)
+    if sorted(found_de) != sorted(found_en):
+        return None
+    if not found_de:
+        return de, en
+    symbols: dict[str, str] = {}
+    for text in found_de:
+        if text not in symbols:
+            if len(symbols) == OTHER_SLOTS:
+                return None
+            symbols[text] = placeholder("X", len(symbols) + 1)
+    return (DIRECTIVE.sub(lambda m: symbols[m[0]], de), DIRECTIVE.sub(lambda m: symbols[m[0]], en))
+
+
+_HAS_WORD = re.compile(rf"{_LETTER}{{2,}}")
+
+
+def has_words(text: str) -> bool:
+    """Whether anything but directives, markup and punctuation is left: "%s: %s" has no words."""
+    return _HAS_WORD.search(DIRECTIVE.sub(" ", text)) is not None

@@ -1,0 +1,70 @@
+"""Several training corpora, each given on the command line as ``[KIND:]PATH[@WEIGHT]``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .corpus import Pair, read_pairs
+from .ding import read_ding
+from .gettext import read_gettext
+from .helppages import read_help
+
+# What each kind reads, and the domain whose dev and test pairs train.py holds out of it (None:
+# it trains only).
+CORPUS_KINDS = ("pairs", "ding-sentences", "ding-words", "gettext", "libreoffice-help")
+HELD_OUT_DOMAINS = {"gettext": "ui", "libreoffice-help": "help"}
+
+
+@dataclass(frozen=True)
+class CorpusSpec:
+    """One training corpus as given on the command line: ``[KIND:]PATH[@WEIGHT]``.
+
+    ``KIND`` is ``pairs`` (the default: any format ``read_pairs`` reads), ``ding-sentences`` or
+    ``ding-words`` (the example sentences or the word/phrase pairs of the Ding dictionary,
+    ``model.data.ding``), ``gettext`` (a ``.mo``/``.po`` catalog or a folder of them,
+    ``model.data.gettext``) or ``libreoffice-help`` (the help root holding ``de/`` and ``en-US/``,
+    ``model.data.helppages``).  ``WEIGHT`` (default 1) is how often each pair is seen per epoch on average:
+    2 doubles a corpus, 0.1 shows a fresh random tenth of it each epoch.
+    """
+
+    path: str
+    kind: str = "pairs"
+    weight: float = 1.0
+
+    @classmethod
+    def parse(cls, text: str) -> CorpusSpec:
+        kind, path, weight = "pairs", text, 1.0
+        prefix, colon, rest = text.partition(":")
+        if colon and prefix in CORPUS_KINDS:
+            kind, path = prefix, rest
+        head, at, tail = path.rpartition("@")
+        if at:
+            try:
+                weight = float(tail)
+            except ValueError:
+                raise ValueError(f"corpus weight must be a number, got {tail!r} in {text!r}") from None
+            path = head
+        if not path:
+            raise ValueError(f"corpus path is empty in {text!r}; expected [KIND:]PATH[@WEIGHT]")
+        if not (0 < weight <= 100):
+            raise ValueError(f"corpus weight must be in (0, 100], got {weight!r} in {text!r}")
+        return cls(path, kind, weight)
+
+    def read(self) -> list[Pair]:
+        """The corpus's pairs, uncleaned."""
+        if self.kind == "pairs":
+            return read_pairs(self.path)
+        if self.kind == "gettext":
+            return read_gettext(self.path)
+        if self.kind == "libreoffice-help":
+            return read_help(self.path)
+        return read_ding(self.path, self.kind.removeprefix("ding-"))
+
+    @property
+    def domain(self) -> str | None:
+        """The domain whose dev and test pairs are held out of this corpus ("ui", "help"), if any."""
+        return HELD_OUT_DOMAINS.get(self.kind)
+
+    def __str__(self) -> str:
+        kind = "" if self.kind == "pairs" else f"{self.kind}:"
+        return f"{kind}{self.path}" + ("" if self.weight == 1 else f"@{self.weight:g}")
