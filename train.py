@@ -26,13 +26,14 @@ from tqdm import tqdm
 
 from model import cli
 from model import training as T
-from model.batch import Batch, TokenBatchSampler, weighted_indices
-from model.checkpoint import build_from_checkpoint, read_checkpoint, save_checkpoint
-from model.config import PRESETS, preset
+from model.data.sampler import TokenBatchSampler, weighted_indices
+from model.network.batch import Batch
+from model.network.checkpoint import build_from_checkpoint, read_checkpoint, save_checkpoint
+from model.network.config import PRESETS, preset
 from model.data import CorpusError, CorpusSpec, group_references
-from model.tokenizer import Tokenizer
-from model.transformer import Transformer
-from model.translator import resolve_device
+from model.network.tokenizer import Tokenizer
+from model.network.transformer import Transformer
+from model.inference.translator import resolve_device
 from pipeline.augment import Augmentation, augment_pairs
 from pipeline.spans import PLACEHOLDERS
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from model.alignment import AlignedText
-from model.explain import follow_confidences, nfc_spans_in
+from model.inference.alignment import AlignedText
+from model.inference.explain import follow_confidences, nfc_spans_in
 from pipeline import words as W
 from pipeline.segment import join_layout, segment
 from pipeline.spans import Masked, restore
@@ -43,23 +43,24 @@ def sentence_spans(text: str) -> list[dict[str, Any]]:
 def explained(pipeline: Pipeline, text: str) -> tuple[AlignedText, list[float]]:
     """``pipeline.translate_aligned([text])[0]`` and a confidence per output word.
 
-    Runs the steps of ``Pipeline._run`` itself, to keep every model input's output: each is scored
+    Runs the pipeline's stages itself (``plan``, ``model_outputs``, ``assemble``), to keep every model input's output: each is scored
     by teacher forcing (``Translator.word_confidences``) and its words' probabilities are followed
     through the pipeline's edits (casing, restored spans, repaired placeholders) to the words of
     the result (``explain.follow_confidences``). A placeholder the model wrote and the pipeline
     restored has its piece's probability; words the model did not write (spans carried over
     between separately translated parts, placeholders put back) get 1.0: copied, not predicted."""
-    texts, layouts, plans, units = pipeline._plan([text])
-    outputs = pipeline._model(pipeline._sources(units), True)
-    results = pipeline._outputs(units, outputs)
-    aligned = pipeline._assemble(texts[0], layouts[0], plans[0], results)
+    plan = pipeline.plan([text])
+    outputs = pipeline.model_outputs(plan.sources, True)
+    aligned = pipeline.assemble(plan, outputs)[0]
+    units = plan.units
+    results = pipeline.output_words(units, outputs)
     scored = pipeline.translator.word_confidences([o.source for o in outputs], [o.target for o in outputs])
     unit_confidence = {}
     for (chunk, unit), output, (spans, confidences) in zip(units, outputs, scored):
         words = [restored(output.target[s:e], chunk.masked) for s, e in spans]
         unit_confidence[id(chunk), unit] = follow_confidences(
             words, confidences, [w.text for w in results[id(chunk), unit]])
-    confidence = [c for sentence in plans[0] for chunk in sentence
+    confidence = [c for sentence in plan.plans[0] for chunk in sentence
                   for c in ([1.0] if chunk.masked is None else
                             [c for unit in chunk.units for c in unit_confidence[id(chunk), unit]])]
     if len(confidence) != len(aligned.target_words):  # the pipeline assembles words otherwise now

@@ -19,19 +19,18 @@ import sacrebleu
 import torch
 from flask import Flask, current_app
 
-from model.checkpoint import CheckpointError
-from model.cli import available_cpus
+from model.network.checkpoint import CheckpointError
+from model.network.threads import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
-from model.engines import EngineError, load_engine
-from model.explain import UnwritablePrefix, normalize_prefix, slots_as_placeholders, unwritable
-from model.tokenizer import UNK_ID
-from model.translator import PrefixTooLong, Translator
+from model.inference.engines import EngineError, load_engine
+from model.inference.explain import UnwritablePrefix, normalize_prefix, slots_as_placeholders, unwritable
+from model.network.tokenizer import UNK_ID
+from model.inference.translator import PrefixTooLong, Translator
 from pipeline import documents, language
-from pipeline.casing import apply_style, style, truecase
 from pipeline.markup import Segment, parse_html, translate_html
 from pipeline.segment import sentences
-from pipeline.spans import NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, Masked, find_spans, mask, slots_needed
-from pipeline.translate import Options, Pipeline
+from pipeline.spans import Masked
+from pipeline.translate import ModelInput, Options, Pipeline
 
 from .explanation import as_json, explained, forced, restored as _restored, sentence_spans
 
@@ -251,13 +250,13 @@ class TranslationService:
         """The beam search behind the model's translation of ``text``, step by step
         (``Translator.beam_trace``); the winner's translation with spans restored and the input's
         casing style applied. Log-probabilities and scores rounded to 4 places."""
-        model_text, masked, text_style = self._model_input(text)
+        model_text, masked, model_input = self._model_input(text)
         o = self.pipeline.options
         with self._lock, torch.inference_mode():
             trace = self.translator.beam_trace(model_text, beam_size=o.beam_size, length_penalty=o.length_penalty,
                                                no_repeat_ngram_size=o.no_repeat_ngram_size)
         winner = trace["winner"]
-        winner["translation"] = apply_style(_restored(winner["translation"], masked), text_style)
+        winner["translation"] = self.pipeline.finish(winner["translation"], model_input)
         for h in [winner, *(h for step in trace["steps"] for h in step["hypotheses"])]:
             h["logprob"] = round(h["logprob"], 4)
             if "score" in h:
@@ -274,25 +273,15 @@ class TranslationService:
         if limit and len(ids) > most:
             raise TooManyPieces(f"q has {len(ids)} pieces, more than the {most} the model reads at once")
 
-    def _model_input(self, text: str) -> tuple[str, Masked | None, str]:
-        """What the pipeline would give the model for ``text`` as one input: protected spans as
-        placeholders (when the vocabulary has them and there are enough), truecased if ALL CAPS or
-        Title Case; with the masking (None: a vocabulary without placeholders; else restoring
-        with it also drops placeholders the model invents) and the casing style."""
-        text = unicodedata.normalize("NFC", text)
+    def _model_input(self, text: str) -> tuple[str, Masked | None, ModelInput]:
+        """The pipeline's model input for the whole of ``text`` (``Pipeline.model_input``): its
+        text, its masking (None: no placeholders; restoring with it also drops placeholders the
+        model invents), and the input itself, for ``Pipeline.finish``. Raises NothingToTranslate
+        and TooManyPieces."""
         self._check_pieces(text, limit=False)  # the limit applies to what the model reads, below
-        p, masked = self.pipeline, None
-        spans = find_spans(text, p.representable)
-        needed = slots_needed(spans)
-        if p.placeholders and needed["N"] <= NUMBER_SLOTS and needed["X"] <= OTHER_SLOTS:
-            masked = mask(text, spans)
-            text = masked.text
-        text_style = style(PLACEHOLDER_RE.sub(" ", text))
-        if text_style != "normal" and p.truecase:
-            cased = truecase(text, self.translator.tokenizer.score)
-            text = cased if len(cased) == len(text) else text
-        self._check_pieces(text)
-        return text, masked, text_style
+        model_input = self.pipeline.model_input(text)
+        self._check_pieces(model_input.text)
+        return model_input.text, model_input.masked, model_input
 
     def random_source(self, rng: random.Random | None = None) -> str:
         """A random German sentence of the corpus (LookupError without a corpus)."""

@@ -93,7 +93,7 @@ def score(predicted: list[set], gold: list[Gold]) -> dict[str, float]:
 
 def evaluate(translator, gold: list[Gold]) -> tuple[list[dict], int]:
     """Score rows for every variant, and how many gold outputs are the model's own greedy output."""
-    from model import alignment as al
+    from model.inference import alignment as al
 
     tok = translator.tokenizer
     src = [al.source_words(tok, g.german) for g in gold]

@@ -67,15 +67,15 @@ class RawCT2:
         ids = self.tokenizer.encode_batch([normalize(t) for t in texts])
         results = self.engine.engine_translator().translate_batch(
             [self.tokenizer.pieces(s) for s in ids], beam_size=beam_size, max_batch_size=batch_size)
-        piece_ids = self.engine._ids
+        piece_ids = self.engine.piece_ids
         return [self.tokenizer.decode([piece_ids[p] for p in r.hypotheses[0]]) for r in results]
 
 
 def make_engines(checkpoint: str, threads: int) -> dict:
     """torch, ct2-float32 and ct2-int8 on one PyTorch model, and ct2-int8 called directly."""
-    from model.engine_ct2 import CT2Translator
-    from model.export_ct2 import model_files
-    from model.translator import Translator
+    from model.inference.ct2_engine import CT2Translator
+    from model.inference.ct2_converter import model_files
+    from model.inference.translator import Translator
 
     torch_translator = Translator.from_checkpoint(checkpoint, device="cpu")
     engines = {"torch": torch_translator}

@@ -282,25 +282,19 @@ def overhead_sentences(args, cases: list[Case]) -> list[str]:
 
 
 def timed_pipeline(pipeline, texts: list[str]) -> tuple[list[str], dict[str, float]]:
-    """``Pipeline.translate`` (the same calls as ``Pipeline._run``) with each stage timed, and the
-    number of model inputs and of retries (outputs re-translated in smaller pieces)."""
-    retries = []
-    # Counted on this instance only, for this call: where the model stage's time beyond the bare run goes.
-    pipeline._retry = lambda *args: retries.append(args) or type(pipeline)._retry(pipeline, *args)
+    """``Pipeline.translate`` stage by stage (``plan``, ``model_outputs``, ``assemble``), each timed,
+    with the number of model inputs and of retries (outputs re-translated in smaller pieces)."""
+    retries: list[str] = []
     clock = time.perf_counter
-    try:
-        t0 = clock()
-        texts, layouts, plans, units = pipeline._plan(texts)
-        t1 = clock()
-        outputs = pipeline._model(pipeline._sources(units), False)
-        t2 = clock()
-        results = pipeline._outputs(units, outputs)
-        done = [pipeline._assemble(*parts, results).target for parts in zip(texts, layouts, plans)]
-        t3 = clock()
-    finally:
-        del pipeline._retry
-    return done, {"plan": t1 - t0, "model": t2 - t1, "assemble": t3 - t2, "total": t3 - t0, "inputs": len(units),
-                  "retries": len(retries)}
+    t0 = clock()
+    plan = pipeline.plan(texts)
+    t1 = clock()
+    outputs = pipeline.model_outputs(plan.sources, False, on_retry=retries.append)
+    t2 = clock()
+    done = [aligned.target for aligned in pipeline.assemble(plan, outputs)]
+    t3 = clock()
+    return done, {"plan": t1 - t0, "model": t2 - t1, "assemble": t3 - t2, "total": t3 - t0,
+                  "inputs": len(plan.units), "retries": len(retries)}
 
 
 def measure_overhead(args, translator, pipeline, sentences: list[str]) -> dict:

@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
              ("/api/complete", {"q": args.sentence, "prefix": prefix, "n": args.n}),
              ("/api/beam", {"q": args.sentence}),
              ("/api/explain", {"q": args.sentence, "translation": chosen})]
-    from model.engines import engine_name
+    from model.inference.engines import engine_name
 
     engine = engine_name(app.extensions["translation_service"].translator)
     print(f"checkpoint {args.checkpoint}, engine {engine}, beam {args.beam}, {args.threads} torch thread(s), "

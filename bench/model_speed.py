@@ -40,7 +40,7 @@ from speed_train import bench_training, check_equivalence, report_training  # no
 
 import torch  # noqa: E402
 
-from model.config import PRESETS  # noqa: E402
+from model.network.config import PRESETS  # noqa: E402
 
 # Everything that scales with the time a run takes. The full run should stay under ~6 minutes on 2 cores.
 MODES: dict[str, dict[str, int]] = {

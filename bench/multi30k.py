@@ -97,8 +97,8 @@ def select(args, translator_cls):
     """best.pt or the average of the kept checkpoints, whichever has the higher val BLEU.
 
     Returns its name, the selection record for the report, and its loaded translator."""
-    from model.average import average_checkpoints
-    from model.checkpoint import atomic_save
+    from model.network.averaging import average_checkpoints
+    from model.network.checkpoint import atomic_save
     from model.data import read_lines
 
     out = Path(args.out)
@@ -123,7 +123,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     cli.set_threads()
     from model.data import read_lines
-    from model.translator import Translator
+    from model.inference.translator import Translator
 
     if not args.skip_train:
         train(args)

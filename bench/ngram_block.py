@@ -30,12 +30,12 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 from model import cli  # noqa: E402
-from model.batch import Batch  # noqa: E402
+from model.network.batch import Batch  # noqa: E402
 from model.data import (  # noqa: E402
     clean_pairs, group_references, grouped_split, normalize, read_pairs, reference_streams,
 )
-from model.decoding import beam_search  # noqa: E402
-from model.translator import Translator  # noqa: E402
+from model.search.decoding import beam_search  # noqa: E402
+from model.inference.translator import Translator  # noqa: E402
 
 
 # Legitimate repetition, with our own reference translations. Blocking works on SentencePiece

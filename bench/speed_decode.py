@@ -24,11 +24,11 @@ from speed_common import Meter, progress, random_ids, verdict
 import torch  # noqa: E402  (after speed_common, which puts the repository root on sys.path)
 from torch import Tensor  # noqa: E402
 
-from model.batch import Batch  # noqa: E402
-from model.config import ModelConfig  # noqa: E402
-from model.decoding import beam_search, greedy_search  # noqa: E402
-from model.tokenizer import EOS_ID  # noqa: E402
-from model.transformer import Transformer  # noqa: E402
+from model.network.batch import Batch  # noqa: E402
+from model.network.config import ModelConfig  # noqa: E402
+from model.search.decoding import beam_search, greedy_search  # noqa: E402
+from model.network.tokenizer import EOS_ID  # noqa: E402
+from model.network.transformer import Transformer  # noqa: E402
 
 # name -> (fewest, most source pieces); the settings keys give the sentence counts per group.
 LENGTH_GROUPS: dict[str, tuple[int, int]] = {"short": (9, 11), "medium": (24, 26)}

@@ -22,12 +22,13 @@ from speed_common import Meter, progress, random_ids, verdict
 import torch  # noqa: E402  (after speed_common, which puts the repository root on sys.path)
 from torch import Tensor, nn  # noqa: E402
 
-from model.batch import Batch, TokenBatchSampler  # noqa: E402
-from model.config import ModelConfig  # noqa: E402
-from model.layers import SinusoidalPositions  # noqa: E402
-from model.tokenizer import PAD_ID  # noqa: E402
+from model.data.sampler import TokenBatchSampler  # noqa: E402
+from model.network.batch import Batch  # noqa: E402
+from model.network.config import ModelConfig  # noqa: E402
+from model.network.layers import SinusoidalPositions  # noqa: E402
+from model.network.tokenizer import PAD_ID  # noqa: E402
 from model.training import label_smoothed_loss, make_optimizer  # noqa: E402
-from model.transformer import Transformer  # noqa: E402
+from model.network.transformer import Transformer  # noqa: E402
 
 # ------------------------------------------------------------------------------------ synthetic data
 

@@ -27,8 +27,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from model.network.threads import available_cpus, set_threads  # noqa: F401  (the commands' API)
+
 if TYPE_CHECKING:
-    from .translator import Translator
+    from model.inference.translator import Translator
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CHECKPOINT = ROOT / "checkpoints" / "de-en.pt"
@@ -92,47 +94,16 @@ def require_finite_nonnegative(parser: argparse.ArgumentParser, args: argparse.N
         parser.error(f"--{name.replace('_', '-')} must be a number >= 0, got {value!r}")
 
 
-def available_cpus() -> int:
-    """CPUs this process may really use: its affinity mask, capped by a cgroup v2 CPU quota."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    try:  # containers: "max 100000" (no limit) or "200000 100000" (2 CPUs)
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
-        if quota != "max":
-            cpus = min(cpus, max(1, math.ceil(int(quota) / int(period))))
-    except (OSError, ValueError):
-        pass
-    return max(1, cpus)
-
-
-def set_threads(requested: int | None = None) -> int:
-    """Set torch's intra-op thread count and return it.
-
-    An explicit ``requested`` wins; then ``OMP_NUM_THREADS``/``MKL_NUM_THREADS`` (torch already
-    read it); otherwise the CPUs this process may use (affinity and container quota, not the
-    host's core count), at most 16: beyond that, small matrices gain nothing from more threads."""
-    import torch
-
-    if requested is None:
-        if os.environ.get("OMP_NUM_THREADS") or os.environ.get("MKL_NUM_THREADS"):
-            return torch.get_num_threads()
-        requested = min(available_cpus(), 16)
-    torch.set_num_threads(requested)
-    return requested
-
-
 def load_translator(args: argparse.Namespace) -> "Translator":
     """Threads, then the checkpoint of ``args`` on ``args.device``, ready to translate."""
-    from .translator import Translator, resolve_device
+    from model.inference.translator import Translator, resolve_device
 
     resolve_device(args.device)  # a missing GPU is reported before the checkpoint is read
     threads = set_threads(args.threads)
     engine = getattr(args, "engine", "torch")  # only commands with add_engine_args choose
     if engine == "torch":
         return Translator.from_checkpoint(args.checkpoint, device=args.device)
-    from .engines import load_engine
+    from model.inference.engines import load_engine
 
     return load_engine(args.checkpoint, engine=engine, device=args.device, quantization=args.quantization,
                        threads=threads)

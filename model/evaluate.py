@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 from . import cli
 
 if TYPE_CHECKING:
-    from .translator import Translator
+    from model.inference.translator import Translator
 
 PROG = "python -m model.evaluate"
 
@@ -84,7 +84,7 @@ def parse_args(argv: Sequence[str] | None):
 
 def load_src_ref(src: str, refs: Sequence[str]) -> tuple[list[str], list[list[str | None]]]:
     """Sources and sacreBLEU reference streams from line-aligned files (see the docstring)."""
-    from .data import CorpusError, read_lines
+    from model.data import CorpusError, read_lines
 
     sources = read_lines(src)
     streams: list[list[str | None]] = []
@@ -103,7 +103,7 @@ def load_src_ref(src: str, refs: Sequence[str]) -> tuple[list[str], list[list[st
 
 def load_corpus(path: str) -> tuple[list[str], list[list[str | None]]]:
     """Distinct German sentences of a corpus and reference streams of all their translations."""
-    from .data import read_references, reference_streams
+    from model.data import read_references, reference_streams
 
     sources, references = read_references(path)
     return sources, reference_streams(references)
@@ -137,7 +137,7 @@ def translate_all(translator: "Translator", sources: list[str], args) -> list[st
 
 def write_lines_atomic(path: str, lines: Sequence[str]) -> None:
     """One hypothesis per line; readers never see half a file."""
-    from .checkpoint import atomic_open
+    from model.network.checkpoint import atomic_open
 
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
         f.writelines(line.replace("\n", " ") + "\n" for line in lines)

@@ -65,7 +65,7 @@ def _plain(value: Any) -> Any:
 
 def describe(path: str | os.PathLike) -> dict[str, Any]:
     """The info object for the checkpoint at ``path`` (raises CheckpointError)."""
-    from .checkpoint import build_from_checkpoint, read_checkpoint
+    from model.network.checkpoint import build_from_checkpoint, read_checkpoint
 
     ckpt = read_checkpoint(path)
     model, tokenizer = build_from_checkpoint(ckpt, path)  # validates config, tokenizer and weights

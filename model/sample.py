@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import cli
-from .checkpoint import atomic_open
-from .data import capped_split, clean_pairs, group_references, read_pairs
+from model.network.checkpoint import atomic_open
+from model.data import capped_split, clean_pairs, group_references, read_pairs
 
 PROG = "python -m model.sample"
 TATOEBA_ATTRIBUTION = "CC-BY 2.0 (France) Attribution: tatoeba.org, manythings.org/anki"

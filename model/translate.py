@@ -96,7 +96,7 @@ def read_chunks(stream: BinaryIO, max_lines: int = CHUNK_LINES) -> Iterator[list
     line is answered as soon as possible; from a file or a fast pipe chunks are full. Lines end at
     "\\n" only; a trailing "\\r" is dropped, as is a UTF-8 byte-order mark at the very start.
     Invalid UTF-8 raises CorpusError naming the line."""
-    from .data import CorpusError
+    from model.data import CorpusError
 
     try:
         fd: int | None = stream.fileno()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from model.alignment import AlignedText
+from model.inference.alignment import AlignedText
 
 from .spans import PLACEHOLDER_RE
 

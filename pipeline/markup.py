@@ -43,7 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-from model.alignment import AlignedText, Span
+from model.inference.alignment import AlignedText, Span
 
 _BLOCK = frozenset("""address article aside blockquote body br caption center col colgroup dd details
     dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head

@@ -26,16 +26,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from model.alignment import AlignedText
-from model.tokenizer import UNK_ID
-from model.translator import Translator
+from model.inference.alignment import AlignedText
+from model.network.tokenizer import UNK_ID
+from model.inference.translator import Translator
 
 from . import words as W
-from .casing import style, truecase
+from .casing import apply_style, style, truecase
 from .ending import closed, reopened
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
-    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, find_spans, mask, slots_needed,
+    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, find_spans, mask, restore, slots_needed,
 )
 
 Range = tuple[int, int]
@@ -92,6 +92,34 @@ class _Chunk:
     whole: bool = True            # the sentence's only chunk
 
 
+@dataclass(frozen=True)
+class ModelInput:
+    """A whole text as the model reads it in one input (``Pipeline.model_input``): ``text`` with
+    placeholders for its spans (``masked``; None with a vocabulary without placeholders, or when
+    there are more spans than placeholders), truecased when the words are ALL CAPS or Title Case
+    (``style``)."""
+
+    text: str
+    masked: Masked | None
+    style: str = "normal"
+
+
+@dataclass
+class Plan:
+    """Texts cut for translation (``Pipeline.plan``): per text its layout (lines of sentences) and
+    chunks, and ``units``, every model input as (chunk, span of the chunk's ``model_text``)."""
+
+    texts: list[str]
+    layouts: list
+    plans: list[list[list[_Chunk]]]
+    units: list[tuple[_Chunk, Range]]
+
+    @property
+    def sources(self) -> list[str]:
+        """The model inputs, in order."""
+        return [chunk.model_text[s:e] for chunk, (s, e) in self.units]
+
+
 class Pipeline:
     def __init__(self, translator: Translator, options: Options = Options()):
         self.translator = translator
@@ -125,6 +153,40 @@ class Pipeline:
         return self.translator.tokenizer.score(word)
 
     # ------------------------------------------------------------------------------- planning
+
+    def model_input(self, text: str) -> ModelInput:
+        """``text`` (NFC) as one model input, masked and truecased exactly as ``translate`` masks and
+        truecases a sentence, for the inspector's forced decoding, completion and beam search.
+        Offsets are kept: nothing is stripped (``Masked.original_span`` maps back into ``text``)."""
+        text = unicodedata.normalize("NFC", text)
+        spans = find_spans(text, self.representable)
+        needed = slots_needed(spans)
+        fits = self.placeholders and needed["N"] <= NUMBER_SLOTS and needed["X"] <= OTHER_SLOTS
+        masked = mask(text, spans if fits else [])
+        text_style, model_text = self._cased(masked.text, text, spans if fits else [])
+        return ModelInput(model_text, masked if fits else None, text_style)
+
+    def _cased(self, masked_text: str, original: str, spans: Sequence[Span]) -> tuple[str, str]:
+        """The casing style of the words of ``original`` (not of its spans), and ``masked_text``
+        truecased where that style is ALL CAPS or Title Case."""
+        # The style of the words, not of the spans ("BITTE https://x.org BESUCHEN" is ALL CAPS), but
+        # letters the vocabulary lacks are part of their words ("Ⓝeue Regeln Für Den ...").
+        visible = "".join(" " if any(s.start <= i < s.end and s.kind != "unrepresentable" for s in spans) else c
+                          for i, c in enumerate(original))
+        text_style = style(visible)
+        if text_style != "normal" and self.truecase:
+            cased = truecase(masked_text, self._pieces)
+            if len(cased) == len(masked_text):  # the word spans map back by position
+                return text_style, cased
+        return text_style, masked_text
+
+    @staticmethod
+    def finish(output: str, model_input: ModelInput) -> str:
+        """The model's ``output`` for ``model_input`` as ``translate`` finishes it: the input's
+        casing style applied to its words, then the spans restored as written (placeholders the
+        input lacks dropped)."""
+        styled = apply_style(output, model_input.style)
+        return restore(styled, model_input.masked) if model_input.masked is not None else styled
 
     def _chunks(self, text: str, start: int, end: int) -> list[_Chunk]:
         """The sentence text[start:end] as chunks: one masked chunk, or (without room for the
@@ -165,18 +227,10 @@ class Pipeline:
         while end > start and text[end - 1].isspace():
             end -= 1
         masked = mask(text[start:end], [s for s in spans])
-        # The style of the words, not of the spans ("BITTE https://x.org BESUCHEN" is ALL CAPS), but
-        # letters the vocabulary lacks are part of their words ("Ⓝeue Regeln Für Den ...").
-        visible = "".join(" " if any(s.start <= i < s.end and s.kind != "unrepresentable" for s in spans) else c
-                          for i, c in enumerate(text[start:end]))
-        chunk = _Chunk(start, end, masked, style=style(visible), model_text=masked.text)
-        if not any(c.isalnum() for c in masked.text):
-            chunk.masked, chunk.verbatim = None, masked.text  # punctuation only: nothing to translate
-            return chunk
-        if chunk.style != "normal" and self.truecase:
-            cased = truecase(masked.text, self._pieces)
-            if len(cased) == len(masked.text):  # the word spans map back by position
-                chunk.model_text = cased
+        if not any(c.isalnum() for c in masked.text):  # punctuation only: nothing to translate
+            return _Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]), model_text=masked.text)
+        text_style, model_text = self._cased(masked.text, text[start:end], spans)
+        chunk = _Chunk(start, end, masked, style=text_style, model_text=model_text)
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.model_text)]
         chunk.units = split_long(chunk.model_text, (0, len(chunk.model_text)), self._closed_count,
                                  self.options.max_pieces, protected)
@@ -192,8 +246,8 @@ class Pipeline:
         hypotheses' scores (log-probability / GNMT length penalty)."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
-        texts, layouts, plans, units = self._plan(list(texts))
-        sources = self._sources(units)
+        plan = self.plan(list(texts))
+        texts, layouts, plans, units, sources = plan.texts, plan.layouts, plan.plans, plan.units, plan.sources
         inputs = [closed(s) for s in sources]
         o = self.options
         hyps = self.translator.translate_n_best(inputs, beam_size=max(o.beam_size, n), n_best=n,
@@ -201,7 +255,7 @@ class Pipeline:
                                                 no_repeat_ngram_size=o.no_repeat_ngram_size)
         owner = [i for i, plan in enumerate(plans) for sentence in plan for chunk in sentence
                  if chunk.masked is not None for _ in chunk.units]
-        best = self._outputs(units, self._model(sources, False))
+        best = self.output_words(units, self._model(sources, False))
         results: list[list[tuple[str, float]]] = []
         for i, args in enumerate(zip(texts, layouts, plans)):
             mine = [options[0][1] for options, j in zip(hyps, owner) if j == i]
@@ -209,7 +263,7 @@ class Pipeline:
         for k in range(1, n):
             picked = [options[min(k, len(options) - 1)] for options in hyps]
             alternatives = [reopened(AlignedText(inp, text), src) for src, inp, (text, _) in zip(sources, inputs, picked)]
-            kth = self._outputs(units, self._realign(alternatives))
+            kth = self.output_words(units, self._realign(alternatives))
             for i, (options, args) in enumerate(zip(results, zip(texts, layouts, plans))):
                 text = self._assemble(*args, kth).target
                 mine = [score for (_, score), j in zip(picked, owner) if j == i]
@@ -217,32 +271,40 @@ class Pipeline:
                     options.append((text, sum(mine) / len(mine) if mine else 0.0))
         return results
 
-    def _plan(self, texts: list[str]):
+    def plan(self, texts: Sequence[str]) -> Plan:
+        """The first stage of a translation: the texts cut into sentences, chunks and model inputs."""
         texts = [unicodedata.normalize("NFC", t) for t in texts]
         layouts = [segment(t) for t in texts]
         plans = [[self._chunks(t, s, e) for line in layout for s, e in line] for t, layout in zip(texts, layouts)]
         units = [(chunk, unit) for plan in plans for sentence in plan for chunk in sentence
                  if chunk.masked is not None for unit in chunk.units]
-        return texts, layouts, plans, units
+        return Plan(texts, layouts, plans, units)
 
-    @staticmethod
-    def _sources(units: Sequence[tuple[_Chunk, Range]]) -> list[str]:
-        """The model inputs of planned units, in order."""
-        return [chunk.model_text[s:e] for chunk, (s, e) in units]
+    def model_outputs(self, sources: list[str], aligned: bool,
+                      on_retry: Callable[[str], None] | None = None) -> list[AlignedText]:
+        """The second stage: the model's translations of ``plan.sources`` (with alignment where
+        asked or needed), retried on smaller pieces when an output is implausibly short or loops;
+        ``on_retry`` is told each source that is retried."""
+        return self._model(sources, aligned, 0, on_retry)
 
-    def _outputs(self, units, outputs: list[AlignedText]) -> dict:
+    def assemble(self, plan: Plan, outputs: list[AlignedText]) -> list[AlignedText]:
+        """The last stage: the outputs of ``plan.sources`` put back together into one aligned
+        translation per text, spans restored, placeholders repaired, casing and layout kept."""
+        results = self.output_words(plan.units, outputs)
+        return [self._assemble(*args, results) for args in zip(plan.texts, plan.layouts, plan.plans)]
+
+    def output_words(self, units, outputs: list[AlignedText]) -> dict:
+        """Each model input's output as words linked to spans of the original text, placeholders
+        repaired: ``{(id(chunk), unit): [Word, ...]}`` for the ``units`` of a plan."""
         return {(id(chunk), unit): self._unit_words(chunk, unit, output)
                 for (chunk, unit), output in zip(units, outputs)}
 
     def _run(self, texts: list[str], aligned: bool) -> list[AlignedText]:
-        texts, layouts, plans, units = self._plan(texts)
-        outputs = self._model(self._sources(units), aligned)
-        results = self._outputs(units, outputs)
-        return [self._assemble(*args, results) for args in zip(texts, layouts, plans)]
+        plan = self.plan(texts)
+        return self.assemble(plan, self.model_outputs(plan.sources, aligned))
 
-    def _model(self, sources: list[str], aligned: bool, depth: int = 0) -> list[AlignedText]:
-        """Translations of ``sources`` (with alignment where asked or needed), retried on smaller
-        pieces when an output is implausibly short or loops."""
+    def _model(self, sources: list[str], aligned: bool, depth: int = 0,
+               on_retry: Callable[[str], None] | None = None) -> list[AlignedText]:
         if not sources:
             return []
         t, o = self.translator, self.options
@@ -258,7 +320,9 @@ class Pipeline:
             retry = [i for i, o in enumerate(outputs)
                      if implausibly_short(o.source, o.target) or has_loop(o.target)]
             for i in retry:
-                outputs[i] = self._retry(sources[i], aligned, depth) or outputs[i]
+                if on_retry is not None:
+                    on_retry(sources[i])
+                outputs[i] = self._retry(sources[i], aligned, depth, on_retry) or outputs[i]
         return self._realign(outputs)
 
     def _realign(self, outputs: list[AlignedText]) -> list[AlignedText]:
@@ -276,14 +340,15 @@ class Pipeline:
         expected = sorted(PLACEHOLDER_RE.findall(output.source))
         return sorted(PLACEHOLDER_RE.findall(output.target)) != expected
 
-    def _retry(self, source: str, aligned: bool, depth: int) -> AlignedText | None:
+    def _retry(self, source: str, aligned: bool, depth: int,
+               on_retry: Callable[[str], None] | None = None) -> AlignedText | None:
         """``source`` translated in smaller pieces, joined into one AlignedText; None when it
         cannot be cut any further (one word)."""
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(source)]
         pieces = smaller_pieces(source, (0, len(source)), self.count, protected)
         if len(pieces) < 2:
             return None
-        parts = self._model([source[s:e] for s, e in pieces], aligned, depth + 1)
+        parts = self._model([source[s:e] for s, e in pieces], aligned, depth + 1, on_retry)
         return _concat(source, pieces, parts)
 
     def _unit_words(self, chunk: _Chunk, unit: Range, output: AlignedText) -> list[W.Word]:

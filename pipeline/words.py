@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from model.alignment import AlignedText
+from model.inference.alignment import AlignedText
 
 from .casing import apply_style
 from .spans import PLACEHOLDER_RE

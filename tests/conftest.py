@@ -86,6 +86,6 @@ def span_checkpoint(tmp_path_factory, span_corpus) -> Path:
 
 @pytest.fixture(scope="session")
 def span_translator(span_checkpoint):
-    from model.translator import Translator
+    from model.inference.translator import Translator
 
     return Translator.from_checkpoint(span_checkpoint, device="cpu")

@@ -162,7 +162,7 @@ def test_report_end_to_end(tiny_checkpoint, tmp_path):
 
 
 def test_timed_stages_give_what_translate_gives(tiny_checkpoint):
-    from model.translator import Translator
+    from model.inference.translator import Translator
     from pipeline.translate import Options, Pipeline
 
     pipeline = Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(beam_size=1))

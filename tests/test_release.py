@@ -10,10 +10,10 @@ import re
 import pytest
 import torch
 
-from model.checkpoint import read_checkpoint
+from model.network.checkpoint import read_checkpoint
 from model.cli import DEFAULT_CHECKPOINT
-from model.config import preset
-from model.translator import Translator
+from model.network.config import preset
+from model.inference.translator import Translator
 from pipeline.translate import Options, Pipeline
 from tests.conftest import ROOT
 

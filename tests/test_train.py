@@ -15,9 +15,9 @@ import pytest
 import torch
 
 import train
-from model.checkpoint import read_checkpoint
+from model.network.checkpoint import read_checkpoint
 from model.data import read_pairs
-from model.translator import Translator
+from model.inference.translator import Translator
 from tests.conftest import PAIRS40, ROOT
 
 # Several batches per epoch (so resume must restore the position inside an epoch) and dropout on

@@ -5,7 +5,7 @@ and ``helppages`` read the dictionary, localization catalogs and help pages that
 ``software`` knows format directives and accelerators; ``specs`` names a corpus on the command line.
 """
 
-from .corpus import (  # noqa: F401  (the package's public API)
+from model.data.corpus import (  # noqa: F401  (the package's public API)
     CorpusError, Pair, capped_split, clean_pairs, corpus_attribution, corpus_sha256, group_references,
-    grouped_split, normalize, read_lines, read_pairs, read_references, reference_streams, require_int)
-from .specs import CORPUS_KINDS, CorpusSpec  # noqa: F401
+    grouped_split, normalize, read_lines, read_pairs, read_references, reference_streams)
+from model.data.specs import CORPUS_KINDS, CorpusSpec  # noqa: F401

@@ -30,6 +30,8 @@ import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 
+from model.network.config import require_int
+
 Pair = tuple[str, str]
 PathLike = str | os.PathLike
 
@@ -41,13 +43,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 class CorpusError(ValueError):
     """A corpus or text file is missing, unreadable or malformed."""
-
-
-def require_int(name: str, value: object, minimum: int) -> None:
-    """Raise ValueError unless value is an int (not a bool) >= minimum."""
-    # bool is an int subclass, but True as a size is always a caller bug.
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
 
 
 def _pair_files(prefix: str) -> tuple[Path | None, Path | None]:

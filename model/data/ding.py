@@ -29,7 +29,7 @@ import os
 import re
 from collections.abc import Iterator
 
-from .corpus import CorpusError, Pair, normalize, read_lines
+from model.data.corpus import CorpusError, Pair, normalize, read_lines
 
 KINDS = ("sentences", "words")
 

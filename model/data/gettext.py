@@ -27,9 +27,9 @@ from pathlib import Path
 
 import polib
 
-from .corpus import CorpusError, Pair, normalize
-from .language import wrong_language
-from .software import has_words, mask_directives, strip_accelerators
+from model.data.corpus import CorpusError, Pair, normalize
+from model.data.language import wrong_language
+from model.data.software import has_words, mask_directives, strip_accelerators
 
 SUFFIXES = (".mo", ".po")
 _LAYOUT = re.compile(r"\n.|\S {3,}\S|\t")

@@ -13,7 +13,7 @@ import os
 from html.parser import HTMLParser
 from pathlib import Path
 
-from .corpus import CorpusError, Pair, normalize
+from model.data.corpus import CorpusError, Pair, normalize
 
 LANGUAGES = ("de", "en-US")
 _BLOCKS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "li"})

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .corpus import Pair, read_pairs
-from .ding import read_ding
-from .gettext import read_gettext
-from .helppages import read_help
+from model.data.corpus import Pair, read_pairs
+from model.data.ding import read_ding
+from model.data.gettext import read_gettext
+from model.data.helppages import read_help
 
 # What each kind reads, and the domain whose dev and test pairs train.py holds out of it (None:
 # it trains only).

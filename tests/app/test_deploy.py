@@ -133,7 +133,9 @@ def test_dockerfile_content():
     # every package the app imports at run time is in the image (pipeline/ was once missing)
     import tomllib
 
-    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = [pattern.removesuffix("*") for pattern in include]
+    assert packages == ["model", "pipeline", "app"]
     assert all(f"COPY {package}/ {package}/" in text for package in packages), packages
     assert 'CMD ["gunicorn", "--config", "gunicorn.conf.py", "app:create_app()"]' in text
 

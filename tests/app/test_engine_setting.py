@@ -12,9 +12,9 @@ import pytest
 from app import StartupError, create_app
 from app.settings import DEFAULTS, SettingsError, validate
 from bench import server
-from model.alignment import AlignedText
-from model.engines import CachedTranslator, engine_name, resolve_engine
-from model.translator import Translator
+from model.inference.alignment import AlignedText
+from model.inference.engines import CachedTranslator, engine_name, resolve_engine
+from model.inference.translator import Translator
 
 from .conftest import isolated_environ
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app import create_app
-from model.explain import piece_logprobs, word_confidences
+from model.inference.explain import piece_logprobs, word_confidences
 
 from .test_inspector_api import check_explanation, post
 

@@ -167,7 +167,7 @@ def test_model_page_says_where_random_sentences_come_from(make_app):
 
 
 def test_model_page_shows_the_licence_of_weights_trained_on_gpl_data(make_app, tiny_checkpoint, tmp_path):
-    from model.checkpoint import atomic_save, read_checkpoint
+    from model.network.checkpoint import atomic_save, read_checkpoint
 
     ckpt = read_checkpoint(tiny_checkpoint)
     ckpt["meta"]["data"].update(attribution="Tatoeba, CC-BY 2.0 (France); Ding, GPL-2.0-or-later",
@@ -179,8 +179,8 @@ def test_model_page_shows_the_licence_of_weights_trained_on_gpl_data(make_app, t
 
 
 def test_model_page_of_an_averaged_checkpoint(make_app, tiny_checkpoint, tmp_path):
-    from model.average import average_checkpoints
-    from model.checkpoint import atomic_save
+    from model.network.averaging import average_checkpoints
+    from model.network.checkpoint import atomic_save
 
     atomic_save(average_checkpoints([tiny_checkpoint, tiny_checkpoint]), tmp_path / "avg.pt")
     html = text_of(make_app(MODEL_PATH=str(tmp_path / "avg.pt")).test_client().get("/model"))

@@ -9,11 +9,11 @@ import sys
 import pytest
 import torch
 
-from model.alignment import (AlignedText, align_words, cross_attention, reduce_cross, source_words, target_words,
+from model.inference.alignment import (AlignedText, align_words, cross_attention, reduce_cross, source_words, target_words,
                              word_attention, word_spans)
-from model.decoding import capture_attention
-from model.tokenizer import Tokenizer, training_sentences
-from model.translator import Translator
+from model.search.decoding import capture_attention
+from model.network.tokenizer import Tokenizer, training_sentences
+from model.inference.translator import Translator
 from tests.conftest import ROOT, read_pairs40
 
 GOLD = ROOT / "tests" / "data" / "alignment_gold.tsv"

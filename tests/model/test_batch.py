@@ -8,8 +8,9 @@ from collections import Counter
 
 import pytest
 
-from model.batch import Batch, TokenBatchSampler, pad, weighted_indices
-from model.tokenizer import BOS_ID, EOS_ID, PAD_ID
+from model.data.sampler import TokenBatchSampler, weighted_indices
+from model.network.batch import Batch, pad
+from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
 
 
 def test_batch_layout():

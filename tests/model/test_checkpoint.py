@@ -9,10 +9,10 @@ import re
 import pytest
 import torch
 
-from model.checkpoint import CheckpointError, atomic_save, load_checkpoint, read_checkpoint, save_checkpoint
-from model.config import ModelConfig
-from model.tokenizer import Tokenizer
-from model.transformer import Transformer
+from model.network.checkpoint import CheckpointError, atomic_save, load_checkpoint, read_checkpoint, save_checkpoint
+from model.network.config import ModelConfig
+from model.network.tokenizer import Tokenizer
+from model.network.transformer import Transformer
 
 CFG = ModelConfig(vocab_size=50, d_model=32, n_heads=4, d_ff=64, encoder_layers=1, decoder_layers=1, max_len=32)
 

@@ -278,7 +278,7 @@ def test_interrupt_and_closed_stdout(tiny_checkpoint, capsys, monkeypatch):
         raise KeyboardInterrupt
 
     with monkeypatch.context() as m:
-        m.setattr("model.translator.Translator.translate", interrupted)
+        m.setattr("model.inference.translator.Translator.translate", interrupted)
         code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, "--engine", "torch"], capsys,
                                        monkeypatch, b"Hallo!\n")
     assert (code, err) == (130, "python -m model.translate: error: interrupted\n")

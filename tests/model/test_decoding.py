@@ -14,11 +14,11 @@ import random
 import pytest
 import torch
 
-from model.batch import Batch
-from model.config import ModelConfig
-from model.decoding import _block_ngrams, beam_search, greedy_search
-from model.tokenizer import EOS_ID
-from model.transformer import Transformer
+from model.network.batch import Batch
+from model.network.config import ModelConfig
+from model.search.decoding import _block_ngrams, beam_search, greedy_search
+from model.network.tokenizer import EOS_ID
+from model.network.transformer import Transformer
 
 CFG = ModelConfig(vocab_size=24, d_model=16, n_heads=2, d_ff=32, encoder_layers=1, decoder_layers=1,
                   dropout=0.0, max_len=64)

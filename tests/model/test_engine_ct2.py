@@ -14,11 +14,12 @@ import torch
 
 pytest.importorskip("ctranslate2")
 
-from model import decoding, translate  # noqa: E402
-from model.engine_ct2 import MAX_LEN_A, MAX_LEN_B, CT2Translator  # noqa: E402
-from model.export_ct2 import model_files  # noqa: E402
-from model.transformer import Transformer  # noqa: E402
-from model.translator import Translator  # noqa: E402
+from model import translate  # noqa: E402
+from model.search import decoding  # noqa: E402
+from model.inference.ct2_engine import MAX_LEN_A, MAX_LEN_B, CT2Translator  # noqa: E402
+from model.inference.ct2_converter import model_files  # noqa: E402
+from model.network.transformer import Transformer  # noqa: E402
+from model.inference.translator import Translator  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,7 +91,7 @@ def untrained(torch_translator):
 def test_greedy_outputs_are_ours_up_to_the_length_limit(untrained, pairs40):
     untrained, ct2 = untrained
     texts = [de for de, _ in pairs40[:12]]
-    ids = untrained._source_ids(texts)
+    ids = untrained.source_ids(texts)
     ours = untrained._output_ids(ids, 1, 0.6, 64)
     assert [len(out) for out in ours] == [int((len(s) + 1) * 1.5 + 10) - 1 for s in ids]
     assert ct2.output_ids(texts) == ours

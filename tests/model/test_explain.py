@@ -11,15 +11,15 @@ import math
 import pytest
 import torch
 
-from model.batch import Batch, causal_mask
-from model.beamtrace import ROOT_ID, BeamTrace
-from model.decoding import beam_search, length_penalty
-from model.explain import (
+from model.network.batch import Batch, causal_mask
+from model.search.beamtrace import ROOT_ID, BeamTrace
+from model.search.decoding import beam_search, length_penalty
+from model.inference.explain import (
     PieceIndex, PrefixPlan, UnwritablePrefix, complete, follow_confidences, nfc_spans_in, normalize_prefix,
     piece_logprobs, plan_prefix, slots_as_placeholders, word_confidences,
 )
-from model.tokenizer import BOS_ID, EOS_ID, PAD_ID
-from model.translator import PrefixTooLong, Translator
+from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
+from model.inference.translator import PrefixTooLong, Translator
 from tests.model.test_decoding import CAP, SRC, pinned_model
 
 SENTENCES = ["Wo ist der Bahnhof?", "Ich liebe Musik.", "Das Wetter ist heute schön.", "Die Katze schläft."]

@@ -1,4 +1,4 @@
-"""model/export_ct2.py: the checkpoint as a CTranslate2 model, and the export command."""
+"""model.inference.ct2_converter (the checkpoint as a CTranslate2 model) and its command, model.export_ct2."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ pytest.importorskip("ctranslate2")
 import ctranslate2  # noqa: E402
 
 from model import export_ct2  # noqa: E402
-from model.batch import Batch  # noqa: E402
-from model.checkpoint import load_checkpoint  # noqa: E402
-from model.config import PRESETS  # noqa: E402
-from model.transformer import Transformer  # noqa: E402
+from model.inference import ct2_converter  # noqa: E402
+from model.network.batch import Batch  # noqa: E402
+from model.network.checkpoint import load_checkpoint  # noqa: E402
+from model.network.config import PRESETS  # noqa: E402
+from model.network.transformer import Transformer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 PROG = "python -m model.export_ct2"
@@ -42,7 +43,7 @@ def random_model(tokenizer, pre_norm: bool) -> Transformer:
 
 
 def ct2_log_probs(model, tokenizer, src_ids, tgt_ids, quantization="float32") -> list[float]:
-    files = export_ct2.model_files(model, tokenizer, quantization)
+    files = ct2_converter.model_files(model, tokenizer, quantization)
     ct2 = ctranslate2.Translator("test", files=files, compute_type=quantization)
     return ct2.score_batch([tokenizer.pieces(src_ids)], [tokenizer.pieces(tgt_ids)])[0].log_probs
 
@@ -72,7 +73,7 @@ def test_ct2s_own_sinusoids_would_be_wrong(tiny, tmp_path):
     from ctranslate2.specs import model_spec
 
     model, tokenizer = tiny
-    spec = export_ct2.build_spec(model, tokenizer)
+    spec = ct2_converter.build_spec(model, tokenizer)
     assert (spec.encoder.position_encodings.encodings.numpy() == model.positions.table.numpy()).all()
     for stack in (spec.encoder, spec.decoder):
         stack.position_encodings.encodings = model_spec.OPTIONAL
@@ -88,16 +89,16 @@ def test_int8_export_leaves_the_model_untouched(tiny):
     """Quantizing rewrites the spec's arrays in place; they must be copies of the weights."""
     model, tokenizer = tiny
     before = {k: v.clone() for k, v in model.state_dict().items()}
-    export_ct2.model_files(model, tokenizer, "int8")
+    ct2_converter.model_files(model, tokenizer, "int8")
     assert all(torch.equal(before[k], v) for k, v in model.state_dict().items())
 
 
 def test_int8_weights_use_7_bits(tiny):
     """Every matrix CT2 quantizes, in [-63, 63] with per-row scales (AVX2 int8 overflows beyond)."""
     model, tokenizer = tiny
-    spec = export_ct2.build_spec(model, tokenizer)
+    spec = ct2_converter.build_spec(model, tokenizer)
     spec.optimize(quantization="float32")
-    export_ct2.quantize_int8(spec)
+    ct2_converter.quantize_int8(spec)
     matrices = {name: value for name, value in spec.variables().items()
                 if not isinstance(value, str) and name.endswith("weight")}
     c = model.config
@@ -122,27 +123,27 @@ def test_int8_weights_use_7_bits(tiny):
 
 def test_model_files_in_memory(tiny):
     model, tokenizer = tiny
-    files = export_ct2.model_files(model, tokenizer, "int8")
+    files = ct2_converter.model_files(model, tokenizer, "int8")
     assert sorted(files) == ["config.json", "model.bin", "shared_vocabulary.json"]
     assert json.loads(files["shared_vocabulary.json"]) == tokenizer.pieces(range(tokenizer.vocab_size))
     config = json.loads(files["config.json"])
     assert (config["add_source_eos"], config["add_source_bos"], config["decoder_start_token"]) == (True, False, "<s>")
     assert (config["bos_token"], config["eos_token"], config["unk_token"]) == ("<s>", "</s>", "<unk>")
     assert config["layer_norm_epsilon"] == 1e-5
-    assert len(files["model.bin"]) < len(export_ct2.model_files(model, tokenizer, "float32")["model.bin"]) / 2
+    assert len(files["model.bin"]) < len(ct2_converter.model_files(model, tokenizer, "float32")["model.bin"]) / 2
 
 
 def test_unknown_quantization(tiny):
     model, tokenizer = tiny
     with pytest.raises(ValueError) as info:
-        export_ct2.model_files(model, tokenizer, "int4")
+        ct2_converter.model_files(model, tokenizer, "int4")
     assert str(info.value) == "quantization must be one of int8, float32, got 'int4'"
 
 
 def test_missing_ctranslate2_is_one_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "ctranslate2", None)  # import ctranslate2 -> ImportError
     with pytest.raises(ValueError) as info:
-        export_ct2.require_ctranslate2()
+        ct2_converter.require_ctranslate2()
     assert str(info.value) == "the CTranslate2 engine needs the ctranslate2 package: pip install ctranslate2"
 
 

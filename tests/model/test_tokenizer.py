@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from model.tokenizer import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Tokenizer, training_sentences
+from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Tokenizer, training_sentences
 
 PAIRS40 = Path(__file__).parents[1] / "data" / "pairs40.tsv"
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from model.batch import Batch, causal_mask, padding_mask
-from model.config import PRESETS, ModelConfig, preset
-from model.decoding import beam_search, capture_attention, greedy_search
-from model.tokenizer import PAD_ID
-from model.transformer import AttentionWeights, Transformer
+from model.network.batch import Batch, causal_mask, padding_mask
+from model.network.config import PRESETS, ModelConfig, preset
+from model.search.decoding import beam_search, capture_attention, greedy_search
+from model.network.tokenizer import PAD_ID
+from model.network.transformer import AttentionWeights, Transformer
 
 CFG = ModelConfig(vocab_size=50, d_model=32, n_heads=4, d_ff=64, encoder_layers=2, decoder_layers=3,
                   dropout=0.0, max_len=64)

@@ -70,7 +70,7 @@ def test_truecase_follows_the_vocabulary(text, expected):
 
 
 def test_truecase_with_a_real_vocabulary():
-    from model.translator import Translator
+    from model.inference.translator import Translator
     from tests.conftest import ROOT
 
     tokenizer = Translator.from_checkpoint(ROOT / "checkpoints" / "de-en.pt", "cpu").tokenizer

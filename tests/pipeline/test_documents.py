@@ -18,7 +18,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 
-from model.alignment import AlignedText
+from model.inference.alignment import AlignedText
 from pipeline import documents
 from pipeline.documents import DocumentError, DocumentTooLarge, read
 from pipeline.markup import translate_html

@@ -2,7 +2,7 @@
 
 import pytest
 
-from model.alignment import AlignedText
+from model.inference.alignment import AlignedText
 from pipeline.ending import closed, reopened
 
 
@@ -64,7 +64,7 @@ def test_an_output_of_a_closed_input_is_left_alone():
 
 @pytest.fixture(scope="module")
 def pipeline(tiny_checkpoint):
-    from model.translator import Translator
+    from model.inference.translator import Translator
     from pipeline.translate import Options, Pipeline
 
     return Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(beam_size=1))

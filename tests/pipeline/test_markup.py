@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from model.alignment import AlignedText
+from model.inference.alignment import AlignedText
 from pipeline.markup import Segment, covered_words, parse_html, translate_html
 
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from model.data import clean_pairs, read_pairs
-from model.translator import Translator
+from model.inference.translator import Translator
 from pipeline.augment import augment_pairs
 from pipeline.markup import translate_html
 from pipeline.segment import has_loop

@@ -2,7 +2,7 @@
 
 import pytest
 
-from model.alignment import AlignedText
+from model.inference.alignment import AlignedText
 from pipeline.words import (
     Word, fit_boundaries, from_aligned, from_text, insert_placeholder, remove_duplicates, render, repair_placeholder,
     restore_words,

@@ -14,7 +14,7 @@ import math
 import torch
 from torch import Tensor, nn
 
-from .attention import Cache, MultiHeadAttention
+from model.network.attention import Cache, MultiHeadAttention
 
 
 class SinusoidalPositions(nn.Module):

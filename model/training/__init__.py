@@ -23,12 +23,13 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch import Tensor
 
-from .batch import Batch, TokenBatchSampler
-from .checkpoint import atomic_open
-from .data import CorpusSpec, capped_split, clean_pairs, corpus_sha256, read_pairs, reference_streams
-from .decoding import greedy_search
-from .tokenizer import PAD_ID, Tokenizer
-from .transformer import Transformer
+from model.data.sampler import TokenBatchSampler
+from model.network.batch import Batch
+from model.network.checkpoint import atomic_open
+from model.data import CorpusSpec, capped_split, clean_pairs, corpus_sha256, read_pairs, reference_streams
+from model.search.decoding import greedy_search
+from model.network.tokenizer import PAD_ID, Tokenizer
+from model.network.transformer import Transformer
 
 
 def label_smoothed_loss(logits: Tensor, target: Tensor, smoothing: float) -> Tensor:

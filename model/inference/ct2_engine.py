@@ -1,6 +1,6 @@
 """``CT2Translator``: our checkpoint run by CTranslate2, behind ``Translator``'s interface.
 
-The checkpoint is converted in memory when the translator is made (``model.export_ct2``, ~0.2 s
+The checkpoint is converted in memory when the translator is made (``model.inference.ct2_converter``, ~0.2 s
 for the ``small`` preset), so there is no disk cache to go stale. Word alignment, attention
 views and everything else that needs attention weights stay with the PyTorch model, which is kept
 inside (``self.torch``): ``align`` and the second half of ``translate_aligned`` run there, and any
@@ -42,12 +42,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .alignment import AlignedText
-from .data import require_int
-from .engines import check_search_options
-from .export_ct2 import check_quantization, model_files, require_ctranslate2, vocabulary
-from .tokenizer import BOS_ID, PAD_ID
-from .translator import Translator
+from model.inference.alignment import AlignedText
+from model.network.config import require_int
+from model.search.decoding import check_search_options
+from model.inference.ct2_converter import check_quantization, model_files, require_ctranslate2, vocabulary
+from model.network.tokenizer import BOS_ID, PAD_ID
+from model.inference.translator import Translator
 
 # decoding.greedy_search / beam_search defaults, which Translator uses (a test checks they agree).
 MAX_LEN_A, MAX_LEN_B = 1.5, 10
@@ -75,7 +75,7 @@ class CT2Translator:
         self.threads = threads
         self._files = files
         self._pieces = vocabulary(translator.tokenizer)
-        self._ids = {piece: i for i, piece in enumerate(self._pieces)}
+        self.piece_ids = {piece: i for i, piece in enumerate(self._pieces)}
         self._suppress = [[self._pieces[PAD_ID]], [self._pieces[BOS_ID]]]
         self._ct2: Any = None
         self._pid = -1
@@ -127,7 +127,7 @@ class CT2Translator:
                          no_repeat_ngram_size: int = 0) -> list[list[tuple[str, float]]]:
         """As ``Translator.translate_n_best``: up to ``n_best`` (translation, score) pairs, best first."""
         check_search_options(beam_size, batch_size, no_repeat_ngram_size, n_best)
-        ids = self.torch._source_ids(texts)
+        ids = self.torch.source_ids(texts)
         found = self._beam(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size, n_best)
         results: list[list[tuple[str, float]]] = [[("", 0.0)] for _ in texts]
         for i, hyps in found.items():
@@ -149,7 +149,7 @@ class CT2Translator:
                    batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[list[int]]:
         """The output piece ids of the best translation of each text ([] for an empty one)."""
         check_search_options(beam_size, batch_size, no_repeat_ngram_size)
-        ids = self.torch._source_ids(texts)
+        ids = self.torch.source_ids(texts)
         out: list[list[int]] = [[] for _ in ids]
         if beam_size == 1:
             for i, tokens in self._greedy(ids, batch_size, no_repeat_ngram_size).items():
@@ -179,7 +179,7 @@ class CT2Translator:
             return {}
         longest = max(self._limit(len(ids[r])) for r in rows)
         results = self._call(ids, rows, longest, batch_size, beam_size=1, no_repeat_ngram_size=no_repeat)
-        return {r: [self._ids[p] for p in res.hypotheses[0]][:self._limit(len(ids[r]))]
+        return {r: [self.piece_ids[p] for p in res.hypotheses[0]][:self._limit(len(ids[r]))]
                 for r, res in zip(rows, results)}
 
     def _beam(self, ids: list[list[int]], beam_size: int, alpha: float, batch_size: int, no_repeat: int,
@@ -218,7 +218,7 @@ class CT2Translator:
     def _ranked(self, result, beam_size: int, alpha: float, every: bool) -> list[tuple[list[int], float]]:
         """One sentence's hypotheses as (ids, log-probability / GNMT penalty), best first."""
         # Undo CT2's normalization: the score is then the log-probability.
-        hyps = [([self._ids[p] for p in tokens], score * len(tokens) ** _CT2_PENALTY)
+        hyps = [([self.piece_ids[p] for p in tokens], score * len(tokens) ** _CT2_PENALTY)
                 for tokens, score in zip(result.hypotheses, result.scores)]
         if every:  # in the order ours collects them: by step, then by score
             hyps = sorted(hyps, key=lambda h: (len(h[0]), -h[1]))[:beam_size]

@@ -15,6 +15,13 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 
+def require_int(name: str, value: object, minimum: int) -> None:
+    """Raise ValueError unless value is an int (not a bool) >= minimum."""
+    # bool is an int subclass, but True as a size is always a caller bug.
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+
+
 @dataclass(frozen=True)
 class ModelConfig:
     vocab_size: int = 8000        # joint German+English SentencePiece vocabulary, incl. 4 specials

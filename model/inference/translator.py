@@ -22,15 +22,15 @@ from typing import Any, Sequence
 
 import torch
 
-from .alignment import AlignedText, Span, align_outputs
-from .batch import Batch
-from .beamtrace import BeamTrace
-from .checkpoint import load_checkpoint
-from .data import normalize
-from .decoding import beam_search, capture_attention, greedy_search, max_lengths
-from .explain import PieceIndex, complete, normalize_prefix, piece_logprobs, plan_prefix, word_confidences
-from .tokenizer import Tokenizer
-from .transformer import Transformer
+from model.inference.alignment import AlignedText, Span, align_outputs
+from model.network.batch import Batch
+from model.search.beamtrace import BeamTrace
+from model.network.checkpoint import load_checkpoint
+from model.data import normalize
+from model.search.decoding import beam_search, capture_attention, greedy_search, max_lengths
+from model.inference.explain import PieceIndex, complete, normalize_prefix, piece_logprobs, plan_prefix, word_confidences
+from model.network.tokenizer import Tokenizer
+from model.network.transformer import Transformer
 
 DEVICES = ("auto", "cpu", "cuda")
 
@@ -68,7 +68,9 @@ class Translator:
     def num_parameters(self) -> int:
         return self.model.num_parameters()
 
-    def _source_ids(self, texts: Sequence[str]) -> list[list[int]]:
+    def source_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """The piece ids the model reads for each text (normalized); ValueError for a text longer
+        than the model takes."""
         # Room for EOS. Longer input is refused, not cut: a cut would silently drop the end of
         # the text (the pipeline splits long texts into sentences before they get here).
         limit = self.config.max_len - 1
@@ -91,7 +93,7 @@ class Translator:
         """Up to ``n_best`` (translation, score) pairs per input, best first."""
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
-        ids = self._source_ids(texts)
+        ids = self.source_ids(texts)
         results: list[list[tuple[str, float]]] = [[("", 0.0)] for _ in texts]
         for chunk in self._batches(ids, batch_size):
             batch = Batch.make([ids[i] for i in chunk], device=self.device)
@@ -110,9 +112,15 @@ class Translator:
         Every search emits at least one piece for a non-empty input (``min_len=1``), so a
         non-empty text never translates to "". ``no_repeat_ngram_size`` blocks repeated piece
         n-grams (0 = off)."""
-        ids = self._source_ids(texts)
+        ids = self.source_ids(texts)
         return [self.tokenizer.decode(out) for out in
                 self._output_ids(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size)]
+
+    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
+                   batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[list[int]]:
+        """The output piece ids of the best translation of each text ([] for an empty one), by the
+        searches of ``translate`` (the engines' common interface: ``CT2Translator.output_ids``)."""
+        return self._output_ids(self.source_ids(texts), beam_size, length_penalty, batch_size, no_repeat_ngram_size)
 
     def attention(self, text: str, *, beam_size: int = 1) -> dict[str, Any]:
         """The translation of ``text`` and every attention weight behind it, as plain lists.
@@ -120,7 +128,7 @@ class Translator:
         ``attention`` holds ``encoder`` [L][H][S][S], ``decoder`` [L][H][T][T] and ``cross``
         [L][H][T][S]. Row i of ``decoder`` and ``cross`` is the step that produced
         ``target_tokens[i]``; the decoder's keys are its inputs, ``decoder_input_tokens``."""
-        src_ids = self._source_ids([text])[0]
+        src_ids = self.source_ids([text])[0]
         if not src_ids:
             raise ValueError("cannot show attention for an empty text")
         batch = Batch.make([src_ids], device=self.device)
@@ -166,7 +174,7 @@ class Translator:
         """``translate`` plus a word alignment of each output with its input.
 
         ``source`` of each result is the text exactly as passed in; its word spans index it."""
-        ids = self._source_ids(texts)
+        ids = self.source_ids(texts)
         outputs = self._output_ids(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size)
         return align_outputs(self.model, self.tokenizer, texts, outputs, batch_size=batch_size)
 
@@ -174,7 +182,7 @@ class Translator:
               batch_size: int = 64) -> list[AlignedText]:
         """Word alignment of given output piece ids (e.g. a repaired translation, re-encoded with
         ``tokenizer.encode``) with their sources, from the model's attention when forced to them."""
-        self._source_ids(sources)  # refuses overlong input, as translating it would
+        self.source_ids(sources)  # refuses overlong input, as translating it would
         return align_outputs(self.model, self.tokenizer, sources, outputs_ids, batch_size=batch_size)
 
     # ------------------------------------------------------------------ the translation inspector
@@ -187,7 +195,7 @@ class Translator:
         text it decoded, bar rare ambiguities)."""
         if len(sources) != len(outputs):
             raise ValueError(f"{len(sources)!r} sources but {len(outputs)!r} outputs")
-        src = self._source_ids(sources)
+        src = self.source_ids(sources)
         out = [self.tokenizer.encode(o) for o in outputs]
         found = []
         for ids, logprobs in zip(out, piece_logprobs(self.model, src, out, batch_size=batch_size)):
@@ -205,7 +213,7 @@ class Translator:
         (``explain.normalize_prefix``-ed; it may end inside a word) and go on with distinct next
         words, best first; the score is beam search's (log-probability / GNMT length penalty).
         Raises ``explain.UnwritablePrefix`` or ``PrefixTooLong``."""
-        src = self._source_ids([text])[0]
+        src = self.source_ids([text])[0]
         if not src:
             raise ValueError("cannot complete the translation of an empty text")
         prefix = normalize_prefix(prefix)
@@ -223,7 +231,7 @@ class Translator:
         """The beam search behind the translation of ``text``, step by step (``model/beamtrace.py``):
         ``source_pieces``, the settings, ``max_length`` (output budget in pieces, EOS included),
         ``steps``, ``stop_reason`` and ``winner`` (with its ``translation``)."""
-        src = self._source_ids([text])[0]
+        src = self.source_ids([text])[0]
         if not src:
             raise ValueError("cannot trace the search for an empty text")
         batch = Batch.make([src], device=self.device)

@@ -35,11 +35,11 @@ from dataclasses import dataclass
 
 import torch
 
-from .alignment import Span, is_punctuation, target_words
-from .batch import Batch, causal_mask
-from .decoding import beam_search, piece_logp
-from .tokenizer import BOS_ID, UNK_ID, Tokenizer
-from .transformer import Transformer
+from model.inference.alignment import Span, is_punctuation, target_words
+from model.network.batch import Batch, causal_mask
+from model.search.decoding import beam_search, piece_logp
+from model.network.tokenizer import BOS_ID, UNK_ID, Tokenizer
+from model.network.transformer import Transformer
 
 WORD_START = "▁"
 FIRST_ID = 4  # ids below are PAD, UNK, BOS, EOS: never part of a completion's spelling

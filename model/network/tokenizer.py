@@ -221,6 +221,16 @@ class Tokenizer:
         """Pieces trained as user-defined symbols (placeholders); empty for older vocabularies."""
         return self._user_symbols
 
+    def encode_offsets(self, text: str) -> dict:
+        """SentencePiece's offset mapping of ``text``: ``{"ids", "pieces", "offsets"}``, each
+        piece's (start, end) in ``text``."""
+        return self._sp.encode(text, out_type="offset_mapping")
+
+    def decode_offsets(self, ids: Sequence[int]) -> dict:
+        """The decoded text of ``ids`` with SentencePiece's offset mapping: ``{"text", "pieces",
+        "offsets"}``."""
+        return self._sp.decode(self._check_ids(ids), out_type="offset_mapping")
+
     def _check_ids(self, ids: Sequence[int]) -> list[int]:
         ids = [int(i) for i in ids]  # accepts tensors' .tolist() and numpy ints alike
         size = self.vocab_size

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 import torch
 from torch import Tensor
 
-from .batch import Batch
-from .data import normalize
-from .tokenizer import Tokenizer
-from .transformer import AttentionWeights, Transformer
+from model.network.batch import Batch
+from model.data import normalize
+from model.network.tokenizer import Tokenizer
+from model.network.transformer import AttentionWeights, Transformer
 
 Span = tuple[int, int]  # [start, end) character offsets
 
@@ -145,7 +145,7 @@ def source_words(tokenizer: Tokenizer, text: str) -> tuple[list[int], list[Span]
     in ``text`` itself, and each piece's word index (-1 for none)."""
     normal, origin = _normalize_map(text)
     assert normal == normalize(text), (normal, normalize(text))
-    mapping = tokenizer._sp.encode(normal, out_type="offset_mapping")
+    mapping = tokenizer.encode_offsets(normal)
     words, piece_word = word_spans(normal, mapping["pieces"], mapping["offsets"], tokenizer.user_symbols)
     spans = [(origin[s][0], origin[e - 1][1]) for s, e in words]
     return list(mapping["ids"]), spans, piece_word
@@ -154,7 +154,7 @@ def source_words(tokenizer: Tokenizer, text: str) -> tuple[list[int], list[Span]
 def target_words(tokenizer: Tokenizer, ids: Sequence[int]) -> tuple[str, list[Span], list[int]]:
     """The decoded text of output ``ids`` (as ``tokenizer.decode`` gives it), its words, and each
     id's word index (-1 for none)."""
-    mapping = tokenizer._sp.decode(tokenizer._check_ids(ids), out_type="offset_mapping")
+    mapping = tokenizer.decode_offsets(ids)
     words, piece_word = word_spans(mapping["text"], mapping["pieces"], mapping["offsets"], tokenizer.user_symbols)
     return mapping["text"], words, piece_word
 

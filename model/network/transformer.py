@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 import torch
 from torch import Tensor, nn
 
-from .config import ModelConfig
-from .layers import DecoderLayer, EncoderLayer, SinusoidalPositions
-from .tokenizer import PAD_ID
+from model.network.config import ModelConfig
+from model.network.layers import DecoderLayer, EncoderLayer, SinusoidalPositions
+from model.network.tokenizer import PAD_ID
 
 
 @dataclass

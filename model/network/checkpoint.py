@@ -22,9 +22,9 @@ from typing import IO, Any, Iterator
 
 import torch
 
-from .config import ModelConfig
-from .tokenizer import Tokenizer
-from .transformer import Transformer
+from model.network.config import ModelConfig
+from model.network.tokenizer import Tokenizer
+from model.network.transformer import Transformer
 
 FORMAT = "de-en-nmt/1"
 REQUIRED = ("format", "config", "model", "tokenizer", "meta")

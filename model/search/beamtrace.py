@@ -25,8 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .decoding import BeamStep, Hypothesis
-from .tokenizer import EOS_ID
+from model.search.decoding import BeamStep, Hypothesis
+from model.network.tokenizer import EOS_ID
 
 ROOT_ID = "0.0"
 

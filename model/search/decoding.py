@@ -40,10 +40,10 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
-from .batch import Batch, causal_mask, padding_mask
-from .data import require_int
-from .tokenizer import BOS_ID, EOS_ID, PAD_ID
-from .transformer import AttentionWeights, KVCache, Transformer
+from model.network.batch import Batch, causal_mask, padding_mask
+from model.network.config import require_int
+from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
+from model.network.transformer import AttentionWeights, KVCache, Transformer
 
 
 @dataclass
@@ -405,3 +405,14 @@ def capture_attention(model: Transformer, src_ids: list[int], out_ids: list[int]
     memory = model.encode(batch.src, batch.src_mask, attention=attention)
     model.decode(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=attention)
     return attention
+
+
+def check_search_options(beam_size: int, batch_size: int, no_repeat_ngram_size: int, n_best: int = 1) -> None:
+    """The checks (and messages) of the searches, for an engine to make before any work is done."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
+    if beam_size < 1:
+        raise ValueError(f"beam_size must be >= 1, got {beam_size!r}")
+    if not 1 <= n_best <= beam_size:
+        raise ValueError(f"n_best must be between 1 and beam_size {beam_size!r}, got {n_best!r}")
+    require_int("no_repeat_ngram_size", no_repeat_ngram_size, 0)

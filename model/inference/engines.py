@@ -3,8 +3,8 @@
 Two engines run the same checkpoint behind the same interface (``translate``, ``translate_n_best``,
 ``translate_aligned``, ``align``, ``tokenizer``, and the rest of ``Translator``'s attributes):
 
-- ``torch``: ``model.translator.Translator``, our own model and searches;
-- ``ct2``: ``model.engine_ct2.CT2Translator``, the checkpoint converted in memory and run by
+- ``torch``: ``model.inference.translator.Translator``, our own model and searches;
+- ``ct2``: ``model.inference.ct2_engine.CT2Translator``, the checkpoint converted in memory and run by
   CTranslate2 (int8 weights by default), with alignment and attention views still from PyTorch.
 
 ``auto`` is ct2 where the ctranslate2 package is importable and the model runs on the CPU, else
@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .alignment import AlignedText
-from .data import require_int
+from model.inference.alignment import AlignedText
+from model.network.config import require_int
+from model.search.decoding import check_search_options
 
 ENGINES = ("auto", "ct2", "torch")
 
@@ -39,7 +40,7 @@ def ct2_available() -> bool:
 
 def resolve_engine(engine: str, device: str = "auto") -> str:
     """'auto' -> 'ct2' when ctranslate2 imports and the device is the CPU, else 'torch'."""
-    from .translator import resolve_device
+    from model.inference.translator import resolve_device
 
     if engine not in ENGINES:
         raise EngineError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
@@ -61,12 +62,12 @@ def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto",
     """The translator of ``engine`` for checkpoint ``path``, wrapped in a cache when ``cache_size`` > 0.
 
     ``threads``: CTranslate2's intra-op threads (0 = its default); torch's are set by the caller."""
-    from .translator import Translator
+    from model.inference.translator import Translator
 
     require_int("cache_size", cache_size, 0)
     chosen = resolve_engine(engine, device)
     if chosen == "ct2":
-        from .engine_ct2 import CT2Translator
+        from model.inference.ct2_engine import CT2Translator
 
         translator: Any = CT2Translator.from_checkpoint(path, device, quantization=quantization, threads=threads)
     else:
@@ -134,7 +135,7 @@ class CachedTranslator:
                 self._entries.move_to_end(key)
         missing = list(dict.fromkeys(key for key in keys if key not in found))
         if missing:
-            computed = _output_ids(self.inner, [key[0] for key in missing], beam_size=beam_size,
+            computed = self.inner.output_ids([key[0] for key in missing], beam_size=beam_size,
                                    length_penalty=length_penalty, batch_size=batch_size,
                                    no_repeat_ngram_size=no_repeat_ngram_size)
             found.update(zip(missing, computed))
@@ -146,23 +147,3 @@ class CachedTranslator:
                 if len(self._entries) > self.size:
                     self._entries.popitem(last=False)
         return [list(found[key]) for key in keys]
-
-
-def check_search_options(beam_size: int, batch_size: int, no_repeat_ngram_size: int, n_best: int = 1) -> None:
-    """The checks (and messages) of Translator and model.decoding, before any work is done."""
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
-    if beam_size < 1:
-        raise ValueError(f"beam_size must be >= 1, got {beam_size!r}")
-    if not 1 <= n_best <= beam_size:
-        raise ValueError(f"n_best must be between 1 and beam_size {beam_size!r}, got {n_best!r}")
-    require_int("no_repeat_ngram_size", no_repeat_ngram_size, 0)
-
-
-def _output_ids(translator: Any, texts: list[str], **search: Any) -> list[list[int]]:
-    """Best output ids from either engine (Translator keeps them behind its private helpers)."""
-    if hasattr(translator, "output_ids"):
-        return translator.output_ids(texts, **search)
-    ids = translator._source_ids(texts)
-    return translator._output_ids(ids, search["beam_size"], search["length_penalty"], search["batch_size"],
-                                  search["no_repeat_ngram_size"])

@@ -1,0 +1,39 @@
+"""Checkpoint averaging (Vaswani et al. 2017): the mean of the weights of several checkpoints of
+one run; the command is ``python -m model.average``, whose docstring says how it is used."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from model.network.checkpoint import CheckpointError, read_checkpoint
+
+
+def average_checkpoints(paths: Sequence[str | Path]) -> dict[str, Any]:
+    """The checkpoint dict whose weights are the mean of those in ``paths`` (see the module doc)."""
+    if not paths:
+        raise ValueError("average_checkpoints needs at least one checkpoint")
+    first = read_checkpoint(paths[0])
+    total = {k: v.float() if v.is_floating_point() else v for k, v in first["model"].items()}
+    newest, sources = first, [{"file": Path(paths[0]).name, "step": first["meta"].get("step")}]
+    for path in paths[1:]:
+        ckpt = read_checkpoint(path)
+        if ckpt["config"] != first["config"] or ckpt["tokenizer"] != first["tokenizer"]:
+            raise CheckpointError(f"{str(path)!r} is not from the same run as {str(paths[0])!r}: "
+                                  "its config or tokenizer differs")
+        if ckpt["model"].keys() != total.keys():
+            raise CheckpointError(f"{str(path)!r} has other tensors than {str(paths[0])!r}")
+        for name, value in ckpt["model"].items():
+            if value.shape != total[name].shape:
+                raise CheckpointError(f"{str(path)!r}: tensor {name!r} has shape {tuple(value.shape)}, "
+                                      f"not {tuple(total[name].shape)}")
+            if value.is_floating_point():
+                total[name] += value.float()
+        sources.append({"file": Path(path).name, "step": ckpt["meta"].get("step")})
+        if (ckpt["meta"].get("step") or 0) >= (newest["meta"].get("step") or 0):
+            newest = ckpt
+    n = len(paths)
+    weights = {k: v / n if v.is_floating_point() else v for k, v in total.items()}
+    meta = dict(newest["meta"], averaged_from=sources)
+    return {k: newest[k] for k in ("format", "config", "tokenizer")} | {"model": weights, "meta": meta}
