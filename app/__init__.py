@@ -8,7 +8,7 @@ from typing import Any, Mapping
 import plotly
 from flask import Flask
 
-from . import api, errors, files, filestore, inspector, libretranslate, pages, service, settings
+from . import api, errors, filestore, inspector, libretranslate, pages, service, settings
 from .service import StartupError
 from .settings import SettingsError
 
@@ -33,7 +33,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(libretranslate.bp)
-    app.register_blueprint(files.bp)
     app.register_blueprint(inspector.bp)
     errors.register(app)
     app.after_request(_security_headers)

@@ -1,4 +1,5 @@
-"""JSON API: LibreTranslate's /translate and /languages, plus attention, random and health.
+"""Our own JSON API: /api/attention, /api/random and /health (LibreTranslate's is ``libretranslate.py``,
+the translation inspector's ``inspector.py``).
 
 Every view: parse -> validate -> call the service -> respond. ``ApiError`` becomes
 ``{"error": ...}`` with its status (see ``errors.py``).
@@ -13,7 +14,7 @@ from .service import NothingToTranslate, get_service
 
 bp = Blueprint("api", __name__)
 
-# Paths of the JSON API (this blueprint, libretranslate.py's and files.py's): errors on them
+# Paths of the JSON API (this blueprint's, libretranslate.py's and inspector.py's): errors on them
 # (404, 405, 413, ...) are answered in JSON.
 API_PREFIXES = ("/translate", "/languages", "/api/", "/health", "/detect", "/frontend/", "/spec",
                 "/download_file/")
@@ -26,35 +27,6 @@ def allow_cross_origin(response):
     response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type"
     response.headers["Access-Control-Allow-Methods"] = "GET, POST"
     return response
-
-
-@bp.post("/translate")
-def translate():
-    params = validation.request_params(request)
-    req = validation.parse_translate(params, current_app.config)
-    service = get_service()
-    auto = req.source == "auto"  # sentences clearly in another language are then kept as they are
-    if req.alternatives and not req.html:  # LibreTranslate has no alternatives for html either
-        texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives,
-                                                                  keep_other_languages=auto)
-    else:
-        texts = service.translate(req.texts, html=req.html, keep_other_languages=auto)
-        alternatives = [[] for _ in texts]
-    result = {"translatedText": texts if req.batch else texts[0]}
-    if auto:
-        detected = [service.detected_language(text, html=req.html) for text in req.texts]
-        result["detectedLanguage"] = detected if req.batch else detected[0]
-    if req.alternatives:
-        result["alternatives"] = alternatives if req.batch else alternatives[0]
-    return jsonify(result)
-
-
-@bp.get("/languages")
-def languages():
-    return jsonify([
-        {"code": code, "name": name, "targets": sorted(t for s, t in validation.PAIRS if s == code)}
-        for code, name in validation.LANGUAGES.items()
-    ])
 
 
 @bp.post("/api/attention")

@@ -11,7 +11,7 @@
 
 ``q`` is checked as for ``/api/attention`` (one sentence, ``MAX_ATTENTION_CHARS``), except for
 ``/api/sentences``, which takes what ``/translate`` takes as one text (``MAX_CHARS``); no API key,
-as there. Every view: parse -> validate -> call the service -> respond; the service's refusals become
+as there. Every view: parse -> validate -> call the inspector (``inspection.py``) -> respond; its refusals become
 ``ApiError``s here (400, or 413 for input too long for the model).
 """
 
@@ -24,7 +24,8 @@ from flask import Blueprint, current_app, jsonify, request
 
 from . import validation
 from .api import allow_cross_origin
-from .service import BadPrefix, BadTranslation, NothingToTranslate, TooManyPieces, get_service
+from .inspection import BadPrefix, BadTranslation, get_inspector
+from .service import NothingToTranslate, TooManyPieces
 
 bp = Blueprint("inspector", __name__)
 bp.after_request(allow_cross_origin)
@@ -52,7 +53,7 @@ def _answer(call: Callable[..., Any], *args: Any):
 def sentences():
     params = validation.request_params(request)
     text = validation.parse_text(params.get("q"), current_app.config["MAX_CHARS"])
-    return jsonify({"sentences": get_service().sentence_spans(text)})
+    return jsonify({"sentences": get_inspector().sentence_spans(text)})
 
 
 @bp.post("/api/explain")
@@ -60,7 +61,7 @@ def explain():
     params = validation.request_params(request)
     text = _text(params)
     translation = validation.parse_translation(params.get("translation"), current_app.config["MAX_ATTENTION_CHARS"])
-    return _answer(get_service().explain, text, translation)
+    return _answer(get_inspector().explain, text, translation)
 
 
 @bp.post("/api/complete")
@@ -69,11 +70,11 @@ def complete():
     text = _text(params)
     prefix = validation.parse_prefix(params.get("prefix"), current_app.config["MAX_ATTENTION_CHARS"])
     n = validation.parse_completions(params.get("n"))
-    service = get_service()
-    return _answer(lambda: {"completions": service.complete(text, prefix, n)})
+    inspector = get_inspector()
+    return _answer(lambda: {"completions": inspector.complete(text, prefix, n)})
 
 
 @bp.post("/api/beam")
 def beam():
     params = validation.request_params(request)
-    return _answer(get_service().beam, _text(params))
+    return _answer(get_inspector().beam, _text(params))

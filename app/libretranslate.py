@@ -1,19 +1,26 @@
-"""The rest of LibreTranslate's API that its clients call: /detect, /frontend/settings and /spec.
+"""LibreTranslate's API, every route its clients call: /translate, /languages, /detect,
+/translate_file, /download_file, /frontend/settings and /spec.
 
-/translate and /languages are in ``api.py``. Every view: parse -> validate -> call the service ->
-respond; errors are ``{"error": ...}`` like the rest of the API (their paths are in
-``api.API_PREFIXES``).
+Every view: parse -> validate -> call the service -> respond; errors are ``{"error": ...}`` like
+the rest of the API (their paths are in ``api.API_PREFIXES``). Uploads are read by ``files.py``
+and kept in the bounded store (``filestore.py``) until their one download.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request
+import io
+import os
 
-from pipeline.documents import FORMATS
+from flask import Blueprint, current_app, jsonify, request, send_file, url_for
+
+from pipeline.documents import FORMATS, DocumentError, DocumentTooLarge
 
 from . import spec, validation
 from .api import allow_cross_origin
+from .files import GONE, MIMETYPES, download_name, extension_of, read_upload
+from .filestore import StoreFull, get_store
 from .service import get_service
+from .validation import ApiError
 
 bp = Blueprint("libretranslate", __name__)
 # Browser front ends and extensions built for LibreTranslate call these from other origins too.
@@ -22,6 +29,35 @@ bp.after_request(allow_cross_origin)
 # What LibreTranslate's web front end reads; its default is 500 ms (it waits that long after the
 # last keystroke before translating).
 FRONTEND_TIMEOUT_MS = 500
+
+
+@bp.post("/translate")
+def translate():
+    params = validation.request_params(request)
+    req = validation.parse_translate(params, current_app.config)
+    service = get_service()
+    auto = req.source == "auto"  # sentences clearly in another language are then kept as they are
+    if req.alternatives and not req.html:  # LibreTranslate has no alternatives for html either
+        texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives,
+                                                                  keep_other_languages=auto)
+    else:
+        texts = service.translate(req.texts, html=req.html, keep_other_languages=auto)
+        alternatives = [[] for _ in texts]
+    result = {"translatedText": texts if req.batch else texts[0]}
+    if auto:
+        detected = [service.detected_language(text, html=req.html) for text in req.texts]
+        result["detectedLanguage"] = detected if req.batch else detected[0]
+    if req.alternatives:
+        result["alternatives"] = alternatives if req.batch else alternatives[0]
+    return jsonify(result)
+
+
+@bp.get("/languages")
+def languages():
+    return jsonify([
+        {"code": code, "name": name, "targets": sorted(t for s, t in validation.PAIRS if s == code)}
+        for code, name in validation.LANGUAGES.items()
+    ])
 
 
 @bp.post("/detect")
@@ -57,3 +93,48 @@ def frontend_settings():
 @bp.get("/spec")
 def openapi_spec():
     return jsonify(spec.document())
+
+
+@bp.post("/translate_file")
+def translate_file():
+    params = validation.request_params(request)
+    config = current_app.config
+    validation.check_api_key(params.get("api_key"), config["API_KEYS"])
+    upload = request.files.get("file")
+    if upload is None:
+        raise ApiError(400, "Invalid request: missing file parameter")
+    source, target = params.get("source"), params.get("target")
+    validation.parse_languages(source, target)
+    extension = extension_of(upload.filename)
+    data = read_upload(upload, config["MAX_FILE_BYTES"])
+    try:
+        translated = get_service().translate_document(extension, data, config["MAX_FILE_CHARS"])
+    except DocumentTooLarge as exc:
+        raise ApiError(413, f"Invalid request: {exc}") from None
+    except DocumentError as exc:
+        raise ApiError(400, f"Invalid request: {exc}") from None
+    name = download_name(upload.filename, target)
+    try:
+        token = get_store().put(translated, name)
+    except StoreFull as exc:
+        raise ApiError(413, f"Invalid request: {exc}") from None
+    return jsonify({"translatedFileUrl": url_for("libretranslate.download_file", filename=f"{token}.{name}",
+                                                 _external=True)})
+
+
+@bp.get("/download_file/<filename>")
+def download_file(filename: str):
+    token, _, name = filename.partition(".")
+    # HEAD (link checkers, download managers probing the size) must not use up the one download.
+    stored = get_store().take(token, name, consume=request.method != "HEAD")
+    if stored is None:
+        raise ApiError(404, GONE.format(ttl=current_app.config["FILE_TTL"]))
+    extension = os.path.splitext(stored.name)[1]
+    # Not conditional: a Range request would be answered with a part, and the rest would be gone.
+    response = send_file(io.BytesIO(stored.data), mimetype=MIMETYPES.get(extension, "application/octet-stream"),
+                         as_attachment=True, download_name=stored.name, conditional=False)
+    response.headers["Cache-Control"] = "no-store"
+    # An attachment, and should a browser render it anyway (a translated .html keeps its scripts
+    # as written): sandboxed, with nothing allowed to load.
+    response.headers["Content-Security-Policy"] = "sandbox; default-src 'none'"
+    return response

@@ -13,6 +13,7 @@ import plotly
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 
 from . import markdown, modelcard, validation
+from .inspection import get_inspector
 from .service import NothingToTranslate, TooManyPieces, chrf, get_service
 
 bp = Blueprint("pages", __name__)
@@ -82,16 +83,15 @@ def attention():
 
 @bp.get("/beam")
 def beam():
-    """The beam search behind one sentence's translation, step by step (``service.beam``); like
+    """The beam search behind one sentence's translation, step by step (``Inspector.beam``); like
     /attention, a text of several sentences shows one of them (``s``) and links to the others."""
-    service = get_service()
     q = request.args.get("q", "")
     context = {"q": q, "data": None, "sentences": [], "index": 0}
     if not q.strip():
         return render_template("beam.html", **context)
     try:
         sentences, index, text = _chosen_sentence(q, "the beam search view")
-        data = service.beam(text)
+        data = get_inspector().beam(text)
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "beam.html", **context)
     except TooManyPieces as exc:

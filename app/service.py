@@ -23,30 +23,17 @@ from model.network.checkpoint import CheckpointError
 from model.network.threads import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
 from model.inference.engines import EngineError, load_engine
-from model.inference.explain import UnwritablePrefix, normalize_prefix, slots_as_placeholders, unwritable
-from model.network.tokenizer import UNK_ID
-from model.inference.translator import PrefixTooLong, Translator
+from model.inference.translator import Translator
 from pipeline import documents, language
 from pipeline.markup import Segment, parse_html, translate_html
 from pipeline.segment import sentences
-from pipeline.spans import Masked
-from pipeline.translate import ModelInput, Options, Pipeline
-
-from .explanation import as_json, explained, forced, restored as _restored, sentence_spans
+from pipeline.translation import Options, Pipeline
 
 EXTENSION = "translation_service"
 
 
 class NothingToTranslate(ValueError):
     """The text has no pieces for the model (only invisible characters such as U+200B)."""
-
-
-class BadPrefix(ValueError):
-    """A completion prefix the model cannot be made to write (the message says why)."""
-
-
-class BadTranslation(ValueError):
-    """A translation to explain that the model cannot be made to write (the message says why)."""
 
 
 class TooManyPieces(ValueError):
@@ -99,11 +86,12 @@ class TranslationService:
         self.pipeline = Pipeline(translator, Options(beam_size=beam_size))
         self.corpus = corpus
         self.beam_size = beam_size
-        self._lock = threading.Lock()
+        self.model_lock = threading.Lock()
 
     # ------------------------------------------------------------------ public API
-    # One model call at a time per process: a worker's request threads would otherwise run their
-    # torch threads side by side and oversubscribe the cores set aside for the worker.
+    # One model call at a time per process (``model_lock``, the inspector's calls too): a worker's
+    # request threads would otherwise run their torch threads side by side and oversubscribe the
+    # cores set aside for the worker.
     def translate(self, texts: list[str], *, html: bool = False, keep_other_languages: bool = False) -> list[str]:
         """One translation per text; sentences of all texts go to the model as one batch.
 
@@ -114,7 +102,7 @@ class TranslationService:
             runs = [run for m in mixed for run in m.german]
             translated = _per_text(mixed, self.translate(runs) if runs else [])
             return [m.join(done) for m, done in zip(mixed, translated)]
-        with self._lock, torch.inference_mode():
+        with self.model_lock, torch.inference_mode():
             if html:  # NFC first: the pipeline's word spans index the NFC form of what it is given
                 return translate_html([unicodedata.normalize("NFC", t) for t in texts],
                                       self.pipeline.translate_aligned)
@@ -137,7 +125,7 @@ class TranslationService:
                 text = m.join(run_best)
                 results.append((text, [a for a in dict.fromkeys(combined) if a and a != text][:n]))
             return [t for t, _ in results], [a for _, a in results]
-        with self._lock, torch.inference_mode():
+        with self.model_lock, torch.inference_mode():
             options = self.pipeline.translate_n_best(texts, n + 1)
         return [o[0][0] for o in options], [[t for t, _ in o[1:] if t][:n] for o in options]
 
@@ -174,7 +162,7 @@ class TranslationService:
         """Attention behind the translation of ``text`` (one sentence), weights rounded to 4 places."""
         if not self.translator.tokenizer.encode(normalize(text)):
             raise NothingToTranslate(f"no translatable text in {text!r}")
-        with self._lock, torch.inference_mode():
+        with self.model_lock, torch.inference_mode():
             result = self.translator.attention(text, beam_size=self.beam_size)
         # Four decimals keep rows summing to 1 within 1e-3 and shrink the JSON about fourfold.
         result["attention"] = {kind: [[[[round(w, 4) for w in row] for row in head] for head in layer]
@@ -182,88 +170,7 @@ class TranslationService:
                                for kind, layers in result["attention"].items()}
         return result
 
-    # ------------------------------------------------------------------ the translation inspector
-    # One sentence each (q as /api/attention takes it). explain goes through the pipeline, so its
-    # translation is translate's; complete, beam and explain with a given translation give the
-    # model the pipeline's model input of the whole text (placeholders where the vocabulary has
-    # them, truecased) and restore the spans. sentence_spans says which sentences those are.
-
-    def sentence_spans(self, text: str) -> list[dict[str, Any]]:
-        """The sentences the pipeline translates one by one, with what goes between their
-        translations (``explanation.sentence_spans``); no model involved."""
-        return sentence_spans(text)
-
-    def explain(self, text: str, translation: str | None = None) -> dict[str, Any]:
-        """Words of ``text`` and of its translation, their character spans, the word alignment and
-        the model's probability of each output word: of the pipeline's translation
-        (``explanation.explained``), or of ``translation``, whitespace-normalized, forced on the
-        model (``explanation.forced``). Raises ``BadTranslation`` for a translation with
-        characters the vocabulary lacks, ``TooManyPieces`` for one longer than the model writes."""
-        if translation is None:
-            self._check_pieces(text, limit=False)  # the pipeline cuts what is too long for the model
-            with self._lock, torch.inference_mode():
-                aligned, confidence = explained(self.pipeline, text)
-            return as_json(text, aligned, confidence)
-        model_text, masked, _ = self._model_input(text)
-        translation = " ".join(translation.split())
-        model_output = translation if masked is None else slots_as_placeholders(translation, masked.slots)
-        ids = self.translator.tokenizer.encode(model_output)
-        if UNK_ID in ids:
-            lacking = unwritable(self.translator.tokenizer, model_output)
-            raise BadTranslation(f"translation contains characters the model cannot write: {lacking}")
-        if not ids:
-            raise BadTranslation("translation has no text the model can write")
-        most = self.translator.config.max_len - 1  # the decoder reads BOS and these pieces
-        if len(ids) > most:
-            raise TooManyPieces(f"translation has {len(ids)} pieces, more than the {most} the model writes at once")
-        with self._lock, torch.inference_mode():
-            aligned, confidence = forced(self.translator, text, model_text, model_output, masked)
-        return as_json(text, aligned, confidence)
-
-    def complete(self, text: str, prefix: str, n: int) -> list[dict[str, Any]]:
-        """Up to ``n`` translations of ``text`` that start with ``prefix`` (whitespace-normalized)
-        and go on with distinct next words (``Translator.complete``), best first. Raises
-        ``BadPrefix`` for a prefix with characters the vocabulary lacks or too many pieces."""
-        model_text, masked, _ = self._model_input(text)
-        prefix = normalize_prefix(prefix)
-        model_prefix = prefix if masked is None else slots_as_placeholders(prefix, masked.slots)
-        o = self.pipeline.options
-        with self._lock, torch.inference_mode():
-            try:
-                found = self.translator.complete(model_text, model_prefix, n=n, beam_size=o.beam_size,
-                                                 length_penalty=o.length_penalty,
-                                                 no_repeat_ngram_size=o.no_repeat_ngram_size)
-            except UnwritablePrefix as exc:
-                raise BadPrefix(f"prefix contains characters the model cannot write: {exc.characters}") from None
-            except PrefixTooLong as exc:
-                raise BadPrefix(f"prefix has {exc.pieces} pieces, more than the {exc.limit} "
-                                "the model can write") from None
-        start = _restored(model_prefix, masked)  # what the prefix becomes again: the user's prefix
-        completions: dict[str, float] = {}
-        for output, score in found:  # best first; restoring may make two the same (an invented span dropped)
-            restored = _restored(output, masked)
-            if restored.startswith(start):
-                completions.setdefault(prefix + restored[len(start):], round(score, 4))
-        return [{"text": text, "score": score} for text, score in completions.items()]
-
-    def beam(self, text: str) -> dict[str, Any]:
-        """The beam search behind the model's translation of ``text``, step by step
-        (``Translator.beam_trace``); the winner's translation with spans restored and the input's
-        casing style applied. Log-probabilities and scores rounded to 4 places."""
-        model_text, masked, model_input = self._model_input(text)
-        o = self.pipeline.options
-        with self._lock, torch.inference_mode():
-            trace = self.translator.beam_trace(model_text, beam_size=o.beam_size, length_penalty=o.length_penalty,
-                                               no_repeat_ngram_size=o.no_repeat_ngram_size)
-        winner = trace["winner"]
-        winner["translation"] = self.pipeline.finish(winner["translation"], model_input)
-        for h in [winner, *(h for step in trace["steps"] for h in step["hypotheses"])]:
-            h["logprob"] = round(h["logprob"], 4)
-            if "score" in h:
-                h["score"] = round(h["score"], 4)
-        return trace
-
-    def _check_pieces(self, text: str, *, limit: bool = True) -> None:
+    def check_pieces(self, text: str, *, limit: bool = True) -> None:
         """Raise NothingToTranslate for a text without pieces, and with ``limit`` TooManyPieces
         for one longer than the model reads at once."""
         ids = self.translator.tokenizer.encode(normalize(text))
@@ -272,16 +179,6 @@ class TranslationService:
         most = self.translator.config.max_len - 1  # room for EOS
         if limit and len(ids) > most:
             raise TooManyPieces(f"q has {len(ids)} pieces, more than the {most} the model reads at once")
-
-    def _model_input(self, text: str) -> tuple[str, Masked | None, ModelInput]:
-        """The pipeline's model input for the whole of ``text`` (``Pipeline.model_input``): its
-        text, its masking (None: no placeholders; restoring with it also drops placeholders the
-        model invents), and the input itself, for ``Pipeline.finish``. Raises NothingToTranslate
-        and TooManyPieces."""
-        self._check_pieces(text, limit=False)  # the limit applies to what the model reads, below
-        model_input = self.pipeline.model_input(text)
-        self._check_pieces(model_input.text)
-        return model_input.text, model_input.masked, model_input
 
     def random_source(self, rng: random.Random | None = None) -> str:
         """A random German sentence of the corpus (LookupError without a corpus)."""

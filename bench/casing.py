@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     from sacrebleu.metrics import BLEU, CHRF
 
     from pipeline.casing import title_case
-    from pipeline.translate import Options, Pipeline
+    from pipeline.translation import Options, Pipeline
 
     args = parse_args(argv)
     translator = cli.load_translator(args)

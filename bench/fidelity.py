@@ -6,7 +6,7 @@
 
 Report (default): the texts of bench/fidelity_sentences.tsv (``--cases`` for another file; columns
 category, German text, and for "caps" the same text in normal case) are translated twice: through
-``pipeline.translate.Pipeline`` (HTML through ``pipeline.markup.translate_html``) and by the bare
+``pipeline.translation.Pipeline`` (HTML through ``pipeline.markup.translate_html``) and by the bare
 model (``Translator.translate`` on the raw text; an input over the model's length limit counts as
 failed). Checks per category:
 
@@ -365,7 +365,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     cases = read_cases(args.cases)
     translator = cli.load_translator(args)
-    from pipeline.translate import Options, Pipeline
+    from pipeline.translation import Options, Pipeline
 
     pipeline = Pipeline(translator, Options(beam_size=args.beam))
     header = (f"{Path(args.checkpoint).name} ({translator.num_parameters():,} parameters, "

@@ -43,6 +43,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from model.search.options import DEFAULT
+
 from . import cli
 
 if TYPE_CHECKING:
@@ -61,8 +63,8 @@ def parse_args(argv: Sequence[str] | None):
     p.add_argument("--data", metavar="CORPUS", help="a parallel corpus instead of --src/--ref (all references "
                    "of each German sentence are used)")
     p.add_argument("--beam", type=int, default=4, metavar="N", help="beam size; 1 = greedy search (default: 4)")
-    p.add_argument("--length-penalty", type=float, default=0.6, metavar="A",
-                   help="GNMT length penalty alpha for beam search (default: 0.6)")
+    p.add_argument("--length-penalty", type=float, default=DEFAULT.length_penalty, metavar="A",
+                   help="GNMT length penalty alpha for beam search (default: %(default)s)")
     p.add_argument("--batch-size", type=int, default=64, metavar="N", help="sentences decoded together (default: 64)")
     p.add_argument("--raw", action="store_true", help="score the bare model, without the text pipeline")
     p.add_argument("--output", metavar="FILE", help="also write the hypotheses to FILE")
@@ -113,7 +115,7 @@ def translate_all(translator: "Translator", sources: list[str], args) -> list[st
     """Hypotheses in input order; length-sorted chunks give tight batches and a progress bar."""
     from tqdm import tqdm
 
-    from pipeline.translate import Options, Pipeline
+    from pipeline.translation import Options, Pipeline
 
     if args.raw:
         def run(texts: list[str]) -> list[str]:

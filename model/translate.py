@@ -49,6 +49,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
+from model.search.options import DEFAULT
+
 from . import cli
 
 PROG = "python -m model.translate"
@@ -61,8 +63,8 @@ def parse_args(argv: Sequence[str] | None):
     cli.add_model_args(p)
     cli.add_engine_args(p, default="auto")
     p.add_argument("--beam", type=int, default=4, metavar="N", help="beam size; 1 = greedy search (default: 4)")
-    p.add_argument("--length-penalty", type=float, default=0.6, metavar="A",
-                   help="GNMT length penalty alpha for beam search; 0 = none (default: 0.6)")
+    p.add_argument("--length-penalty", type=float, default=DEFAULT.length_penalty, metavar="A",
+                   help="GNMT length penalty alpha for beam search; 0 = none (default: %(default)s)")
     p.add_argument("--n-best", type=int, default=1, metavar="K",
                    help="print the K best translations per line as INDEX<TAB>SCORE<TAB>TEXT (default: 1)")
     p.add_argument("--batch-size", type=int, default=64, metavar="N",
@@ -157,7 +159,7 @@ def _one_line(text: str) -> str:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = parse_args(argv)
-    from pipeline.translate import Options, Pipeline
+    from pipeline.translation import Options, Pipeline
 
     translator = cli.load_translator(args)  # before reading stdin: a bad checkpoint fails at once
     engine = translator if args.raw else Pipeline(translator, Options(

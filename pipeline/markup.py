@@ -43,7 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-from model.inference.alignment import AlignedText, Span
+from model.inference.alignment import AlignedText, Range
 
 _BLOCK = frozenset("""address article aside blockquote body br caption center col colgroup dd details
     dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head
@@ -236,7 +236,7 @@ def _clip(node: Node, length: int) -> None:
         _clip(child, length)
 
 
-def covered_words(span: Span, words: Sequence[Span]) -> list[int]:
+def covered_words(span: Range, words: Sequence[Range]) -> list[int]:
     """Indices of the words overlapping the character range ``span`` (none for an empty range)."""
     start, end = span
     return [i for i, (s, e) in enumerate(words) if s < end and e > start] if start < end else []

@@ -31,7 +31,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-Span = tuple[int, int]
+from model.inference.alignment import Range
+
 
 # Lower-cased, without the final period. Multi-part ones ("z.B.") are matched as one token because
 # the token before a boundary is everything back to the previous whitespace.
@@ -93,7 +94,7 @@ def _token_before(text: str, start: int, end: int) -> str:
     return text[begin:end]
 
 
-def _strip(text: str, start: int, end: int) -> Span:
+def _strip(text: str, start: int, end: int) -> Range:
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
@@ -101,15 +102,15 @@ def _strip(text: str, start: int, end: int) -> Span:
     return start, end
 
 
-def _check_span(text: str, span: Span) -> None:
+def _check_span(text: str, span: Range) -> None:
     start, end = span
     if not 0 <= start <= end <= len(text):
         raise ValueError(f"span {span!r} is not inside a text of {len(text)} characters")
 
 
-def _sentences_in(text: str, start: int, end: int) -> list[Span]:
+def _sentences_in(text: str, start: int, end: int) -> list[Range]:
     start, end = _strip(text, start, end)
-    spans: list[Span] = []
+    spans: list[Range] = []
     for match in _BOUNDARY.finditer(text, start, end):
         if match["end"] == "." and not match["close"]:
             if _is_abbreviation(_token_before(text, start, match.start("end") + 1)):
@@ -121,7 +122,7 @@ def _sentences_in(text: str, start: int, end: int) -> list[Span]:
     return spans
 
 
-def split_sentences(text: str) -> list[Span]:
+def split_sentences(text: str) -> list[Range]:
     """Spans of the sentences of ``text`` (newlines count as spaces), without surrounding whitespace."""
     return _sentences_in(text, 0, len(text))
 
@@ -131,7 +132,7 @@ def sentences(text: str) -> list[str]:
     return [" ".join(text[start:end].split()) for start, end in split_sentences(text)]
 
 
-def line_spans(text: str) -> list[Span]:
+def line_spans(text: str) -> list[Range]:
     """Spans of the lines of ``text``, split at \\n, \\r\\n and \\r (the breaks themselves excluded)."""
     spans, start = [], 0
     for match in _NEWLINE.finditer(text):
@@ -141,7 +142,7 @@ def line_spans(text: str) -> list[Span]:
     return spans
 
 
-def segment(text: str) -> list[list[Span]]:
+def segment(text: str) -> list[list[Range]]:
     """The text as lines of sentence spans: ``[[s1, s2], [], [s3]]`` for "s1 s2\\n\\ns3"."""
     return [_sentences_in(text, start, end) for start, end in line_spans(text)]
 
@@ -196,7 +197,7 @@ def _next_word(text: str, position: int) -> str:
     return match.group().lower() if match else ""
 
 
-def _cuts(text: str, start: int, end: int, protected: Sequence[Span]) -> list[_Cut]:
+def _cuts(text: str, start: int, end: int, protected: Sequence[Range]) -> list[_Cut]:
     """Every allowed cut strictly inside text[start:end], best rank per position."""
     by_gap: dict[int, _Cut] = {}
     for gap in _GAP.finditer(text, start, end):
@@ -221,14 +222,14 @@ def _cuts(text: str, start: int, end: int, protected: Sequence[Span]) -> list[_C
     return sorted(by_gap.values())
 
 
-def _check_protected(text: str, protected: Sequence[Span]) -> list[Span]:
+def _check_protected(text: str, protected: Sequence[Range]) -> list[Range]:
     for span in protected:
         _check_span(text, span)
     return [span for span in protected if span[1] - span[0] > 1]  # shorter ones have no inside
 
 
 def _choose(text: str, start: int, end: int, count: Callable[[str], int], limit: int,
-            protected: Sequence[Span]) -> _Cut | None:
+            protected: Sequence[Range]) -> _Cut | None:
     """The best whitespace cut of text[start:end] for pieces of at most ``limit``, or None."""
     cuts = _cuts(text, start, end, protected)
     if not cuts:
@@ -255,7 +256,7 @@ def _choose(text: str, start: int, end: int, count: Callable[[str], int], limit:
     return min(cuts, key=distance)
 
 
-def _character_cut(text: str, start: int, end: int, protected: Sequence[Span]) -> _Cut | None:
+def _character_cut(text: str, start: int, end: int, protected: Sequence[Range]) -> _Cut | None:
     """The middle of one over-long word, or None when there is no word to cut: never next to
     whitespace, between two digits ("10 000" and long numbers stay whole) or inside a protected span."""
     allowed = [p for p in range(start + 1, end)
@@ -268,7 +269,7 @@ def _character_cut(text: str, start: int, end: int, protected: Sequence[Span]) -
 
 
 def _split(text: str, start: int, end: int, count: Callable[[str], int], limit: int,
-           protected: Sequence[Span]) -> list[Span]:
+           protected: Sequence[Range]) -> list[Range]:
     if count(text[start:end]) <= limit:
         return [(start, end)]
     cut = _choose(text, start, end, count, limit, protected) or _character_cut(text, start, end, protected)
@@ -278,8 +279,8 @@ def _split(text: str, start: int, end: int, count: Callable[[str], int], limit: 
             + _split(text, cut.right_start, end, count, limit, protected))
 
 
-def split_long(text: str, span: Span, count: Callable[[str], int], limit: int,
-               protected: Sequence[Span] = ()) -> list[Span]:
+def split_long(text: str, span: Range, count: Callable[[str], int], limit: int,
+               protected: Sequence[Range] = ()) -> list[Range]:
     """Spans of ``text[span]`` cut so that ``count`` of each is at most ``limit`` where possible.
 
     ``count`` measures a string as the model does (pieces of the tokenizer). Cuts fall only at
@@ -298,8 +299,8 @@ def split_long(text: str, span: Span, count: Callable[[str], int], limit: int,
     return _split(text, start, end, count, limit, _check_protected(text, protected))
 
 
-def smaller_pieces(text: str, span: Span, count: Callable[[str], int],
-                   protected: Sequence[Span] = ()) -> list[Span]:
+def smaller_pieces(text: str, span: Range, count: Callable[[str], int],
+                   protected: Sequence[Range] = ()) -> list[Range]:
     """``text[span]`` cut once, for a retry: at the best clause boundary near the middle, else at
     the word boundary nearest it; [span] (stripped) when it is a single word or fully protected."""
     _check_span(text, span)

@@ -13,12 +13,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from model.inference.alignment import AlignedText
+from model.inference.alignment import AlignedText, Range
 
 from .casing import apply_style
 from .spans import PLACEHOLDER_RE
 
-Span = tuple[int, int]
 
 _CLOSING = frozenset(".,;:!?)]}»“”…")
 
@@ -27,12 +26,12 @@ _CLOSING = frozenset(".,;:!?)]}»“”…")
 class Word:
     text: str
     gap: str = " "                                          # whitespace before the word
-    sources: tuple[Span, ...] = field(default_factory=tuple)  # aligned source spans (original text)
+    sources: tuple[Range, ...] = field(default_factory=tuple)  # aligned source spans (original text)
 
 
-def from_aligned(aligned: AlignedText, source_span: Callable[[int], Span]) -> list[Word]:
+def from_aligned(aligned: AlignedText, source_span: Callable[[int], Range]) -> list[Word]:
     """Words of ``aligned.target`` with their links resolved to spans by ``source_span(i)``."""
-    links: dict[int, list[Span]] = {}
+    links: dict[int, list[Range]] = {}
     for t, s in aligned.links:
         links.setdefault(t, []).append(source_span(s))
     out, previous = [], 0
@@ -58,7 +57,7 @@ def placeholder_positions(words: Sequence[Word], symbol: str) -> list[int]:
 EDGES = ("start", "end", "end_before_punctuation")
 
 
-def insert_placeholder(words: list[Word], symbol: str, source: Span, anchors: Sequence[Span],
+def insert_placeholder(words: list[Word], symbol: str, source: Range, anchors: Sequence[Range],
                        edge: str | None = None) -> None:
     """Re-insert a placeholder the model left out. One at an ``edge`` of its source (only other
     placeholders and punctuation beyond it: an emoji or URL opening or closing the sentence) goes
@@ -103,8 +102,8 @@ def insert_placeholder(words: list[Word], symbol: str, source: Span, anchors: Se
         new.gap, words[1].gap = words[1].gap, " "
 
 
-def repair_placeholder(words: list[Word], symbol: str, sources: Sequence[Span], anchors: Sequence[Span],
-                       edges: dict[Span, str] | None = None) -> None:
+def repair_placeholder(words: list[Word], symbol: str, sources: Sequence[Range], anchors: Sequence[Range],
+                       edges: dict[Range, str] | None = None) -> None:
     """Make a placeholder occur in the output as often as in the source (``sources``: its source
     word at each occurrence; ``edges``: those at an edge of the source, see ``insert_placeholder``):
     missing occurrences are inserted, extra ones removed."""
@@ -119,7 +118,7 @@ def repair_placeholder(words: list[Word], symbol: str, sources: Sequence[Span], 
         remove_duplicates(words, symbol, sources, len(sources))
 
 
-def remove_duplicates(words: list[Word], symbol: str, sources: Sequence[Span], expected: int) -> None:
+def remove_duplicates(words: list[Word], symbol: str, sources: Sequence[Range], expected: int) -> None:
     """Keep ``expected`` occurrences of a placeholder the model repeated: those aligned to one of
     its ``sources`` first, then the earliest; the others are removed from their words."""
     positions = placeholder_positions(words, symbol)
@@ -197,7 +196,7 @@ def styled(words: list[Word], text_style: str) -> list[Word]:
             for w in words]
 
 
-def render(words: Sequence[Word]) -> tuple[str, list[Span]]:
+def render(words: Sequence[Word]) -> tuple[str, list[Range]]:
     """The text of ``words`` and each word's character span in it."""
     parts, spans, position = [], [], 0
     for k, w in enumerate(words):

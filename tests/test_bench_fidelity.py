@@ -163,7 +163,7 @@ def test_report_end_to_end(tiny_checkpoint, tmp_path):
 
 def test_timed_stages_give_what_translate_gives(tiny_checkpoint):
     from model.inference.translator import Translator
-    from pipeline.translate import Options, Pipeline
+    from pipeline.translation import Options, Pipeline
 
     pipeline = Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(beam_size=1))
     texts = ["Ich habe 1.450 Euro.", "NOTAUSGANG FREIHALTEN.", "Schreib an a@b.de!\n\nDanke."]

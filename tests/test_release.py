@@ -14,7 +14,7 @@ from model.network.checkpoint import read_checkpoint
 from model.cli import DEFAULT_CHECKPOINT
 from model.network.config import preset
 from model.inference.translator import Translator
-from pipeline.translate import Options, Pipeline
+from pipeline.translation import Options, Pipeline
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"

@@ -33,12 +33,13 @@ from dataclasses import dataclass, field
 import torch
 from torch import Tensor
 
-from model.network.batch import Batch
 from model.data import normalize
 from model.network.tokenizer import Tokenizer
-from model.network.transformer import AttentionWeights, Transformer
+from model.network.transformer import Transformer
+from model.search.options import DEFAULT
+from model.search.scoring import teacher_force
 
-Span = tuple[int, int]  # [start, end) character offsets
+Range = tuple[int, int]  # [start, end) character offsets
 
 WORD_START = "▁"
 
@@ -63,8 +64,8 @@ class AlignedText:
 
     source: str                                              # the text the model translated
     target: str                                              # its translation
-    source_words: list[Span] = field(default_factory=list)   # char spans in ``source``
-    target_words: list[Span] = field(default_factory=list)   # char spans in ``target``
+    source_words: list[Range] = field(default_factory=list)   # char spans in ``source``
+    target_words: list[Range] = field(default_factory=list)   # char spans in ``target``
     links: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -76,15 +77,15 @@ def is_punctuation(text: str) -> bool:
 
 
 def word_spans(
-    text: str, pieces: Sequence[str], offsets: Sequence[Span], user_symbols: Collection[str] = frozenset(),
-) -> tuple[list[Span], list[int]]:
+    text: str, pieces: Sequence[str], offsets: Sequence[Range], user_symbols: Collection[str] = frozenset(),
+) -> tuple[list[Range], list[int]]:
     """Words of ``text`` from its pieces and their character ``offsets`` in it.
 
     Returns the word spans and, for every piece, the index of its word (-1 for a piece that is
     only whitespace, such as a lone "▁")."""
     if len(pieces) != len(offsets):
         raise ValueError(f"{len(pieces)!r} pieces but {len(offsets)!r} offsets")
-    words: list[Span] = []
+    words: list[Range] = []
     piece_word: list[int] = []
     joinable = False  # may the next piece continue the last word?
     for piece, (begin, end) in zip(pieces, offsets):
@@ -111,7 +112,7 @@ def _composes(cluster: str, nxt: str) -> bool:
     return nfc("NFC", cluster + nxt) != nfc("NFC", cluster) + nfc("NFC", nxt)
 
 
-def _normalize_map(text: str) -> tuple[str, list[Span]]:
+def _normalize_map(text: str) -> tuple[str, list[Range]]:
     """``normalize(text)`` and, for each of its characters, the span in ``text`` it comes from.
 
     NFC is applied per cluster (a character plus the combining marks after it, or anything else
@@ -119,7 +120,7 @@ def _normalize_map(text: str) -> tuple[str, list[Span]]:
     then control characters and whitespace runs become single spaces, and the ends are stripped,
     as ``normalize`` does."""
     chars: list[str] = []
-    spans: list[Span] = []
+    spans: list[Range] = []
     i = 0
     while i < len(text):
         j = i + 1
@@ -140,7 +141,7 @@ def _normalize_map(text: str) -> tuple[str, list[Span]]:
     return "".join(chars), spans
 
 
-def source_words(tokenizer: Tokenizer, text: str) -> tuple[list[int], list[Span], list[int]]:
+def source_words(tokenizer: Tokenizer, text: str) -> tuple[list[int], list[Range], list[int]]:
     """The piece ids the model sees for ``text`` (that of ``normalize(text)``), the words as spans
     in ``text`` itself, and each piece's word index (-1 for none)."""
     normal, origin = _normalize_map(text)
@@ -151,7 +152,7 @@ def source_words(tokenizer: Tokenizer, text: str) -> tuple[list[int], list[Span]
     return list(mapping["ids"]), spans, piece_word
 
 
-def target_words(tokenizer: Tokenizer, ids: Sequence[int]) -> tuple[str, list[Span], list[int]]:
+def target_words(tokenizer: Tokenizer, ids: Sequence[int]) -> tuple[str, list[Range], list[int]]:
     """The decoded text of output ``ids`` (as ``tokenizer.decode`` gives it), its words, and each
     id's word index (-1 for none)."""
     mapping = tokenizer.decode_offsets(ids)
@@ -161,32 +162,13 @@ def target_words(tokenizer: Tokenizer, ids: Sequence[int]) -> tuple[str, list[Sp
 
 # ------------------------------------------------------------------------------------ attention
 
-@torch.inference_mode()
 def cross_attention(
-    model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *, batch_size: int = 64,
+    model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *, batch_size: int = DEFAULT.batch_size,
 ) -> list[Tensor]:
-    """Cross-attention behind each translation, one teacher-forced pass per batch.
-
-    Returns per sentence a float CPU tensor (L, H, T + 1, S + 1): decoder layer, head, output
-    piece (the row of a piece is the step that produced it; the last row produced EOS), source
-    piece (the last column is the source EOS). As ``decoding.capture_attention``, batched."""
-    if len(src_ids) != len(out_ids):
-        raise ValueError(f"{len(src_ids)!r} sources but {len(out_ids)!r} outputs")
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
-    device = next(model.parameters()).device
-    result: list[Tensor] = [torch.empty(0)] * len(src_ids)
-    order = sorted(range(len(src_ids)), key=lambda i: -len(src_ids[i]))  # similar lengths, less padding
-    for k in range(0, len(order), batch_size):
-        chunk = order[k:k + batch_size]
-        batch = Batch.make([src_ids[i] for i in chunk], [out_ids[i] for i in chunk], device=device)
-        weights = AttentionWeights()
-        memory = model.encode(batch.src, batch.src_mask)
-        model.decode(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=weights)
-        cross = torch.stack(weights.cross, dim=1).float().cpu()  # (B, L, H, T, S)
-        for row, i in enumerate(chunk):
-            result[i] = cross[row, :, :, :len(out_ids[i]) + 1, :len(src_ids[i]) + 1].clone()
-    return result
+    """Cross-attention behind each translation (``teacher_force``): per sentence a float CPU tensor
+    (L, H, T + 1, S + 1): decoder layer, head, output piece (the row of a piece is the step that
+    produced it; the last row produced EOS), source piece (the last column is the source EOS)."""
+    return [f.cross for f in teacher_force(model, src_ids, out_ids, batch_size=batch_size, cross=True)]
 
 
 # ---------------------------------------------------------------------------------------- links
@@ -292,7 +274,7 @@ def align_outputs(
     outputs_ids: Sequence[Sequence[int]],
     *,
     layers: Sequence[int] | None = DEFAULT_LAYERS,
-    batch_size: int = 64,
+    batch_size: int = DEFAULT.batch_size,
 ) -> list[AlignedText]:
     """Word-align each source text with the output ids the model produced (or is forced to) for it.
 

@@ -44,21 +44,14 @@ from typing import Any
 
 from model.inference.alignment import AlignedText
 from model.network.config import require_int
-from model.search.decoding import check_search_options
+from model.search.options import DEFAULT, SearchOptions, length_penalty
 from model.inference.ct2_converter import check_quantization, model_files, require_ctranslate2, vocabulary
 from model.network.tokenizer import BOS_ID, PAD_ID
 from model.inference.translator import Translator
 
-# decoding.greedy_search / beam_search defaults, which Translator uses (a test checks they agree).
-MAX_LEN_A, MAX_LEN_B = 1.5, 10
 # Small enough to leave scores unchanged in float32's 7 digits, nonzero so that CT2 waits for
 # beam_size ended hypotheses instead of stopping when its best beam ends.
 _CT2_PENALTY = 1e-6
-
-
-def gnmt_penalty(length: int, alpha: float) -> float:
-    """``decoding.length_penalty``: ((5 + length) / 6) ** alpha, length with EOS."""
-    return ((5.0 + length) / 6.0) ** alpha
 
 
 class CT2Translator:
@@ -115,18 +108,18 @@ class CT2Translator:
 
     # ------------------------------------------------------------------------------ public API
 
-    def translate(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
-                  batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[str]:
+    def translate(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
+                  batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[str]:
         """As ``Translator.translate``: one English line per German input, same order."""
         outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
                                   batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
         return [self.tokenizer.decode(ids) for ids in outputs]
 
     def translate_n_best(self, texts: Sequence[str], *, beam_size: int = 4, n_best: int = 1,
-                         length_penalty: float = 0.6, batch_size: int = 64,
-                         no_repeat_ngram_size: int = 0) -> list[list[tuple[str, float]]]:
+                         length_penalty: float = DEFAULT.length_penalty, batch_size: int = DEFAULT.batch_size,
+                         no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[tuple[str, float]]]:
         """As ``Translator.translate_n_best``: up to ``n_best`` (translation, score) pairs, best first."""
-        check_search_options(beam_size, batch_size, no_repeat_ngram_size, n_best)
+        SearchOptions(beam_size=beam_size, batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size, n_best=n_best)
         ids = self.torch.source_ids(texts)
         found = self._beam(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size, n_best)
         results: list[list[tuple[str, float]]] = [[("", 0.0)] for _ in texts]
@@ -134,21 +127,21 @@ class CT2Translator:
             results[i] = [(self.tokenizer.decode(tokens), score) for tokens, score in hyps[:n_best]]
         return results
 
-    def translate_aligned(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
-                          batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[AlignedText]:
+    def translate_aligned(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
+                          batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[AlignedText]:
         """As ``Translator.translate_aligned``: CT2 translates, the PyTorch model aligns."""
         outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
                                   batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
         return self.torch.align(texts, outputs, batch_size=batch_size)
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
-              batch_size: int = 64) -> list[AlignedText]:
+              batch_size: int = DEFAULT.batch_size) -> list[AlignedText]:
         return self.torch.align(sources, outputs_ids, batch_size=batch_size)
 
-    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
-                   batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[list[int]]:
+    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
+                   batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
         """The output piece ids of the best translation of each text ([] for an empty one)."""
-        check_search_options(beam_size, batch_size, no_repeat_ngram_size)
+        SearchOptions(beam_size=beam_size, batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
         ids = self.torch.source_ids(texts)
         out: list[list[int]] = [[] for _ in ids]
         if beam_size == 1:
@@ -163,7 +156,7 @@ class CT2Translator:
 
     def _limit(self, pieces: int) -> int:
         """Most output pieces (EOS not counted) of a source of ``pieces`` pieces, as ``max_lengths``."""
-        budget = int((pieces + 1) * MAX_LEN_A + MAX_LEN_B)  # tokens with EOS, source with EOS
+        budget = DEFAULT.budget(pieces + 1)  # tokens with EOS, source with EOS
         return min(max(budget, 1), self.torch.config.max_len - 1) - 1
 
     def _call(self, ids: list[list[int]], rows: list[int], max_length: int, batch_size: int, **options):
@@ -222,5 +215,5 @@ class CT2Translator:
                 for tokens, score in zip(result.hypotheses, result.scores)]
         if every:  # in the order ours collects them: by step, then by score
             hyps = sorted(hyps, key=lambda h: (len(h[0]), -h[1]))[:beam_size]
-        scored = [(tokens, logp / gnmt_penalty(len(tokens) + 1, alpha)) for tokens, logp in hyps]
+        scored = [(tokens, logp / length_penalty(len(tokens) + 1, alpha)) for tokens, logp in hyps]
         return sorted(scored, key=lambda h: -h[1])

@@ -21,7 +21,7 @@ from typing import Any
 
 from model.inference.alignment import AlignedText
 from model.network.config import require_int
-from model.search.decoding import check_search_options
+from model.search.options import DEFAULT, SearchOptions
 
 ENGINES = ("auto", "ct2", "torch")
 
@@ -111,22 +111,22 @@ class CachedTranslator:
             self._entries.clear()
             self.hits = self.misses = 0
 
-    def translate(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
-                  batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[str]:
+    def translate(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
+                  batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[str]:
         outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
                                   batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
         return [self.inner.tokenizer.decode(ids) for ids in outputs]
 
-    def translate_aligned(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
-                          batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[AlignedText]:
+    def translate_aligned(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
+                          batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[AlignedText]:
         outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
                                   batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
         return self.inner.align(texts, outputs, batch_size=batch_size)
 
-    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
-                   batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[list[int]]:
+    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
+                   batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
         """Best output ids per text: cached ones, and the misses translated together."""
-        check_search_options(beam_size, batch_size, no_repeat_ngram_size)
+        SearchOptions(beam_size=beam_size, batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
         options = (beam_size, float(length_penalty), no_repeat_ngram_size)
         keys = [(text, *options) for text in texts]
         with self._lock:

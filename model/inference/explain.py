@@ -1,7 +1,7 @@
 """The translation inspector's model side: how sure the model was of each word, and what it would
 say after a prefix the user chose. Free functions on a model and its tokenizer; no text pipeline.
 
-Word confidence (``piece_logprobs``, ``word_confidences``): one teacher-forced pass over the output
+Word confidence (``word_confidences`` over ``model.search.scoring.teacher_force``): one teacher-forced pass over the output
 gives log P(piece | source, pieces before it) for every output piece, the same numbers the search
 saw at each step (eval mode; cached and uncached decoding agree). A word's confidence is the
 **product** of its pieces' probabilities, i.e. the probability of spelling exactly that word given
@@ -35,9 +35,11 @@ from dataclasses import dataclass
 
 import torch
 
-from model.inference.alignment import Span, is_punctuation, target_words
-from model.network.batch import Batch, causal_mask
-from model.search.decoding import beam_search, piece_logp
+from model.inference.alignment import Range, is_punctuation, target_words
+from model.network.batch import Batch
+from model.search.decoding import beam_search
+from model.search.incremental import IncrementalDecoder
+from model.search.options import DEFAULT
 from model.network.tokenizer import BOS_ID, UNK_ID, Tokenizer
 from model.network.transformer import Transformer
 
@@ -47,31 +49,8 @@ FIRST_ID = 4  # ids below are PAD, UNK, BOS, EOS: never part of a completion's s
 
 # ------------------------------------------------------------------------------- confidence
 
-@torch.inference_mode()
-def piece_logprobs(
-    model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *, batch_size: int = 64,
-) -> list[list[float]]:
-    """log P(piece | source, pieces before it) of every output piece (EOS not included), by teacher
-    forcing: one pass per batch. An empty output gives []."""
-    if len(src_ids) != len(out_ids):
-        raise ValueError(f"{len(src_ids)!r} sources but {len(out_ids)!r} outputs")
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
-    device = next(model.parameters()).device
-    result: list[list[float]] = [[] for _ in src_ids]
-    order = sorted((i for i in range(len(src_ids)) if out_ids[i]), key=lambda i: -len(src_ids[i]))
-    for k in range(0, len(order), batch_size):
-        chunk = order[k:k + batch_size]
-        batch = Batch.make([src_ids[i] for i in chunk], [out_ids[i] for i in chunk], device=device)
-        logits = model(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)  # (B, T, V)
-        logp = piece_logp(logits).gather(2, batch.tgt_out[:, :, None]).squeeze(2)  # (B, T)
-        for row, i in enumerate(chunk):
-            result[i] = logp[row, :len(out_ids[i])].tolist()
-    return result
-
-
 def word_confidences(tokenizer: Tokenizer, ids: Sequence[int], logprobs: Sequence[float],
-                     ) -> tuple[str, list[Span], list[float]]:
+                     ) -> tuple[str, list[Range], list[float]]:
     """The decoded text of output ``ids``, its words and each word's probability (the product of
     its pieces' probabilities, from ``logprobs``: one per id)."""
     if len(ids) != len(logprobs):
@@ -103,13 +82,13 @@ def follow_confidences(model_words: Sequence[str], confidences: Sequence[float],
     return result
 
 
-def nfc_spans_in(text: str, spans: Sequence[Span]) -> list[Span]:
+def nfc_spans_in(text: str, spans: Sequence[Range]) -> list[Range]:
     """Character spans in ``NFC(text)`` (the text pipeline's coordinates) as spans in ``text`` as
     given, for a caller that highlights words in what the user typed (a decomposed "ü" is two
     characters there)."""
     if unicodedata.is_normalized("NFC", text):
         return [tuple(span) for span in spans]
-    origin: list[Span] = []  # for each NFC character, the original characters it comes from
+    origin: list[Range] = []  # for each NFC character, the original characters it comes from
     i = 0
     while i < len(text):
         j = i + 1
@@ -206,27 +185,20 @@ def plan_prefix(tokenizer: Tokenizer, prefix: str) -> PrefixPlan:
 
 class _Decoder:
     """Incremental decoding of a tree of outputs that all start with the same forced pieces, for
-    one source: the source is encoded and the forced pieces decoded once, then every step feeds
-    one new piece per row into a key/value cache whose rows follow their parents."""
+    one source: the source is encoded and the forced pieces decoded once (``IncrementalDecoder.
+    prefill``), then every step feeds one new piece per row, rows following their parents."""
 
     def __init__(self, model: Transformer, src_ids: Sequence[int], forced: Sequence[int]):
-        device = next(model.parameters()).device
-        batch = Batch.make([src_ids], device=device)
-        self.model, self.device, self.src_mask = model, device, batch.src_mask  # (1, 1, 1, S)
-        self.memory = model.encode(batch.src, batch.src_mask)  # (1, S, D)
-        self.cache = model.new_cache()
-        tgt_in = torch.tensor([[BOS_ID, *forced]], device=device)  # (1, P + 1)
-        logits = model.decode(tgt_in, self.memory, self.src_mask, causal_mask(tgt_in.size(1), device), cache=self.cache)
-        self.first = piece_logp(logits[:, -1]).cpu()  # (1, V) after the forced pieces
+        self.device = next(model.parameters()).device
+        batch = Batch.make([src_ids], device=self.device)
+        self.decoder = IncrementalDecoder(model, model.encode(batch.src, batch.src_mask), batch.src_mask)
+        tgt_in = torch.tensor([[BOS_ID, *forced]], device=self.device)  # (1, P + 1)
+        self.first = self.decoder.prefill(tgt_in)[:, -1].cpu()  # (1, V) after the forced pieces
 
     def step(self, parents: Sequence[int], pieces: Sequence[int]) -> torch.Tensor:
         """Row i becomes row ``parents[i]`` + ``pieces[i]``; returns the (R, V) next-piece log-probs."""
-        index = torch.tensor(list(parents), device=self.device)  # (R,)
-        self.cache.select(index)
-        self.memory, self.src_mask = self.memory.index_select(0, index), self.src_mask.index_select(0, index)
-        tgt_in = torch.tensor([[p] for p in pieces], device=self.device)  # (R, 1)
-        logits = self.model.decode(tgt_in, self.memory, self.src_mask, cache=self.cache)  # (R, 1, V)
-        return piece_logp(logits[:, -1]).cpu()  # (R, V)
+        self.decoder.select(torch.tensor(list(parents), device=self.device))  # (R,)
+        return self.decoder(torch.tensor([[p] for p in pieces], device=self.device)).cpu()  # (R, V)
 
 
 FINISH_STEPS = 4  # most pieces a word is extended by after it has spelled the partial word
@@ -289,7 +261,7 @@ class Completion:
 
 @torch.inference_mode()
 def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], plan: PrefixPlan, index: PieceIndex,
-             *, n: int, beam_size: int = 4, length_penalty: float = 0.6, no_repeat_ngram_size: int = 0,
+             *, n: int, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
              candidates: int | None = None) -> list[Completion]:
     """Up to ``n`` completions of ``plan`` with distinct next words, best score first.
 

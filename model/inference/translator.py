@@ -22,13 +22,15 @@ from typing import Any, Sequence
 
 import torch
 
-from model.inference.alignment import AlignedText, Span, align_outputs
+from model.inference.alignment import AlignedText, Range, align_outputs
 from model.network.batch import Batch
 from model.search.beamtrace import BeamTrace
 from model.network.checkpoint import load_checkpoint
 from model.data import normalize
-from model.search.decoding import beam_search, capture_attention, greedy_search, max_lengths
-from model.inference.explain import PieceIndex, complete, normalize_prefix, piece_logprobs, plan_prefix, word_confidences
+from model.search.decoding import beam_search, greedy_search, max_lengths
+from model.search.options import DEFAULT
+from model.search.scoring import capture_attention, teacher_force
+from model.inference.explain import PieceIndex, complete, normalize_prefix, plan_prefix, word_confidences
 from model.network.tokenizer import Tokenizer
 from model.network.transformer import Transformer
 
@@ -87,8 +89,8 @@ class Translator:
         return [order[k:k + batch_size] for k in range(0, len(order), batch_size)]
 
     def translate_n_best(
-        self, texts: Sequence[str], *, beam_size: int = 4, n_best: int = 1, length_penalty: float = 0.6,
-        batch_size: int = 64, no_repeat_ngram_size: int = 0,
+        self, texts: Sequence[str], *, beam_size: int = 4, n_best: int = 1, length_penalty: float = DEFAULT.length_penalty,
+        batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
     ) -> list[list[tuple[str, float]]]:
         """Up to ``n_best`` (translation, score) pairs per input, best first."""
         if batch_size < 1:
@@ -104,8 +106,8 @@ class Translator:
         return results
 
     def translate(
-        self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6, batch_size: int = 64,
-        no_repeat_ngram_size: int = 0,
+        self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty, batch_size: int = DEFAULT.batch_size,
+        no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
     ) -> list[str]:
         """One English line per German input, same order. Beam size 1 is greedy search.
 
@@ -116,8 +118,8 @@ class Translator:
         return [self.tokenizer.decode(out) for out in
                 self._output_ids(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size)]
 
-    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6,
-                   batch_size: int = 64, no_repeat_ngram_size: int = 0) -> list[list[int]]:
+    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
+                   batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
         """The output piece ids of the best translation of each text ([] for an empty one), by the
         searches of ``translate`` (the engines' common interface: ``CT2Translator.output_ids``)."""
         return self._output_ids(self.source_ids(texts), beam_size, length_penalty, batch_size, no_repeat_ngram_size)
@@ -150,7 +152,7 @@ class Translator:
         }
 
     def _output_ids(self, ids: list[list[int]], beam_size: int, length_penalty: float,
-                    batch_size: int, no_repeat_ngram_size: int = 0) -> list[list[int]]:
+                    batch_size: int, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
         """Output ids for source ids, by the same searches as ``translate`` ([] for empty input)."""
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
@@ -168,8 +170,8 @@ class Translator:
         return out
 
     def translate_aligned(
-        self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = 0.6, batch_size: int = 64,
-        no_repeat_ngram_size: int = 0,
+        self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty, batch_size: int = DEFAULT.batch_size,
+        no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
     ) -> list[AlignedText]:
         """``translate`` plus a word alignment of each output with its input.
 
@@ -179,7 +181,7 @@ class Translator:
         return align_outputs(self.model, self.tokenizer, texts, outputs, batch_size=batch_size)
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
-              batch_size: int = 64) -> list[AlignedText]:
+              batch_size: int = DEFAULT.batch_size) -> list[AlignedText]:
         """Word alignment of given output piece ids (e.g. a repaired translation, re-encoded with
         ``tokenizer.encode``) with their sources, from the model's attention when forced to them."""
         self.source_ids(sources)  # refuses overlong input, as translating it would
@@ -188,7 +190,7 @@ class Translator:
     # ------------------------------------------------------------------ the translation inspector
 
     def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], *,
-                         batch_size: int = 64) -> list[tuple[list[Span], list[float]]]:
+                         batch_size: int = DEFAULT.batch_size) -> list[tuple[list[Range], list[float]]]:
         """The words of each output (a translation of its source) as spans in it, and the model's
         probability of each: the product of its pieces' probabilities, by teacher forcing on the
         output's pieces (``tokenizer.encode`` of it, which is the model's own segmentation of any
@@ -198,8 +200,8 @@ class Translator:
         src = self.source_ids(sources)
         out = [self.tokenizer.encode(o) for o in outputs]
         found = []
-        for ids, logprobs in zip(out, piece_logprobs(self.model, src, out, batch_size=batch_size)):
-            _, words, confidences = word_confidences(self.tokenizer, ids, logprobs)
+        for ids, forced in zip(out, teacher_force(self.model, src, out, batch_size=batch_size)):
+            _, words, confidences = word_confidences(self.tokenizer, ids, forced.logprobs)
             found.append((words, confidences))
         return found
 
@@ -207,8 +209,8 @@ class Translator:
     def piece_index(self) -> PieceIndex:
         return PieceIndex(self.tokenizer)
 
-    def complete(self, text: str, prefix: str, *, n: int = 5, beam_size: int = 4, length_penalty: float = 0.6,
-                 no_repeat_ngram_size: int = 0) -> list[tuple[str, float]]:
+    def complete(self, text: str, prefix: str, *, n: int = 5, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty,
+                 no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[tuple[str, float]]:
         """Up to ``n`` (translation, score) pairs for ``text`` that start with the English ``prefix``
         (``explain.normalize_prefix``-ed; it may end inside a word) and go on with distinct next
         words, best first; the score is beam search's (log-probability / GNMT length penalty).
@@ -226,8 +228,8 @@ class Translator:
                          length_penalty=length_penalty, no_repeat_ngram_size=no_repeat_ngram_size)
         return [(prefix + c.text[len(plan.text):], c.score) for c in found]
 
-    def beam_trace(self, text: str, *, beam_size: int = 4, length_penalty: float = 0.6,
-                   no_repeat_ngram_size: int = 0) -> dict[str, Any]:
+    def beam_trace(self, text: str, *, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty,
+                   no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> dict[str, Any]:
         """The beam search behind the translation of ``text``, step by step (``model/beamtrace.py``):
         ``source_pieces``, the settings, ``max_length`` (output budget in pieces, EOS included),
         ``steps``, ``stop_reason`` and ``winner`` (with its ``translation``)."""
@@ -236,7 +238,7 @@ class Translator:
             raise ValueError("cannot trace the search for an empty text")
         batch = Batch.make([src], device=self.device)
         trace = BeamTrace(self.tokenizer.pieces)
-        a, b = 1.5, 10  # beam_search's default budget, as every other search here uses it
+        a, b = DEFAULT.max_len_a, DEFAULT.max_len_b
         best = beam_search(self.model, batch, beam_size=beam_size, length_penalty_alpha=length_penalty,
                            no_repeat_ngram_size=no_repeat_ngram_size, max_len_a=a, max_len_b=b, recorder=trace)[0][0]
         result = trace.result(0, best)

@@ -40,10 +40,11 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
-from model.network.batch import Batch, causal_mask, padding_mask
-from model.network.config import require_int
+from model.network.batch import Batch, padding_mask
+from model.search.options import DEFAULT, SearchOptions, length_penalty
 from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
-from model.network.transformer import AttentionWeights, KVCache, Transformer
+from model.network.transformer import Transformer
+from model.search.incremental import IncrementalDecoder
 
 
 @dataclass
@@ -71,23 +72,6 @@ class BeamStep:
 BeamRecorder = Callable[[BeamStep], None]
 
 
-def piece_logp(logits: Tensor) -> Tensor:
-    """(..., V) logits -> (..., V) log-probabilities over the pieces an output may contain.
-
-    PAD and BOS are only ever inputs: they get -inf *before* normalizing, so the other pieces'
-    probabilities sum to one. This is what CTranslate2 does, so that both engines give the same
-    scores (up to float error) and hence the same beams and n-best lists. Every search and every
-    teacher-forced score uses this one function, so a hypothesis's beam score is its forced score.
-    """
-    out = logits.float()
-    out = out.clone() if out is logits else out  # the caller's logits stay as they are
-    # Two scalar fills, not an index tensor: this runs every search step, and building a tensor
-    # from a Python list would copy it from the host to the GPU each time.
-    out[..., PAD_ID] = float("-inf")
-    out[..., BOS_ID] = float("-inf")
-    return out.log_softmax(dim=-1)
-
-
 def max_lengths(src_mask: Tensor, max_len_a: float, max_len_b: int, model_max_len: int) -> Tensor:
     """(B, 1, 1, S) -> (B,) output budget in tokens, EOS included."""
     src_len = src_mask.sum(dim=(1, 2, 3))  # (B,)
@@ -96,8 +80,7 @@ def max_lengths(src_mask: Tensor, max_len_a: float, max_len_b: int, model_max_le
 
 
 def _check_constraints(min_len: int, no_repeat_ngram_size: int) -> None:
-    require_int("min_len", min_len, 0)
-    require_int("no_repeat_ngram_size", no_repeat_ngram_size, 0)
+    SearchOptions(min_len=min_len, no_repeat_ngram_size=no_repeat_ngram_size)
 
 
 def _block_ngrams(pieces: Tensor, logp: Tensor, n: int) -> None:
@@ -169,34 +152,10 @@ def _force(logp: Tensor, forced: Tensor, t: int, model_logp: Tensor) -> None:
         logp[rows, forced[rows, t]] = model_logp[rows]
 
 
-class _Stepper:
-    """Produces next-token log-probabilities for growing prefixes, with or without a KV cache."""
-
-    def __init__(self, model: Transformer, memory: Tensor, src_mask: Tensor, use_cache: bool):
-        self.model, self.memory, self.src_mask = model, memory, src_mask
-        self.cache: KVCache | None = model.new_cache() if use_cache else None
-
-    def __call__(self, prefix: Tensor) -> Tensor:
-        """prefix: (B, t) decoder input so far -> (B, V) log-probabilities of the next token."""
-        if self.cache is not None:
-            logits = self.model.decode(prefix[:, -1:], self.memory, self.src_mask, cache=self.cache)  # (B, 1, V)
-        else:
-            mask = causal_mask(prefix.size(1), prefix.device)  # (1, 1, t, t)
-            logits = self.model.decode(prefix, self.memory, self.src_mask, mask)  # (B, t, V)
-        return piece_logp(logits[:, -1])  # (B, V)
-
-    def select(self, index: Tensor) -> None:
-        """Keep/reorder rows of everything that is per hypothesis."""
-        self.memory = self.memory.index_select(0, index)
-        self.src_mask = self.src_mask.index_select(0, index)
-        if self.cache is not None:
-            self.cache.select(index)
-
-
 @torch.inference_mode()
 def greedy_search(
-    model: Transformer, batch: Batch, *, max_len_a: float = 1.5, max_len_b: int = 10, use_cache: bool = True,
-    min_len: int = 1, no_repeat_ngram_size: int = 0,
+    model: Transformer, batch: Batch, *, max_len_a: float = DEFAULT.max_len_a, max_len_b: int = DEFAULT.max_len_b,
+    use_cache: bool = True, min_len: int = DEFAULT.min_len, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
 ) -> list[list[int]]:
     """Most probable allowed token at every step. Returns per sentence the output ids (no BOS/EOS).
 
@@ -206,7 +165,7 @@ def greedy_search(
     B = batch.src.size(0)
     device = batch.src.device
     limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
-    step = _Stepper(model, _encode_distinct(model, batch), batch.src_mask, use_cache)
+    step = IncrementalDecoder(model, _encode_distinct(model, batch), batch.src_mask, use_cache)
     prefix = torch.full((B, 1), BOS_ID, dtype=torch.long, device=device)  # (Ba, t + 1)
     active = torch.arange(B, device=device)  # original index of each row still decoding
     outputs: list[list[int]] = [[] for _ in range(B)]
@@ -226,24 +185,19 @@ def greedy_search(
     return outputs
 
 
-def length_penalty(length: Tensor | int, alpha: float) -> Tensor | float:
-    """GNMT (Wu et al. 2016): ((5 + |Y|) / 6) ** alpha; alpha = 0 disables it."""
-    return ((5.0 + length) / 6.0) ** alpha
-
-
 @torch.inference_mode()
 def beam_search(
     model: Transformer,
     batch: Batch,
     *,
     beam_size: int = 4,
-    length_penalty_alpha: float = 0.6,
-    n_best: int = 1,
-    max_len_a: float = 1.5,
-    max_len_b: int = 10,
+    length_penalty_alpha: float = DEFAULT.length_penalty,
+    n_best: int = DEFAULT.n_best,
+    max_len_a: float = DEFAULT.max_len_a,
+    max_len_b: int = DEFAULT.max_len_b,
     use_cache: bool = True,
-    min_len: int = 1,
-    no_repeat_ngram_size: int = 0,
+    min_len: int = DEFAULT.min_len,
+    no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
     forced_prefix: Sequence[Sequence[int]] | None = None,
     recorder: BeamRecorder | None = None,
 ) -> list[list[Hypothesis]]:
@@ -261,7 +215,7 @@ def beam_search(
     forced = _forced(forced_prefix, B, model.config.vocab_size, device)  # (B, P) or None
     if forced is not None:
         limit = _prefix_limit(limit, forced, max_len_b, model.config.max_len)
-    step = _Stepper(model, _encode_distinct(model, batch), batch.src_mask, use_cache)
+    step = IncrementalDecoder(model, _encode_distinct(model, batch), batch.src_mask, use_cache)
     # Only the first beam is live at the start, or the K beams would be K copies of one.
     scores = torch.full((B, K), float("-inf"), device=device)  # (B, K) sum of log-probs
     # prefix: (B, start + 1) decoder input after the forced pieces all sentences share
@@ -302,7 +256,7 @@ def beam_search(
     return [sorted(hyps, key=lambda h: -h.score)[:n_best] for hyps in ended]
 
 
-def _keep_sentences(still: Tensor, active: Tensor, scores: Tensor, prefix: Tensor, step: _Stepper,
+def _keep_sentences(still: Tensor, active: Tensor, scores: Tensor, prefix: Tensor, step: IncrementalDecoder,
                     K: int) -> tuple[Tensor, Tensor, Tensor]:
     """Drop the sentences that are done: still (Ba,) says which stay; returns active (Ba',),
     scores (Ba', K) and prefix (Ba'*K, t), and reorders the stepper's rows."""
@@ -333,25 +287,24 @@ def _encode_distinct(model: Transformer, batch: Batch) -> Tensor:
     return model.encode(distinct, padding_mask(distinct)).index_select(0, inverse)
 
 
-def _prefill(step: _Stepper, forced: Tensor | None, B: int, device) -> tuple[int, Tensor, Tensor]:
+def _prefill(step: IncrementalDecoder, forced: Tensor | None, B: int, device) -> tuple[int, Tensor, Tensor]:
     """Decode the forced pieces that every sentence has at once, one row per sentence, teacher-forced.
 
     Forced steps leave one live beam of K, so stepping through them wastes K - 1 rows of work.
     Returns the steps done (``start``), the decoder input (B, start + 1) and each sentence's
     log-probability of those pieces (B,). The cache then holds all but the last input, which the
-    first search step feeds, as ``_Stepper`` expects. Nothing to do without a cache (or a prefix)."""
+    first search step feeds, as ``IncrementalDecoder`` expects. Nothing to do without a cache (or a prefix)."""
     bos = torch.full((B, 1), BOS_ID, dtype=torch.long, device=device)  # (B, 1)
     start = 0 if forced is None or step.cache is None else int((forced >= 0).sum(dim=1).min())
     if start == 0:
         return 0, bos, torch.zeros(B, device=device)
     pieces = forced[:, :start]  # (B, start)
     tgt_in = torch.cat([bos, pieces[:, :-1]], dim=1)  # (B, start)
-    logits = step.model.decode(tgt_in, step.memory, step.src_mask, causal_mask(start, device), cache=step.cache)
-    logp = piece_logp(logits).gather(2, pieces[:, :, None]).squeeze(2)  # (B, start)
+    logp = step.prefill(tgt_in).gather(2, pieces[:, :, None]).squeeze(2)  # (B, start)
     return start, torch.cat([bos, pieces], dim=1), logp.sum(dim=1)
 
 
-def _next_logp(step: _Stepper, prefix: Tensor, at_limit: Tensor, min_len: int, no_repeat: int,
+def _next_logp(step: IncrementalDecoder, prefix: Tensor, at_limit: Tensor, min_len: int, no_repeat: int,
                forced: Tensor | None, t: int) -> Tensor:
     """The (R, V) log-probs of step t, constrained (``_constrain``), forced pieces pinned (``_force``).
 
@@ -367,11 +320,7 @@ def _next_logp(step: _Stepper, prefix: Tensor, at_limit: Tensor, min_len: int, n
 
 
 def _check_beam_args(beam_size: int, n_best: int, min_len: int, no_repeat_ngram_size: int) -> None:
-    if beam_size < 1:
-        raise ValueError(f"beam_size must be >= 1, got {beam_size!r}")
-    if not 1 <= n_best <= beam_size:
-        raise ValueError(f"n_best must be between 1 and beam_size {beam_size!r}, got {n_best!r}")
-    _check_constraints(min_len, no_repeat_ngram_size)
+    SearchOptions(beam_size=beam_size, n_best=n_best, min_len=min_len, no_repeat_ngram_size=no_repeat_ngram_size)
 
 
 def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, alpha,
@@ -388,31 +337,3 @@ def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, 
         ended[sent].append(Hypothesis(tokens=tokens, score=score))
         collected.append((row, col, score))
     return collected
-
-
-@torch.inference_mode()
-def capture_attention(model: Transformer, src_ids: list[int], out_ids: list[int]) -> AttentionWeights:
-    """Attention of every layer and head behind one translation.
-
-    Re-runs the decoder teacher-forced on the model's own output (BOS + out_ids): in eval mode
-    this gives exactly the weights of the step-by-step decoding that produced it, in one pass.
-    Returns tensors with B = 1: encoder (1, H, S, S), decoder (1, H, T, T), cross (1, H, T, S),
-    where S counts the source pieces + EOS and T the output pieces + EOS.
-    """
-    device = next(model.parameters()).device
-    batch = Batch.make([src_ids], [out_ids], device=device)
-    attention = AttentionWeights()
-    memory = model.encode(batch.src, batch.src_mask, attention=attention)
-    model.decode(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=attention)
-    return attention
-
-
-def check_search_options(beam_size: int, batch_size: int, no_repeat_ngram_size: int, n_best: int = 1) -> None:
-    """The checks (and messages) of the searches, for an engine to make before any work is done."""
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
-    if beam_size < 1:
-        raise ValueError(f"beam_size must be >= 1, got {beam_size!r}")
-    if not 1 <= n_best <= beam_size:
-        raise ValueError(f"n_best must be between 1 and beam_size {beam_size!r}, got {n_best!r}")
-    require_int("no_repeat_ngram_size", no_repeat_ngram_size, 0)

@@ -1,4 +1,4 @@
-"""/api/explain with a given translation (app/explanation.py's ``forced``): the alternative the
+"""/api/explain with a given translation (app/inspection.py's ``explain_forced``): the alternative the
 inspector's user chose, explained as the model's own translation is, with both engines."""
 
 from __future__ import annotations
@@ -6,12 +6,18 @@ from __future__ import annotations
 import pytest
 
 from app import create_app
-from model.inference.explain import piece_logprobs, word_confidences
+from model.inference.explain import word_confidences
+from model.search.scoring import teacher_force
 
 from .test_inspector_api import check_explanation, post
 
 SENTENCES = ["Wo ist der Bahnhof?", "Ich liebe Musik.", "Das Wetter ist heute schön.", "Die Katze schläft.",
              "  Ich   liebe\tMusik. ", "Ich bin mu\u0308de."]
+
+def piece_logprobs(model, src_ids, out_ids, **kwargs):
+    """Each output's piece log-probabilities, from the one scorer."""
+    return [forced.logprobs for forced in teacher_force(model, src_ids, out_ids, **kwargs)]
+
 
 
 @pytest.fixture(scope="module", params=["torch", "ct2"])

@@ -16,13 +16,19 @@ from app import create_app
 from app.spec import document
 from model.network.batch import Batch
 from model.search.decoding import beam_search
-from model.inference.explain import piece_logprobs, word_confidences
+from model.inference.explain import word_confidences
+from model.search.scoring import teacher_force
 from pipeline.segment import join_layout, segment
 
 ENDPOINTS = ["/api/explain", "/api/complete", "/api/beam"]
 EXPLAIN_KEYS = {"translation", "source_words", "source_spans", "target_words", "target_spans", "alignment", "confidence"}
 BEAM_KEYS = {"source_pieces", "beam_size", "length_penalty", "no_repeat_ngram_size", "max_length", "steps",
              "stop_reason", "winner"}
+
+def piece_logprobs(model, src_ids, out_ids, **kwargs):
+    """Each output's piece log-probabilities, from the one scorer."""
+    return [forced.logprobs for forced in teacher_force(model, src_ids, out_ids, **kwargs)]
+
 
 
 @pytest.fixture(scope="module")

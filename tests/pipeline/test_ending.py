@@ -65,7 +65,7 @@ def test_an_output_of_a_closed_input_is_left_alone():
 @pytest.fixture(scope="module")
 def pipeline(tiny_checkpoint):
     from model.inference.translator import Translator
-    from pipeline.translate import Options, Pipeline
+    from pipeline.translation import Options, Pipeline
 
     return Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(beam_size=1))
 

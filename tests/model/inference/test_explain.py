@@ -13,16 +13,23 @@ import torch
 
 from model.network.batch import Batch, causal_mask
 from model.search.beamtrace import ROOT_ID, BeamTrace
-from model.search.decoding import beam_search, length_penalty
+from model.search.decoding import beam_search
+from model.search.options import length_penalty
+from model.search.scoring import teacher_force
 from model.inference.explain import (
     PieceIndex, PrefixPlan, UnwritablePrefix, complete, follow_confidences, nfc_spans_in, normalize_prefix,
-    piece_logprobs, plan_prefix, slots_as_placeholders, word_confidences,
+    plan_prefix, slots_as_placeholders, word_confidences,
 )
 from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
 from model.inference.translator import PrefixTooLong, Translator
-from tests.model.test_decoding import CAP, SRC, pinned_model
+from tests.model.search.test_decoding import CAP, SRC, pinned_model
 
 SENTENCES = ["Wo ist der Bahnhof?", "Ich liebe Musik.", "Das Wetter ist heute schön.", "Die Katze schläft."]
+
+def piece_logprobs(model, src_ids, out_ids, **kwargs):
+    """Each output's piece log-probabilities, from the one scorer."""
+    return [forced.logprobs for forced in teacher_force(model, src_ids, out_ids, **kwargs)]
+
 
 
 @pytest.fixture(scope="module")

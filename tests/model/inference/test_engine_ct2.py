@@ -16,12 +16,13 @@ pytest.importorskip("ctranslate2")
 
 from model import translate  # noqa: E402
 from model.search import decoding  # noqa: E402
-from model.inference.ct2_engine import MAX_LEN_A, MAX_LEN_B, CT2Translator  # noqa: E402
+from model.inference.ct2_engine import CT2Translator  # noqa: E402
+from model.search.options import DEFAULT  # noqa: E402
 from model.inference.ct2_converter import model_files  # noqa: E402
 from model.network.transformer import Transformer  # noqa: E402
 from model.inference.translator import Translator  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +54,8 @@ def corpus(pairs40) -> list[str]:
 def test_length_rule_is_decodings():
     for search in (decoding.greedy_search, decoding.beam_search):
         defaults = inspect.signature(search).parameters
-        assert (defaults["max_len_a"].default, defaults["max_len_b"].default) == (MAX_LEN_A, MAX_LEN_B)
+        assert (defaults["max_len_a"].default, defaults["max_len_b"].default) == (DEFAULT.max_len_a, DEFAULT.max_len_b)
+    assert DEFAULT.budget(11) == int(11 * 1.5 + 10)
 
 
 @pytest.mark.parametrize("beam, no_repeat", [(1, 0), (4, 0), (1, 2), (4, 2), (4, 6)])

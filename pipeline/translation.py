@@ -26,9 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from model.inference.alignment import AlignedText
+from model.inference.alignment import AlignedText, Range
 from model.network.tokenizer import UNK_ID
 from model.inference.translator import Translator
+from model.search.options import DEFAULT
 
 from . import words as W
 from .casing import apply_style, style, truecase
@@ -38,7 +39,6 @@ from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, find_spans, mask, restore, slots_needed,
 )
 
-Range = tuple[int, int]
 
 _LEADING_PUNCTUATION = re.compile(r"\s*([,;:.!?)\]}»“”…]+)\s*")
 
@@ -52,11 +52,11 @@ class Options:
                                   # sentences joined by ", und " (median 33 pieces): bare model 12.5,
                                   # 16: 28.3, 24: 25.4, 32: 21.6, 48: 17.6 BLEU
     retries: int = 2              # rounds of re-translating implausibly short or looping outputs
-    length_penalty: float = 0.6   # GNMT alpha of beam search
+    length_penalty: float = DEFAULT.length_penalty  # GNMT alpha of beam search
     no_repeat_ngram_size: int = 6  # a loop guard: blocks a 6-piece n-gram from repeating. Smaller n
                                    # break legitimate repeats ("you don't ... you don'"); 6 changed no
                                    # output on general-dev or bench/ngram_block.py's repeats set
-    batch_size: int = 64          # model inputs decoded together
+    batch_size: int = DEFAULT.batch_size  # model inputs decoded together
     caps: str = "truecase"        # ALL-CAPS and headline input: "truecase" (rewritten in the casing the
                                   # vocabulary knows, casing.truecase) or "as_is". Measured (bench/
                                   # casing.py, 500 dev sources, BLEU lc; 43.01 as written) on the probe

@@ -11,7 +11,7 @@ import torch
 
 from model.inference.alignment import (AlignedText, align_words, cross_attention, reduce_cross, source_words, target_words,
                              word_attention, word_spans)
-from model.search.decoding import capture_attention
+from model.search.scoring import capture_attention
 from model.network.tokenizer import Tokenizer, training_sentences
 from model.inference.translator import Translator
 from tests.conftest import ROOT, read_pairs40

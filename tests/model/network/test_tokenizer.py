@@ -9,7 +9,7 @@ import pytest
 
 from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Tokenizer, training_sentences
 
-PAIRS40 = Path(__file__).parents[1] / "data" / "pairs40.tsv"
+PAIRS40 = Path(__file__).parents[2] / "data" / "pairs40.tsv"
 
 
 def load_pairs() -> list[tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""pipeline/translate.py end to end on real models: the span fixture (placeholders, ALL CAPS), the
+"""pipeline/translation.py end to end on real models: the span fixture (placeholders, ALL CAPS), the
 conftest's tiny model (long input, layout) and its twin trained without placeholder symbols."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pipeline.augment import augment_pairs
 from pipeline.markup import translate_html
 from pipeline.segment import has_loop
 from pipeline.spans import PLACEHOLDER_RE, find_spans
-from pipeline.translate import Options, Pipeline
+from pipeline.translation import Options, Pipeline
 from tests.conftest import SPAN_AUGMENTATION
 
 

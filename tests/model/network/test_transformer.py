@@ -7,7 +7,8 @@ import torch
 
 from model.network.batch import Batch, causal_mask, padding_mask
 from model.network.config import PRESETS, ModelConfig, preset
-from model.search.decoding import beam_search, capture_attention, greedy_search
+from model.search.decoding import beam_search, greedy_search
+from model.search.scoring import capture_attention
 from model.network.tokenizer import PAD_ID
 from model.network.transformer import AttentionWeights, Transformer
 

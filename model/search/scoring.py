@@ -1,0 +1,89 @@
+"""The one scorer: what the model says of given outputs, by teacher forcing.
+
+``piece_logp`` turns logits into the log-probabilities every search and every score uses.
+``teacher_force`` runs the decoder over given outputs (BOS + output, one pass per batch), which in
+eval mode gives exactly the log-probabilities and attention of the step-by-step decoding that
+would write them; word confidences (``model.inference.explain``), word alignment
+(``model.inference.alignment``) and the attention view (``capture_attention``) all read it.
+
+Shapes as in ``model/network/attention.py``: S source pieces + EOS, T output pieces + EOS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor
+
+from model.network.batch import Batch
+from model.network.tokenizer import BOS_ID, PAD_ID
+from model.network.transformer import AttentionWeights, Transformer
+
+
+def piece_logp(logits: Tensor) -> Tensor:
+    """(..., V) logits -> (..., V) log-probabilities over the pieces an output may contain.
+
+    PAD and BOS are only ever inputs: they get -inf *before* normalizing, so the other pieces'
+    probabilities sum to one. This is what CTranslate2 does, so that both engines give the same
+    scores (up to float error) and hence the same beams and n-best lists. Every search and every
+    teacher-forced score uses this one function, so a hypothesis's beam score is its forced score.
+    """
+    out = logits.float()
+    out = out.clone() if out is logits else out  # the caller's logits stay as they are
+    # Two scalar fills, not an index tensor: this runs every search step, and building a tensor
+    # from a Python list would copy it from the host to the GPU each time.
+    out[..., PAD_ID] = float("-inf")
+    out[..., BOS_ID] = float("-inf")
+    return out.log_softmax(dim=-1)
+
+@dataclass
+class Forced:
+    """What the model says of one given output."""
+
+    logprobs: list[float]      # log P(piece | source, pieces before it) per output piece, EOS not included
+    cross: Tensor | None       # (L, H, T, S) cross-attention, when asked for (float, CPU)
+
+
+def _forward(model: Transformer, batch: Batch, attention: AttentionWeights | None) -> Tensor:
+    """(B, T, V) logits of the teacher-forced pass; ``attention`` records the weights."""
+    memory = model.encode(batch.src, batch.src_mask, attention=attention)
+    return model.decode(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=attention)
+
+
+@torch.inference_mode()
+def teacher_force(model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *,
+                  batch_size: int = 64, cross: bool = False) -> list[Forced]:
+    """Per (source, output) pair the log-probability of each output piece and, with ``cross``, the
+    cross-attention behind it (the row of a piece is the step that produced it; the last row
+    produced EOS, the last column is the source EOS). Sources of similar length share a batch."""
+    if len(src_ids) != len(out_ids):
+        raise ValueError(f"{len(src_ids)!r} sources but {len(out_ids)!r} outputs")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
+    device = next(model.parameters()).device
+    result: list[Forced] = [Forced([], None)] * len(src_ids)
+    order = sorted(range(len(src_ids)), key=lambda i: -len(src_ids[i]))  # similar lengths, less padding
+    for k in range(0, len(order), batch_size):
+        chunk = order[k:k + batch_size]
+        batch = Batch.make([src_ids[i] for i in chunk], [out_ids[i] for i in chunk], device=device)
+        weights = AttentionWeights() if cross else None
+        logits = _forward(model, batch, weights)  # (B, T, V)
+        logp = piece_logp(logits).gather(2, batch.tgt_out[:, :, None]).squeeze(2)  # (B, T)
+        stacked = torch.stack(weights.cross, dim=1).float().cpu() if weights is not None else None  # (B, L, H, T, S)
+        for row, i in enumerate(chunk):
+            t, s = len(out_ids[i]), len(src_ids[i])
+            result[i] = Forced(logp[row, :t].tolist(),
+                               stacked[row, :, :, :t + 1, :s + 1].clone() if stacked is not None else None)
+    return result
+
+
+@torch.inference_mode()
+def capture_attention(model: Transformer, src_ids: list[int], out_ids: list[int]) -> AttentionWeights:
+    """Attention of every layer and head behind one translation (the teacher-forced pass of
+    ``teacher_force`` for one sentence, its encoder self-attention recorded too). Tensors with
+    B = 1: encoder (1, H, S, S), decoder (1, H, T, T), cross (1, H, T, S)."""
+    attention = AttentionWeights()
+    _forward(model, Batch.make([src_ids], [out_ids], device=next(model.parameters()).device), attention)
+    return attention
