@@ -8,12 +8,12 @@ runs of letters/digits and the single other non-space characters (``\\w+|[^\\w\\
 does not depend on any model's vocabulary. The model is forced to the gold English (for the
 shipped model that is its own greedy output, which the gold was written for; the header says for
 how many sentences that holds), each attention variant links every target word to a source word
-(``model.alignment.align_words``), and its word links are mapped to gold words by character
+(``model.inference.alignment.align_words``), and its word links are mapped to gold words by character
 overlap. Scores (Och & Ney 2003), over all sentences: precision |A∩P|/|A|, recall |A∩S|/|S|,
 F1 of the two, and alignment error rate AER = 1 - (|A∩S| + |A∩P|) / (|A| + |S|); lower AER is better.
 
 Rows: every decoder layer (mean over its heads), every single head, the mean of all layers, and
-the default of ``model.alignment`` (``DEFAULT_LAYERS``); the scores of the links of both directions
+the default of ``model.inference.alignment`` (``DEFAULT_LAYERS``); the scores of the links of both directions
 (the default of ``align_words``) come first, then F1 and AER of target-to-source links only.
 --json also writes the rows as JSON.
 """

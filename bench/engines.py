@@ -8,7 +8,7 @@
 
 One run, one checkpoint, the same German sentences (the distinct sources of --data, default
 runs/v2/test.tsv, the held-out Tatoeba split) for every engine; the three engines share one
-PyTorch model, the CT2 ones are converted from it in memory (model/engine_ct2.py).
+PyTorch model, the CT2 ones are converted from it in memory (model/inference/ct2_engine.py).
 
 1. Bare model (``translate`` of each engine, no text pipeline): greedy and beam 4, batched
    (--sentences sentences, batch size 64) and one sentence at a time (--single sentences):

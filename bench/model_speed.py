@@ -8,7 +8,7 @@
 Needs no corpus: every batch is synthetic (random piece ids with Tatoeba-like lengths).
 
 1. Training (bench/speed_train.py): target tokens per second of a full optimizer step for our
-   ``model.transformer.Transformer`` and for ``torch.nn.Transformer`` of the same size, on the same
+   ``model.network.transformer.Transformer`` and for ``torch.nn.Transformer`` of the same size, on the same
    batches, in alternating repeats; the median of the per-repeat ratios is reported.
 
 2. Decoding (bench/speed_decode.py): sentences per second for short (9-11 German pieces in) and medium

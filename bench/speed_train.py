@@ -1,7 +1,7 @@
 """Part 1 of ``bench/model_speed.py``: training throughput of our Transformer against ``torch.nn.Transformer``.
 
 Target tokens per second (non-pad target tokens / time of forward + label-smoothed loss + backward +
-clip_grad_norm + AdamW step, dropout 0.1, train mode), for our ``model.transformer.Transformer`` and for
+clip_grad_norm + AdamW step, dropout 0.1, train mode), for our ``model.network.transformer.Transformer`` and for
 ``torch.nn.Transformer`` of the same size (same d_model/heads/ffn/layers/dropout, pre-norm, batch_first,
 wrapped in the same tied embedding + sinusoid positions + output projection), on the same synthetic
 batches. Repeats alternate A/B and B/A so that drift in machine load hits both; the ratio is taken per

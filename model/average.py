@@ -16,7 +16,7 @@ are averaged in fp32, whatever the inputs store.
 The output holds the weights only (no train_state) and the metadata of the input with the most
 steps (its training curves, data hashes, ...), plus ``averaged_from``: the file names and steps
 that went in. With one input it is a plain copy without the train_state. ``--half`` stores the
-weights as fp16, which halves the file; model.checkpoint loads them back as fp32. The output is
+weights as fp16, which halves the file; model.network.checkpoint loads them back as fp32. The output is
 written atomically, so it may replace one of its inputs.
 Exit status: 0, or 2 with one "error:" line on stderr.
 """

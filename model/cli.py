@@ -12,7 +12,7 @@ Every command follows the same contract:
   model); ``--device`` is ``auto`` (cuda when available, else cpu), ``cpu`` or ``cuda``;
   ``--threads`` sets torch's CPU threads (default: see ``set_threads``).
 * Commands that translate may offer ``--engine torch|ct2|auto`` and ``--quantization`` (``add_engine_args``,
-  model/engines.py); ``load_translator`` then loads that engine (CTranslate2 gets the same threads).
+  model/inference/engines.py); ``load_translator`` then loads that engine (CTranslate2 gets the same threads).
 
 torch is only imported once the arguments are valid, so ``--help`` and argument errors are fast.
 """
@@ -68,7 +68,7 @@ def add_model_args(parser: argparse.ArgumentParser, *, checkpoint_flag: bool = T
 
 
 def add_engine_args(parser: argparse.ArgumentParser, *, default: str = "torch") -> None:
-    """--engine and --quantization, for commands that can run the CTranslate2 engine (model/engines.py)."""
+    """--engine and --quantization, for commands that can run the CTranslate2 engine (model/inference/engines.py)."""
     parser.add_argument("--engine", default=default, choices=("auto", "ct2", "torch"),
                         help="ct2 = CTranslate2, torch = PyTorch; auto = ct2 when ctranslate2 is installed "
                              f"and the device is the CPU, else torch (default: {default})")

@@ -26,7 +26,7 @@ Output (UTF-8, "\\n" line ends), in input order:
   better); for a line the pipeline translated in several pieces, the mean over its pieces. Beam search can end with fewer than K distinct hypotheses; then fewer lines are
   printed, but never none: an empty input line gives the single line "INDEX<TAB>0.0000<TAB>".
 
-Engines (model/engines.py): auto, the default (as in the web service), is ct2 when the
+Engines (model/inference/engines.py): auto, the default (as in the web service), is ct2 when the
 ctranslate2 package is installed and the device is the CPU, else torch; ct2 converts the checkpoint
 in memory and runs it with CTranslate2, 2-4x faster on a CPU (--quantization int8, the default, or
 float32, which gives torch's outputs exactly); torch runs our PyTorch model.

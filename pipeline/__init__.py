@@ -2,5 +2,5 @@
 
 Sentence and clause segmentation, protected spans (placeholders for URLs, numbers, emoji, ...),
 casing styles and HTML markup. Nothing here imports Flask; the model is reached only through
-``model.translator.Translator``.
+``model.inference.translator.Translator``.
 """

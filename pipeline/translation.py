@@ -36,7 +36,8 @@ from .casing import apply_style, style, truecase
 from .ending import closed, reopened
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
-    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, find_spans, mask, restore, slots_needed,
+    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, mask, restore,
+    slots_needed,
 )
 
 
@@ -189,13 +190,18 @@ class Pipeline:
         return restore(styled, model_input.masked) if model_input.masked is not None else styled
 
     def _chunks(self, text: str, start: int, end: int) -> list[_Chunk]:
-        """The sentence text[start:end] as chunks: one masked chunk, or (without room for the
-        placeholders) translated parts with verbatim spans between them."""
+        """The sentence text[start:end] as chunks: one masked chunk; with more distinct spans than
+        placeholders, masked parts that each have room for theirs (``_slot_groups``); with a
+        vocabulary without placeholders, translated parts with verbatim spans between them."""
         sentence = text[start:end]
         spans = find_spans(sentence, self.representable)
-        needed = slots_needed(spans)
-        if self.placeholders and needed["N"] <= NUMBER_SLOTS and needed["X"] <= OTHER_SLOTS:
-            return [self._masked_chunk(text, start, end, spans)]
+        if self.placeholders:
+            groups = _slot_groups(sentence, spans)
+            chunks = [self._masked_chunk(text, start + s, start + e, [_shifted(span, -s) for span in group])
+                      for s, e, group in groups]
+            for k, chunk in enumerate(chunks):
+                chunk.initial, chunk.whole = k == 0, len(chunks) == 1
+            return chunks
         chunks, position = [], 0
         for span in spans:
             position += self._leading_punctuation(text, start + position, start + span.start, chunks)
@@ -406,6 +412,33 @@ class Pipeline:
                 target_words.append((offset + s, offset + e))
                 links.extend((t, number[span]) for span in w.sources)
         return AlignedText(text, joined.text, source_words, target_words, sorted(set(links)))
+
+
+def _slot_groups(sentence: str, spans: Sequence[Span]) -> list[tuple[int, int, list[Span]]]:
+    """The sentence cut into parts (start, end, spans) whose distinct spans fit the placeholders of
+    each family: one part when they all fit, else cuts at the last space before the first span
+    that would not fit (a part never ends inside a span). Parts are stripped of outer whitespace."""
+    parts: list[tuple[int, int, list[Span]]] = []
+    begin, current, seen = 0, [], {family: set() for family in SLOTS}
+    for span in spans:
+        if span.text not in seen[span.family] and len(seen[span.family]) == SLOTS[span.family]:
+            space = sentence.rfind(" ", current[-1].end, span.start)
+            cut = space if space >= 0 else span.start
+            parts.append((begin, cut, current))
+            begin, current, seen = cut, [], {family: set() for family in SLOTS}
+        seen[span.family].add(span.text)
+        current.append(span)
+    parts.append((begin, len(sentence), current))
+    trimmed = []
+    for s, e, group in parts:
+        piece = sentence[s:e]
+        s, e = s + len(piece) - len(piece.lstrip()), e - (len(piece) - len(piece.rstrip()))
+        trimmed.append((s, e, group))
+    return trimmed
+
+
+def _shifted(span: Span, by: int) -> Span:
+    return Span(span.start + by, span.end + by, span.kind, span.text)
 
 
 def _edges(output: AlignedText, anchors: Sequence[Range]) -> dict[Range, str]:

@@ -4,11 +4,11 @@ Used by the command-line tools and by the web service. It hides tensors from its
 everything it returns is strings, floats and nested lists.
 
 ``translate_aligned`` also returns, for every output word, the source word it was translated from
-(``model/alignment.py``), which lets callers carry markup and placeholders across.
+(``model/inference/alignment.py``), which lets callers carry markup and placeholders across.
 
 For the translation inspector: ``word_confidences`` (how probable the model found each word of an
 output), ``complete`` (translations that start with a given English prefix) and ``beam_trace``
-(a beam search step by step); see ``model/explain.py`` and ``model/beamtrace.py``.
+(a beam search step by step); see ``model/inference/explain.py`` and ``model/search/beamtrace.py``.
 
 Batching: inputs are sorted by length and cut into batches of similar length (little padding),
 then results are put back in input order. Empty inputs translate to "" without the model.
@@ -230,7 +230,7 @@ class Translator:
 
     def beam_trace(self, text: str, *, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty,
                    no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> dict[str, Any]:
-        """The beam search behind the translation of ``text``, step by step (``model/beamtrace.py``):
+        """The beam search behind the translation of ``text``, step by step (``model/search/beamtrace.py``):
         ``source_pieces``, the settings, ``max_length`` (output budget in pieces, EOS included),
         ``steps``, ``stop_reason`` and ``winner`` (with its ``translation``)."""
         src = self.source_ids([text])[0]

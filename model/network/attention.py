@@ -10,7 +10,7 @@ Notation used in shapes throughout ``model/``:
     V   vocabulary size
 
 Masks are boolean and broadcast against the score matrix ``(B, H, Tq, Tk)``: True means
-"may attend". The batch helper (``model/batch.py``) is the only place that builds them.
+"may attend". The batch helper (``model/network/batch.py``) is the only place that builds them.
 
 Two paths compute the same function:
 - ``F.scaled_dot_product_attention`` (fused kernels) when nobody asks for the weights;

@@ -1,7 +1,7 @@
 """The one place where token sequences become padded tensors, masks and shifted targets
 (grouping examples into batches is ``model.data.sampler``).
 
-Layout (shapes as in ``model/attention.py``):
+Layout (shapes as in ``model/network/attention.py``):
 
     src     = x1 .. xn EOS PAD ..       (B, S)
     tgt_in  = BOS y1 .. ym PAD ..       (B, T)   decoder input ("shifted right")

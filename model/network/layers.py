@@ -1,6 +1,6 @@
 """Transformer building blocks: positions, feed-forward, encoder and decoder layers (sections 3.1-3.5).
 
-Shapes follow the legend in ``model/attention.py``.
+Shapes follow the legend in ``model/network/attention.py``.
 
 Departure from the paper: the default is *pre-norm* (``x + Sublayer(LayerNorm(x))``, Xiong et al.
 2020), which trains stably without a long warmup; ``pre_norm=False`` gives the paper's post-norm

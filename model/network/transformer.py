@@ -1,10 +1,10 @@
 """The encoder-decoder Transformer (Vaswani et al. 2017), built from a ``ModelConfig``.
 
-Shapes follow the legend in ``model/attention.py``. ``encode()`` and ``decode()`` are separate so
+Shapes follow the legend in ``model/network/attention.py``. ``encode()`` and ``decode()`` are separate so
 that inference encodes each source once and decodes step by step against a ``KVCache``.
 
 Departures from the paper, on purpose:
-- pre-norm by default (see ``model/layers.py``), hence a final LayerNorm after each stack;
+- pre-norm by default (see ``model/network/layers.py``), hence a final LayerNorm after each stack;
 - one embedding matrix shared by source, target and the output projection (Press & Wolf 2017;
   the paper ties them too), initialised N(0, D^-1/2) and scaled by sqrt(D) on input, so that
   input embeddings have unit variance and output logits start small.

@@ -1,6 +1,6 @@
 """Inference: greedy and beam search as free functions, plus attention capture.
 
-Shapes follow the legend in ``model/attention.py``; K is the beam size.
+Shapes follow the legend in ``model/network/attention.py``; K is the beam size.
 
 Both searches encode once and, by default, decode incrementally with a key/value cache; with
 ``use_cache=False`` every step re-runs the decoder over the whole prefix (same result, slower;
@@ -20,8 +20,8 @@ agree on what may be produced, as fairseq's ``--min-len`` and ``--no-repeat-ngra
 - If the constraints leave a row without any finite candidate (possible with tiny vocabularies),
   EOS stays possible with its model log-probability, so every hypothesis can always end.
 
-Two additions to ``beam_search`` for the translation inspector (``model/explain.py``,
-``model/beamtrace.py``), both off by default and leaving its results unchanged:
+Two additions to ``beam_search`` for the translation inspector (``model/inference/explain.py``,
+``model/search/beamtrace.py``), both off by default and leaving its results unchanged:
 
 - ``prefix``: output pieces forced at the start of each sentence's hypotheses. A forced piece gets
   its model log-probability whatever the constraints above say (the caller chose it), so scores
@@ -280,7 +280,7 @@ def _prefix_limit(limit: Tensor, forced: Tensor, max_len_b: int, model_max_len: 
 
 def _encode_distinct(model: Transformer, batch: Batch) -> Tensor:
     """(B, S, D) memory, each distinct source row encoded once: the translation inspector searches
-    one source with several forced prefixes (``model/explain.py``)."""
+    one source with several forced prefixes (``model/inference/explain.py``)."""
     distinct, inverse = torch.unique(batch.src, dim=0, return_inverse=True)  # (U, S), (B,)
     if distinct.size(0) == batch.src.size(0):
         return model.encode(batch.src, batch.src_mask)

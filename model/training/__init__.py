@@ -1,7 +1,7 @@
 """Training pieces used by ``train.py`` (paper section 5): loss, learning-rate schedule, optimizer,
 evaluation on the dev set, and the small amount of distributed plumbing.
 
-Shapes follow the legend in ``model/attention.py``.
+Shapes follow the legend in ``model/network/attention.py``.
 """
 
 from __future__ import annotations

@@ -232,3 +232,21 @@ def test_every_span_comes_back_as_often_as_it_was_sent(text, model, pipeline, le
         expected = sum(replacement(s) == replacement(span) for s in spans)
         assert len(re.findall(rf"(?<!\w){re.escape(replacement(span))}(?!\w)", output)) >= expected, (span, output)
     assert "⁇" not in output
+
+
+def test_more_spans_than_placeholders_split_the_sentence(pipeline):
+    """25 distinct numbers: the sentence is cut into parts that each have placeholders for all of
+    theirs (not carried over verbatim between unmasked parts), and every number comes back."""
+    from pipeline.translation import _slot_groups
+
+    text = "Die Nummern sind " + " und ".join(str(100 + k) for k in range(25)) + "."
+    groups = _slot_groups(text, find_spans(text))
+    assert [len(spans) for _, _, spans in groups] == [20, 5]
+    assert [text[s:e] for s, e, _ in groups] == [text[:text.index(" 120")], text[text.index("120"):]]
+    plan = pipeline.plan([text])
+    chunks = [chunk for sentence in plan.plans[0] for chunk in sentence]
+    assert [len(chunk.masked.slots) for chunk in chunks] == [20, 5]
+    assert sum(source.count("⦅N") for source in plan.sources) == 25
+    output = pipeline.translate([text])[0]
+    assert [n for n in map(str, range(100, 125)) if not re.search(rf"(?<!\d){n}(?!\d)", output)] == []
+    assert "⦅" not in output
