@@ -101,7 +101,7 @@ class Inspector:
         o = self.pipeline.options
         with self.service.model_lock, torch.inference_mode():
             try:
-                found = self.translator.complete(model_text, model_prefix, n=n, beam_size=o.beam_size,
+                found = self.translator.torch.complete(model_text, model_prefix, n=n, beam_size=o.beam_size,
                                                  length_penalty=o.length_penalty,
                                                  no_repeat_ngram_size=o.no_repeat_ngram_size)
             except UnwritablePrefix as exc:
@@ -124,7 +124,7 @@ class Inspector:
         model_text, masked, model_input = self._model_input(text)
         o = self.pipeline.options
         with self.service.model_lock, torch.inference_mode():
-            trace = self.translator.beam_trace(model_text, beam_size=o.beam_size, length_penalty=o.length_penalty,
+            trace = self.translator.torch.beam_trace(model_text, beam_size=o.beam_size, length_penalty=o.length_penalty,
                                                no_repeat_ngram_size=o.no_repeat_ngram_size)
         winner = trace["winner"]
         winner["translation"] = self.pipeline.finish(winner["translation"], model_input)

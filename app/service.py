@@ -23,7 +23,7 @@ from model.network.checkpoint import CheckpointError
 from model.network.threads import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
 from model.inference.engines import EngineError, load_engine
-from model.inference.translator import Translator
+from model.inference.interface import Engine
 from pipeline import documents, language
 from pipeline.markup import Segment, parse_html, translate_html
 from pipeline.segment import sentences
@@ -81,7 +81,7 @@ class Corpus:
 
 
 class TranslationService:
-    def __init__(self, translator: Translator, corpus: Corpus | None, beam_size: int):
+    def __init__(self, translator: Engine, corpus: Corpus | None, beam_size: int):
         self.translator = translator
         self.pipeline = Pipeline(translator, Options(beam_size=beam_size))
         self.corpus = corpus
@@ -163,7 +163,7 @@ class TranslationService:
         if not self.translator.tokenizer.encode(normalize(text)):
             raise NothingToTranslate(f"no translatable text in {text!r}")
         with self.model_lock, torch.inference_mode():
-            result = self.translator.attention(text, beam_size=self.beam_size)
+            result = self.translator.torch.attention(text, beam_size=self.beam_size)
         # Four decimals keep rows summing to 1 within 1e-3 and shrink the JSON about fourfold.
         result["attention"] = {kind: [[[[round(w, 4) for w in row] for row in head] for head in layer]
                                       for layer in layers]

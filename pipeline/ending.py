@@ -26,23 +26,23 @@ _OPEN_END = re.compile(rf"[^\W_](?:\s*{PLACEHOLDER_RE.pattern})*\s*$")
 _ADDED = "."
 
 
-def closed(source: str) -> str:
+def close_sentence(source: str) -> str:
     """``source`` with a full stop after it when it ends without punctuation, else as it is."""
     return source.rstrip() + _ADDED if _OPEN_END.search(source) else source
 
 
-def reopened(output: AlignedText, source: str) -> AlignedText:
-    """``output`` (the translation of ``closed(source)``) as a translation of ``source``."""
+def reopen_sentence(output: AlignedText, source: str) -> AlignedText:
+    """``output`` (the translation of ``close_sentence(source)``) as a translation of ``source``."""
     if output.source == source:
         return output
     target = output.target.rstrip()
     cut = len(target) - 1 if target.endswith(_ADDED) and not target.endswith("..") else len(target)
-    target_words, links = _trimmed(output.target_words, output.links, cut, side=0)
-    source_words, links = _trimmed(output.source_words, links, len(source.rstrip()), side=1)
+    target_words, links = _trim_links(output.target_words, output.links, cut, side=0)
+    source_words, links = _trim_links(output.source_words, links, len(source.rstrip()), side=1)
     return AlignedText(source, target[:cut].rstrip(), source_words, target_words, links)
 
 
-def _trimmed(spans, links, end: int, side: int):
+def _trim_links(spans, links, end: int, side: int):
     """Word spans cut at ``end``: a word wholly after it is dropped with its links (indexes after
     it renumbered), a word across it shortened."""
     kept = [(s, min(e, end)) for s, e in spans if s < end]

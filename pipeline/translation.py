@@ -28,12 +28,12 @@ from functools import lru_cache
 
 from model.inference.alignment import AlignedText, Range
 from model.network.tokenizer import UNK_ID
-from model.inference.translator import Translator
+from model.inference.interface import Engine
 from model.search.options import DEFAULT
 
 from . import words as W
 from .casing import apply_style, style, truecase
-from .ending import closed, reopened
+from .ending import close_sentence, reopen_sentence
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, mask, restore,
@@ -122,7 +122,7 @@ class Plan:
 
 
 class Pipeline:
-    def __init__(self, translator: Translator, options: Options = Options()):
+    def __init__(self, translator: Engine, options: Options = Options()):
         self.translator = translator
         self.options = options
         tokenizer = translator.tokenizer
@@ -146,7 +146,7 @@ class Pipeline:
 
     def _closed_count(self, text: str) -> int:
         """Pieces of ``text`` as the model reads it, a full stop added where it has none (ending)."""
-        return self.count(closed(text))
+        return self.count(close_sentence(text))
 
     @lru_cache(maxsize=65536)
     def _pieces(self, word: str) -> tuple[int, float]:
@@ -197,7 +197,7 @@ class Pipeline:
         spans = find_spans(sentence, self.representable)
         if self.placeholders:
             groups = _slot_groups(sentence, spans)
-            chunks = [self._masked_chunk(text, start + s, start + e, [_shifted(span, -s) for span in group])
+            chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group])
                       for s, e, group in groups]
             for k, chunk in enumerate(chunks):
                 chunk.initial, chunk.whole = k == 0, len(chunks) == 1
@@ -254,7 +254,7 @@ class Pipeline:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         plan = self.plan(list(texts))
         texts, layouts, plans, units, sources = plan.texts, plan.layouts, plan.plans, plan.units, plan.sources
-        inputs = [closed(s) for s in sources]
+        inputs = [close_sentence(s) for s in sources]
         o = self.options
         hyps = self.translator.translate_n_best(inputs, beam_size=max(o.beam_size, n), n_best=n,
                                                 length_penalty=o.length_penalty, batch_size=o.batch_size,
@@ -268,7 +268,7 @@ class Pipeline:
             results.append([(self._assemble(*args, best).target, sum(mine) / len(mine) if mine else 0.0)])
         for k in range(1, n):
             picked = [options[min(k, len(options) - 1)] for options in hyps]
-            alternatives = [reopened(AlignedText(inp, text), src) for src, inp, (text, _) in zip(sources, inputs, picked)]
+            alternatives = [reopen_sentence(AlignedText(inp, text), src) for src, inp, (text, _) in zip(sources, inputs, picked)]
             kth = self.output_words(units, self._realign(alternatives))
             for i, (options, args) in enumerate(zip(results, zip(texts, layouts, plans))):
                 text = self._assemble(*args, kth).target
@@ -316,12 +316,12 @@ class Pipeline:
         t, o = self.translator, self.options
         search = dict(beam_size=o.beam_size, length_penalty=o.length_penalty, batch_size=o.batch_size,
                       no_repeat_ngram_size=o.no_repeat_ngram_size)
-        inputs = [closed(s) for s in sources]
+        inputs = [close_sentence(s) for s in sources]
         if aligned:
             outputs = t.translate_aligned(inputs, **search)
         else:
             outputs = [AlignedText(s, out) for s, out in zip(inputs, t.translate(inputs, **search))]
-        outputs = [reopened(output, source) for output, source in zip(outputs, sources)]
+        outputs = [reopen_sentence(output, source) for output, source in zip(outputs, sources)]
         if depth < self.options.retries:
             retry = [i for i, o in enumerate(outputs)
                      if implausibly_short(o.source, o.target) or has_loop(o.target)]
@@ -377,7 +377,7 @@ class Pipeline:
         edges = _edges(output, anchors)
         for symbol, sources in occurrences.items():
             W.repair_placeholder(words, symbol, sources, anchors, edges)
-        styled = W.styled(words, chunk.style)
+        styled = W.restyle(words, chunk.style)
         return W.restore_words(styled, chunk.masked.slots)
 
     def _assemble(self, text: str, layout, plan, results) -> AlignedText:
@@ -437,7 +437,7 @@ def _slot_groups(sentence: str, spans: Sequence[Span]) -> list[tuple[int, int, l
     return trimmed
 
 
-def _shifted(span: Span, by: int) -> Span:
+def _shift(span: Span, by: int) -> Span:
     return Span(span.start + by, span.end + by, span.kind, span.text)
 
 

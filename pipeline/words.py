@@ -184,7 +184,7 @@ def fit_boundaries(words: list[Word], source: str, *, initial: bool) -> None:
             words[0] = replace(words[0], text=head[:1].lower() + head[1:])
 
 
-def styled(words: list[Word], text_style: str) -> list[Word]:
+def restyle(words: list[Word], text_style: str) -> list[Word]:
     """Words in the input's casing style (placeholders are untouched by it)."""
     if text_style == "normal" or not words:
         return words

@@ -47,6 +47,7 @@ from model.network.config import require_int
 from model.search.options import DEFAULT, SearchOptions, length_penalty
 from model.inference.ct2_converter import check_quantization, model_files, require_ctranslate2, vocabulary
 from model.network.tokenizer import BOS_ID, PAD_ID
+from model.inference.interface import TorchBacked
 from model.inference.translator import Translator
 
 # Small enough to leave scores unchanged in float32's 7 digits, nonzero so that CT2 waits for
@@ -54,8 +55,9 @@ from model.inference.translator import Translator
 _CT2_PENALTY = 1e-6
 
 
-class CT2Translator:
-    """``Translator``'s text interface (translate, translate_n_best, translate_aligned, align) on CT2."""
+class CT2Translator(TorchBacked):
+    """The engine interface (``interface.Engine``) on CTranslate2: its searches; what reads the
+    network itself comes from the PyTorch translator ``torch`` (``TorchBacked``)."""
 
     engine = "ct2"
 
@@ -82,17 +84,6 @@ class CT2Translator:
         translator = Translator.from_checkpoint(path, device=device)
         files = model_files(translator.model, translator.tokenizer, quantization)
         return cls(translator, files, quantization=quantization, threads=threads)
-
-    def __getattr__(self, name: str) -> Any:
-        # Everything else (device, checkpoint, meta, config, model, attention, ...) is the PyTorch
-        # translator's. "torch" itself is looked up here only before __init__ set it.
-        if name == "torch":
-            raise AttributeError(name)
-        return getattr(self.torch, name)
-
-    @property
-    def tokenizer(self):
-        return self.torch.tokenizer
 
     def engine_translator(self):
         """This process's ``ctranslate2.Translator``, made on first use (and again after a fork)."""

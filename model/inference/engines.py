@@ -1,7 +1,6 @@
 """Choosing the inference engine, and a per-process cache of translations.
 
-Two engines run the same checkpoint behind the same interface (``translate``, ``translate_n_best``,
-``translate_aligned``, ``align``, ``tokenizer``, and the rest of ``Translator``'s attributes):
+Two engines run the same checkpoint behind the same interface (``interface.Engine``):
 
 - ``torch``: ``model.inference.translator.Translator``, our own model and searches;
 - ``ct2``: ``model.inference.ct2_engine.CT2Translator``, the checkpoint converted in memory and run by
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from model.inference.alignment import AlignedText
+from model.inference.interface import Engine, TorchBacked
 from model.network.config import require_int
 from model.search.options import DEFAULT, SearchOptions
 
@@ -58,7 +58,7 @@ def resolve_engine(engine: str, device: str = "auto") -> str:
 
 
 def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto", quantization: str = "int8",
-                threads: int = 0, cache_size: int = 0) -> Any:
+                threads: int = 0, cache_size: int = 0) -> Engine:
     """The translator of ``engine`` for checkpoint ``path``, wrapped in a cache when ``cache_size`` > 0.
 
     ``threads``: CTranslate2's intra-op threads (0 = its default); torch's are set by the caller."""
@@ -75,18 +75,17 @@ def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto",
     return CachedTranslator(translator, cache_size) if cache_size else translator
 
 
-def engine_name(translator: Any) -> str:
+def engine_name(translator: Engine) -> str:
     """'ct2' or 'torch', through a cache."""
-    inner = getattr(translator, "inner", translator)
-    return getattr(inner, "engine", "torch")
+    return translator.engine
 
 
-class CachedTranslator:
+class CachedTranslator(TorchBacked):
     """A bounded LRU cache of best translations in front of a translator, keyed by the model input
     exactly as given and the search options (beam size, length penalty, n-gram blocking).
 
     ``translate`` and ``translate_aligned`` use it (the latter aligns the cached output with the
-    PyTorch model, as the uncached engines do); everything else goes straight to ``inner``. It
+    PyTorch model, as the uncached engines do); n-best lists and alignment go straight to ``inner``. It
     pays where inputs repeat: the web form re-sends the whole text after every pause in typing,
     so all but the last sentence are repeats; Random draws from a fixed corpus."""
 
@@ -98,10 +97,19 @@ class CachedTranslator:
         self._entries: OrderedDict[tuple, list[int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":  # only before __init__ set it
-            raise AttributeError(name)
-        return getattr(self.inner, name)
+    @property
+    def engine(self) -> str:
+        return self.inner.engine
+
+    @property
+    def torch(self) -> Any:
+        return self.inner.torch
+
+    def translate_n_best(self, texts: Sequence[str], **search: Any) -> list[list[tuple[str, float]]]:
+        return self.inner.translate_n_best(texts, **search)
+
+    def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
+        return self.inner.align(sources, outputs_ids, **kwargs)
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -49,6 +49,10 @@ def resolve_device(name: str) -> torch.device:
 
 
 class Translator:
+    """The PyTorch engine (``interface.Engine``), and the PyTorch side of the other engines."""
+
+    engine = "torch"
+
     def __init__(self, model: Transformer, tokenizer: Tokenizer, meta: dict[str, Any], device: torch.device,
                  checkpoint: str = ""):
         self.model = model.eval()
@@ -66,6 +70,11 @@ class Translator:
     @property
     def config(self):
         return self.model.config
+
+    @property
+    def torch(self) -> "Translator":
+        """This translator: the engine that reads the network itself (``interface.Engine.torch``)."""
+        return self
 
     def num_parameters(self) -> int:
         return self.model.num_parameters()

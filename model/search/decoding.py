@@ -122,7 +122,7 @@ def _constrain(logp: Tensor, prefix: Tensor, at_limit: Tensor, min_len: int, no_
     return logp
 
 
-def _forced(prefix: Sequence[Sequence[int]] | None, B: int, V: int, device) -> Tensor | None:
+def _forced_pieces(prefix: Sequence[Sequence[int]] | None, B: int, V: int, device) -> Tensor | None:
     """(B, P) forced pieces per sentence, -1 past each one's prefix; None without any."""
     if prefix is None or not any(len(p) for p in prefix):
         return None
@@ -212,7 +212,7 @@ def beam_search(
     B, K = batch.src.size(0), beam_size
     device = batch.src.device
     limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
-    forced = _forced(forced_prefix, B, model.config.vocab_size, device)  # (B, P) or None
+    forced = _forced_pieces(forced_prefix, B, model.config.vocab_size, device)  # (B, P) or None
     if forced is not None:
         limit = _prefix_limit(limit, forced, max_len_b, model.config.max_len)
     step = IncrementalDecoder(model, _encode_distinct(model, batch), batch.src_mask, use_cache)

@@ -3,7 +3,7 @@
 import pytest
 
 from model.inference.alignment import AlignedText
-from pipeline.ending import closed, reopened
+from pipeline.ending import close_sentence, reopen_sentence
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -23,7 +23,7 @@ from pipeline.ending import closed, reopened
     ("", ""),
 ])
 def test_closed(source, expected):
-    assert closed(source) == expected
+    assert close_sentence(source) == expected
 
 
 def test_reopened_takes_the_stop_off_both_sides_and_their_links():
@@ -32,7 +32,7 @@ def test_reopened_takes_the_stop_off_both_sides_and_their_links():
                          [(0, 3), (4, 10), (11, 13), (14, 20), (20, 21)],
                          [(0, 3), (4, 11), (12, 14), (15, 21), (21, 22)],
                          [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)])
-    assert reopened(output, "Das Wetter in Berlin") == AlignedText(
+    assert reopen_sentence(output, "Das Wetter in Berlin") == AlignedText(
         "Das Wetter in Berlin", "The weather in Berlin",
         [(0, 3), (4, 10), (11, 13), (14, 20)], [(0, 3), (4, 11), (12, 14), (15, 21)],
         [(0, 0), (1, 1), (2, 2), (3, 3)])
@@ -45,21 +45,21 @@ def test_reopened_takes_the_stop_off_both_sides_and_their_links():
     ("The weather in Berlin", "The weather in Berlin"),
 ])
 def test_reopened_removes_only_a_final_stop(target, expected):
-    assert reopened(AlignedText("Das Wetter in Berlin.", target), "Das Wetter in Berlin") == AlignedText(
+    assert reopen_sentence(AlignedText("Das Wetter in Berlin.", target), "Das Wetter in Berlin") == AlignedText(
         "Das Wetter in Berlin", expected)
 
 
 def test_reopened_shortens_a_word_that_holds_the_stop():
     output = AlignedText("Er kam um 10.", "He came at 10.", [(0, 2), (3, 6), (7, 9), (10, 13)],
                          [(0, 2), (3, 7), (8, 10), (11, 14)], [(0, 0), (1, 1), (2, 2), (3, 3)])
-    assert reopened(output, "Er kam um 10") == AlignedText(
+    assert reopen_sentence(output, "Er kam um 10") == AlignedText(
         "Er kam um 10", "He came at 10", [(0, 2), (3, 6), (7, 9), (10, 12)], [(0, 2), (3, 7), (8, 10), (11, 13)],
         [(0, 0), (1, 1), (2, 2), (3, 3)])
 
 
 def test_an_output_of_a_closed_input_is_left_alone():
     output = AlignedText("Halt!", "Stop!", [(0, 5)], [(0, 5)], [(0, 0)])
-    assert reopened(output, "Halt!") is output
+    assert reopen_sentence(output, "Halt!") is output
 
 
 @pytest.fixture(scope="module")

@@ -158,10 +158,16 @@ def test_bad_options(ct2_float32, options, message):
 
 
 def test_everything_else_is_the_pytorch_translators(torch_translator, ct2_float32):
-    assert ct2_float32.engine == "ct2"
-    assert ct2_float32.tokenizer is torch_translator.tokenizer
+    """The engine interface's other attributes come from the PyTorch translator (``torch``); what
+    no engine interface has (the attention view) is only reached through ``torch``."""
+    assert ct2_float32.engine == "ct2" and ct2_float32.torch is torch_translator
+    assert ct2_float32.tokenizer is torch_translator.tokenizer and ct2_float32.meta is torch_translator.meta
     assert ct2_float32.device == torch.device("cpu") and ct2_float32.checkpoint == torch_translator.checkpoint
-    assert ct2_float32.attention("Guten Morgen.") == torch_translator.attention("Guten Morgen.")
+    assert ct2_float32.config == torch_translator.config
+    assert ct2_float32.num_parameters() == torch_translator.num_parameters()
+    assert ct2_float32.source_ids(["Guten Morgen."]) == torch_translator.source_ids(["Guten Morgen."])
+    assert ct2_float32.torch.attention("Guten Morgen.") == torch_translator.attention("Guten Morgen.")
+    assert not hasattr(ct2_float32, "attention") and torch_translator.torch is torch_translator
     assert ct2_float32.engine_translator() is ct2_float32.engine_translator()
 
 

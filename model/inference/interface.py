@@ -1,0 +1,88 @@
+"""The engine interface: what the pipeline, the app and the commands may call on a translator.
+
+``Translator`` (PyTorch), ``CT2Translator`` (CTranslate2) and ``CachedTranslator`` (either, with a
+cache of outputs) implement ``Engine``. The searches differ by engine; everything that reads the
+network itself (alignment by attention, confidences by teacher forcing, the attention view, the
+inspector's completion and beam trace) runs on the PyTorch translator of the same checkpoint,
+``engine.torch``. ``TorchBacked`` gives an engine the attributes that come from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from torch import device as Device
+
+    from model.inference.alignment import AlignedText, Range
+    from model.inference.translator import Translator
+    from model.network.config import ModelConfig
+    from model.network.tokenizer import Tokenizer
+    from model.network.transformer import Transformer
+
+
+class Engine(Protocol):
+    engine: str                        # "torch" or "ct2"
+
+    @property
+    def torch(self) -> Translator: ...
+    @property
+    def tokenizer(self) -> Tokenizer: ...
+    @property
+    def config(self) -> ModelConfig: ...
+    @property
+    def device(self) -> Device: ...
+    @property
+    def checkpoint(self) -> str: ...
+    @property
+    def meta(self) -> dict[str, Any]: ...
+    def num_parameters(self) -> int: ...
+    def source_ids(self, texts: Sequence[str]) -> list[list[int]]: ...
+    def output_ids(self, texts: Sequence[str], **search: Any) -> list[list[int]]: ...
+    def translate(self, texts: Sequence[str], **search: Any) -> list[str]: ...
+    def translate_aligned(self, texts: Sequence[str], **search: Any) -> list[AlignedText]: ...
+    def translate_n_best(self, texts: Sequence[str], **search: Any) -> list[list[tuple[str, float]]]: ...
+    def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
+              batch_size: int = ...) -> list[AlignedText]: ...
+    def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], *,
+                         batch_size: int = ...) -> list[tuple[list[Range], list[float]]]: ...
+
+
+class TorchBacked:
+    """The attributes an engine answers from its PyTorch translator (``self.torch``)."""
+
+    torch: Translator
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        return self.torch.tokenizer
+
+    @property
+    def config(self) -> ModelConfig:
+        return self.torch.config
+
+    @property
+    def device(self) -> Device:
+        return self.torch.device
+
+    @property
+    def checkpoint(self) -> str:
+        return self.torch.checkpoint
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.torch.meta
+
+    @property
+    def model(self) -> Transformer:
+        return self.torch.model
+
+    def num_parameters(self) -> int:
+        return self.torch.num_parameters()
+
+    def source_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        return self.torch.source_ids(texts)
+
+    def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], **kwargs: Any):
+        return self.torch.word_confidences(sources, outputs, **kwargs)
