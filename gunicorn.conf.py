@@ -9,21 +9,43 @@ import os
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 
-# Translation is CPU-bound: as many workers as cores, each running one translation at a time (the
-# app serializes model calls per process) with cores / WEB_CONCURRENCY torch threads; publish the
-# final worker count for that.
+NVIDIA_DRIVER = "/dev/nvidiactl"  # present where an NVIDIA driver is loaded
+
+
+def serves_on_gpu(environ, driver: str = NVIDIA_DRIVER) -> bool:
+    """Whether the app will put the model on a GPU (the DEVICE setting; "auto" means a GPU where a
+    driver is present and CUDA_VISIBLE_DEVICES does not hide it), decided without touching CUDA:
+    the master process must never initialize it, or every forked worker fails on its first CUDA
+    call ("Cannot re-initialize CUDA in forked subprocess")."""
+    device = environ.get("DEVICE", "auto").strip().lower()
+    if device == "cpu":
+        return False
+    if device.startswith("cuda"):
+        return True
+    if environ.get("CUDA_VISIBLE_DEVICES", "0").strip() in ("", "-1"):
+        return False
+    return os.path.exists(driver)
+
+
+gpu = serves_on_gpu(os.environ)
+# On a CPU, translation is CPU-bound: as many workers as cores, each running one translation at a
+# time (the app serializes model calls per process) with cores / WEB_CONCURRENCY torch threads;
+# publish the final worker count for that. On a GPU: one worker per GPU (each would hold its own
+# copy of the model in GPU memory, and one process keeps the GPU busy).
 # (This file is loaded before the app's directory is importable, so no "from app import ...".)
 cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-workers = int(os.environ.get("WEB_CONCURRENCY") or min(4, cores))
+workers = int(os.environ.get("WEB_CONCURRENCY") or (1 if gpu else min(4, cores)))
 os.environ["WEB_CONCURRENCY"] = str(workers)
 # Threads only wait on sockets: a browser's idle pre-opened connection would block a sync worker
 # until the timeout, while gthread keeps serving other clients and keep-alive connections.
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 
-# Load the model once in the master; forked workers share its memory pages copy-on-write.
-# A missing or broken checkpoint then stops gunicorn at start with a one-line "Error: ...".
-preload_app = True
+# On a CPU, load the model once in the master: forked workers share its memory pages copy-on-write,
+# and a missing or broken checkpoint stops gunicorn at start with a one-line "Error: ...". On a GPU
+# each worker loads its own after the fork (CUDA does not survive a fork); a broken checkpoint then
+# stops the worker, and gunicorn exits when workers cannot boot.
+preload_app = not gpu
 
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))  # a stuck worker is killed and replaced
 graceful_timeout = 30

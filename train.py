@@ -160,10 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     start_path = out / "last.pt" if resume is not None else args.init
     start = resume if resume is not None else read_checkpoint(args.init) if args.init else None
     torch.manual_seed(args.seed)
-    data = load_data(args, out, dist, start, start_path, log)
-    trainer = Trainer(args, out, dist, device, data, resume, log)
-    trainer.run()
-    T.finish_distributed(dist)
+    try:
+        data = load_data(args, out, dist, start, start_path, log)
+        trainer = Trainer(args, out, dist, device, data, resume, log)
+        trainer.run()
+    finally:  # also when training raises: the other ranks are not left waiting on this one
+        T.finish_distributed(dist)
     return 0
 
 
@@ -233,6 +235,10 @@ class Trainer:
         self.optimizer = T.make_optimizer(self.model, args.lr, args.weight_decay)
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, T.inverse_sqrt(args.warmup))
         self.autocast = partial(torch.autocast, "cuda", dtype=torch.bfloat16) if device.type == "cuda" else nullcontext
+        if dist.world > 1 and resume is None:
+            # Every rank starts from rank 0's weights (DDP broadcasts them), but each needs dropout
+            # masks of its own, or the ranks would drop the same units of different batches.
+            torch.manual_seed(args.seed + 1000 * dist.rank)
         self.state = {"step": 0, "epoch": 0, "position": 0, "best_bleu": -1.0, "bad_evals": 0, "elapsed_s": 0.0,
                       "curves": {"step": [], "train_loss": [], "dev_loss": [], "dev_bleu": [], "lr": []},
                       "window": {"loss": 0.0, "tokens": 0}}  # window: train loss since the last eval
@@ -241,7 +247,11 @@ class Trainer:
             self.optimizer.load_state_dict(ts["optimizer"])
             self.scheduler.load_state_dict(ts["scheduler"])
             self.state = ts["state"]
-            T.set_rng_state(ts["rng"])
+            own = T.own_rng_state(ts["rng"], dist)
+            if own is not None:
+                T.set_rng_state(own, device)
+            else:
+                log(f"resumed with {dist.world} processes from a run saved with another number: fresh random state")
             log(f"resumed from {out / 'last.pt'} at step {self.state['step']} (epoch {self.state['epoch']}, "
                 f"batch {self.state['position']})")
         self.time_started = time.time() - self.state["elapsed_s"]  # counts earlier sessions of this run
@@ -253,6 +263,8 @@ class Trainer:
         self.bar = tqdm(total=args.max_steps, initial=state["step"], unit="step", dynamic_ncols=True,
                         disable=not self.dist.main or args.no_progress)
         self.speed = {"tokens": 0, "t0": time.time()}
+        # Running loss sums on the device, read at --log-every (log) and at evals and saves (window).
+        self.loss_since = {"window": torch.zeros((), device=self.device), "log": torch.zeros((), device=self.device)}
         stop = False
         while not stop:
             for idx in self.data.sampler.batches(state["epoch"])[state["position"]:]:
@@ -282,27 +294,39 @@ class Trainer:
                  f"{state['elapsed_s'] / 60:.1f} min; wrote {self.out / 'best.pt'} and {self.out / 'last.pt'}")
 
     def step(self, idx: list[int]) -> None:
-        """One optimizer step on the pairs ``idx``."""
+        """One optimizer step on the pairs ``idx``.
+
+        Nothing here waits for the device: tokens are counted on the host, and the loss is summed
+        on the device and read only every --log-every steps (``report``) and before an
+        evaluation or a save (``flush_loss``)."""
         d, state = self.data, self.state
-        batch = Batch.make([d.src_ids[i] for i in idx], [d.tgt_ids[i] for i in idx], self.device)
+        targets = [d.tgt_ids[i] for i in idx]
+        n_tokens = Batch.count_tokens(targets)
+        batch = Batch.make([d.src_ids[i] for i in idx], targets, self.device)
         with self.autocast():
             logits = self.ddp(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)
         loss_sum = T.label_smoothed_loss(logits, batch.tgt_out, self.model.config.label_smoothing)
         self.optimizer.zero_grad(set_to_none=True)
-        (loss_sum / batch.n_tokens).backward()
+        (loss_sum / n_tokens).backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.args.clip_norm)
         self.optimizer.step()
         self.scheduler.step()
         state["step"] += 1
         state["position"] += 1
-        loss_value = float(loss_sum.detach())
-        state["window"]["loss"] += loss_value
-        state["window"]["tokens"] += batch.n_tokens
+        self.loss_since["window"] += loss_sum.detach()
+        self.loss_since["log"] += loss_sum.detach()
+        state["window"]["tokens"] += n_tokens
         state["elapsed_s"] = time.time() - self.time_started
-        self.speed["tokens"] += batch.n_tokens
+        self.speed["tokens"] += n_tokens
         if state["step"] % self.args.log_every == 0:
-            self.report(loss_value / batch.n_tokens)
+            self.report(float(self.loss_since["log"]) / max(self.speed["tokens"], 1))
+            self.loss_since["log"].zero_()
         self.bar.update(1)
+
+    def flush_loss(self) -> None:
+        """Move the device's running loss sum into the state (a float), as saved and evaluated."""
+        self.state["window"]["loss"] += float(self.loss_since["window"])
+        self.loss_since["window"].zero_()
 
     def report(self, loss: float) -> None:
         tok_s = self.speed["tokens"] * self.dist.world / max(time.time() - self.speed["t0"], 1e-9)
@@ -317,6 +341,7 @@ class Trainer:
 
     def evaluate(self) -> bool:
         """Dev loss + BLEU, a metrics line, best.pt if improved; True when patience ran out."""
+        self.flush_loss()
         state, c, window = self.state, self.state["curves"], self.state["window"]
         loss = T.dev_loss(self.model, self.data.dev, self.args.max_tokens, self.device, self.autocast)
         bleu, hyps = T.dev_bleu(self.model, self.data.tokenizer, self.data.dev, self.args.max_tokens, self.device,
@@ -341,11 +366,13 @@ class Trainer:
 
     def save(self, path: Path, with_train_state: bool) -> None:
         """Only rank 0 writes; best.pt gets the weights only, last.pt everything --resume needs."""
+        self.flush_loss()
+        rng = T.gather_rng_states(self.device, self.dist) if with_train_state else None  # every rank takes part
         if not self.dist.main:
             return
         meta = T.make_meta(self.args, self.data.corpus, self.state, self.model, self.time_started)
         train_state = ({"optimizer": self.optimizer.state_dict(), "scheduler": self.scheduler.state_dict(),
-                        "rng": T.rng_state(), "state": self.state} if with_train_state else None)
+                        "rng": rng, "state": self.state} if with_train_state else None)
         save_checkpoint(path, self.model, self.data.tokenizer, meta, train_state)
 
     def snapshot(self) -> None:

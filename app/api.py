@@ -49,4 +49,5 @@ def random_example():
 
 @bp.get("/health")
 def health():
-    return jsonify(get_service().health())
+    body = get_service().health()
+    return jsonify(body), 200 if body["status"] == "ok" else 503

@@ -87,6 +87,7 @@ class TranslationService:
         self.corpus = corpus
         self.beam_size = beam_size
         self.model_lock = threading.Lock()
+        self._health: tuple[int, str | None] | None = None  # (process id, why it cannot translate)
 
     # ------------------------------------------------------------------ public API
     # One model call at a time per process (``model_lock``, the inspector's calls too): a worker's
@@ -198,7 +199,22 @@ class TranslationService:
         return self.corpus.references_for(source) if self.corpus is not None else []
 
     def health(self) -> dict[str, Any]:
-        return {"status": "ok", "device": str(self.translator.device), "checkpoint": self.translator.checkpoint}
+        """``{"status": "ok", "device", "checkpoint"}``, or status "error" with the reason when this
+        process cannot translate. The first call in each process translates a word to find out (a
+        worker forked after CUDA was touched fails on its first CUDA call, for good); later calls
+        repeat that answer without a model call."""
+        pid = os.getpid()
+        if self._health is None or self._health[0] != pid:
+            try:
+                self.translate(["Hallo."])
+                self._health = (pid, None)
+            except Exception as exc:  # noqa: BLE001 - any failure means this worker cannot serve
+                self._health = (pid, f"{type(exc).__name__}: {exc}".splitlines()[0])
+        body = {"status": "ok" if self._health[1] is None else "error", "device": str(self.translator.device),
+                "checkpoint": self.translator.checkpoint}
+        if self._health[1] is not None:
+            body["error"] = self._health[1]
+        return body
 
 
 # LibreTranslate answers {"confidence": 0.0, "language": "en"} when it detects nothing; here the

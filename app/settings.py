@@ -21,8 +21,8 @@ DEFAULTS: dict[str, Any] = {
     # model (python -m model.sample, training split only); CORPUS_PATH= (empty) turns Random off.
     "CORPUS_PATH": str(ROOT / "checkpoints" / "random-sample.tsv"),
     "DEVICE": "auto",             # auto | cpu | cuda
-    "ENGINE": "auto",             # auto | ct2 | torch; auto = ct2 (CTranslate2) where it imports and DEVICE is the CPU
-    "QUANTIZATION": "int8",       # weights of the ct2 engine: int8 | float32
+    "ENGINE": "auto",             # auto | ct2 | torch; auto = ct2 (CTranslate2) where it imports and runs
+    "QUANTIZATION": "int8",       # ct2 compute type: int8 | float32, on a GPU also float16 | int8_float16
     "TRANSLATION_CACHE": 1000,    # model inputs whose translations each worker remembers; 0 = off
     "MAX_CHARS": 5000,            # characters per request, all texts together
     "MAX_TEXTS": 50,              # texts per request when q is a list
@@ -45,7 +45,7 @@ _INTS = {"MAX_CHARS": 1, "MAX_TEXTS": 1, "BEAM_SIZE": 1, "MAX_ALTERNATIVES": 0,
          "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "TRANSLATION_CACHE": 0, "MAX_CONTENT_LENGTH": 1024,
          "MAX_FILE_BYTES": 1, "MAX_FILE_CHARS": 1, "FILE_TTL": 1, "MAX_STORED_FILES": 1, "MAX_STORED_BYTES": 1}
 _DEVICES = ("auto", "cpu", "cuda")
-_CHOICES = {"DEVICE": _DEVICES, "ENGINE": ("auto", "ct2", "torch"), "QUANTIZATION": ("int8", "float32")}
+_CHOICES = {"DEVICE": _DEVICES, "ENGINE": ("auto", "ct2", "torch"), "QUANTIZATION": ("int8", "float32", "float16", "int8_float16")}
 
 
 class SettingsError(ValueError):

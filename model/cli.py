@@ -71,9 +71,9 @@ def add_engine_args(parser: argparse.ArgumentParser, *, default: str = "torch") 
     """--engine and --quantization, for commands that can run the CTranslate2 engine (model/inference/engines.py)."""
     parser.add_argument("--engine", default=default, choices=("auto", "ct2", "torch"),
                         help="ct2 = CTranslate2, torch = PyTorch; auto = ct2 when ctranslate2 is installed "
-                             f"and the device is the CPU, else torch (default: {default})")
-    parser.add_argument("--quantization", default="int8", choices=("int8", "float32"),
-                        help="weights of the ct2 engine (default: int8)")
+                             f"(and, on a GPU, runs there), else torch (default: {default})")
+    parser.add_argument("--quantization", default="int8", choices=("int8", "float32", "float16", "int8_float16"),
+                        help="compute type of the ct2 engine; float16 and int8_float16 need a GPU (default: int8)")
 
 
 def check_model_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

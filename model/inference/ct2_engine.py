@@ -45,7 +45,7 @@ from typing import Any
 from model.inference.alignment import AlignedText
 from model.network.config import require_int
 from model.search.options import DEFAULT, SearchOptions, length_penalty
-from model.inference.ct2_converter import check_quantization, model_files, require_ctranslate2, vocabulary
+from model.inference.ct2_converter import model_files, require_ctranslate2, vocabulary
 from model.network.tokenizer import BOS_ID, PAD_ID
 from model.inference.interface import TorchBacked
 from model.inference.translator import Translator
@@ -53,6 +53,22 @@ from model.inference.translator import Translator
 # Small enough to leave scores unchanged in float32's 7 digits, nonzero so that CT2 waits for
 # beam_size ended hypotheses instead of stopping when its best beam ends.
 _CT2_PENALTY = 1e-6
+
+
+# The engine's compute types (QUANTIZATION, --quantization) and the weights converted for each:
+# CTranslate2 converts float32 weights to float16, and runs int8 weights with float16 elsewhere,
+# when it loads them. The float16 ones need a GPU.
+WEIGHTS = {"int8": "int8", "float32": "float32", "float16": "float32", "int8_float16": "int8"}
+COMPUTE_TYPES = tuple(WEIGHTS)
+GPU_ONLY = ("float16", "int8_float16")
+
+
+def check_compute_type(quantization: str, device_kind: str) -> None:
+    """ValueError (one line) for an unknown compute type or a GPU-only one on the CPU."""
+    if quantization not in WEIGHTS:
+        raise ValueError(f"quantization must be one of {', '.join(COMPUTE_TYPES)}, got {quantization!r}")
+    if quantization in GPU_ONLY and device_kind != "cuda":
+        raise ValueError(f"quantization {quantization} needs a GPU (device cuda); on the CPU use int8 or float32")
 
 
 class CT2Translator(TorchBacked):
@@ -64,7 +80,7 @@ class CT2Translator(TorchBacked):
     def __init__(self, translator: Translator, files: dict[str, bytes], *, quantization: str = "int8",
                  threads: int = 0):
         require_int("threads", threads, 0)
-        check_quantization(quantization)
+        check_compute_type(quantization, translator.device.type)
         self.torch = translator
         self.quantization = quantization
         self.threads = threads
@@ -79,10 +95,10 @@ class CT2Translator(TorchBacked):
     @classmethod
     def from_checkpoint(cls, path: str | Path, device: str = "cpu", *, quantization: str = "int8",
                         threads: int = 0) -> "CT2Translator":
-        check_quantization(quantization)
         require_ctranslate2()
         translator = Translator.from_checkpoint(path, device=device)
-        files = model_files(translator.model, translator.tokenizer, quantization)
+        check_compute_type(quantization, translator.device.type)
+        files = model_files(translator.model, translator.tokenizer, WEIGHTS[quantization])
         return cls(translator, files, quantization=quantization, threads=threads)
 
     def engine_translator(self):

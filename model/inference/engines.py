@@ -12,9 +12,10 @@ torch. ``CachedTranslator`` wraps either and remembers the output of repeated mo
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from model.network.config import require_int
 from model.search.options import DEFAULT, SearchOptions
 
 ENGINES = ("auto", "ct2", "torch")
+log = logging.getLogger(__name__)
 
 
 class EngineError(ValueError):
@@ -39,14 +41,20 @@ def ct2_available() -> bool:
 
 
 def resolve_engine(engine: str, device: str = "auto") -> str:
-    """'auto' -> 'ct2' when ctranslate2 imports and the device is the CPU, else 'torch'."""
+    """'auto' -> 'ct2' when ctranslate2 imports (on a GPU: and sees one), else 'torch'."""
     from model.inference.translator import resolve_device
 
     if engine not in ENGINES:
         raise EngineError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     kind = resolve_device(device).type
     if engine == "auto":
-        return "ct2" if kind == "cpu" and ct2_available() else "torch"
+        if not ct2_available():
+            return "torch"
+        if kind == "cuda":
+            import ctranslate2
+
+            return "ct2" if ctranslate2.get_cuda_device_count() >= 1 else "torch"
+        return "ct2"
     if engine == "ct2":
         if not ct2_available():
             raise EngineError("engine 'ct2' needs the ctranslate2 package: pip install ctranslate2")
@@ -66,13 +74,36 @@ def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto",
 
     require_int("cache_size", cache_size, 0)
     chosen = resolve_engine(engine, device)
-    if chosen == "ct2":
+
+    def ct2() -> Engine:
         from model.inference.ct2_engine import CT2Translator
 
-        translator: Any = CT2Translator.from_checkpoint(path, device, quantization=quantization, threads=threads)
+        made = CT2Translator.from_checkpoint(path, device, quantization=quantization, threads=threads)
+        if made.device.type == "cuda":
+            made.engine_translator()  # CT2's CUDA libraries load here, not at the first request
+        return made
+
+    def pytorch() -> Engine:
+        return Translator.from_checkpoint(path, device=device)
+
+    if chosen == "torch":
+        translator = pytorch()
+    elif engine == "auto":
+        translator = with_fallback(ct2, pytorch)
     else:
-        translator = Translator.from_checkpoint(path, device=device)
+        translator = ct2()
     return CachedTranslator(translator, cache_size) if cache_size else translator
+
+
+def with_fallback(preferred: Callable[[], Engine], fallback: Callable[[], Engine]) -> Engine:
+    """``preferred()`` (CTranslate2 for ENGINE=auto), or ``fallback()`` with a log line saying why
+    when it cannot be made: on a GPU, CTranslate2's CUDA libraries (cuBLAS, cuDNN) may not load."""
+    try:
+        return preferred()
+    except (OSError, RuntimeError, ValueError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        log.warning("ENGINE=auto: CTranslate2 cannot run here (%s); using the PyTorch engine", reason)
+        return fallback()
 
 
 def engine_name(translator: Engine) -> str:

@@ -25,14 +25,17 @@ from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
 
 
 def pad(seqs: Sequence[Sequence[int]], device: torch.device | str | None = None) -> Tensor:
-    """Right-pad integer sequences with PAD into a (B, L) tensor."""
+    """Right-pad integer sequences with PAD into a (B, L) tensor.
+
+    Built in one host tensor from a padded list (not row by row); for a GPU it is pinned and
+    copied without blocking, so the host can prepare the next batch while the copy runs."""
     if not seqs:
         raise ValueError("cannot pad an empty list of sequences")
     width = max(len(s) for s in seqs)
-    out = torch.full((len(seqs), width), PAD_ID, dtype=torch.long)
-    for i, s in enumerate(seqs):
-        out[i, : len(s)] = torch.as_tensor(s, dtype=torch.long)
-    return out.to(device) if device is not None else out
+    out = torch.tensor([list(s) + [PAD_ID] * (width - len(s)) for s in seqs], dtype=torch.long)  # (B, L)
+    if device is None or torch.device(device).type == "cpu":
+        return out if device is None else out.to(device)
+    return out.pin_memory().to(device, non_blocking=True)
 
 
 def padding_mask(tokens: Tensor) -> Tensor:
@@ -83,5 +86,14 @@ class Batch:
         return int((self.tgt_out != PAD_ID).sum())
 
     def to(self, device: torch.device | str) -> "Batch":
-        moved = {k: (v.to(device, non_blocking=True) if isinstance(v, Tensor) else v) for k, v in vars(self).items()}
+        """The batch on ``device``. Copies to a GPU do not block (the stream orders them before any
+        use there); copies to the CPU do, since the host could otherwise read them unfinished."""
+        non_blocking = torch.device(device).type == "cuda"
+        moved = {k: (v.to(device, non_blocking=non_blocking) if isinstance(v, Tensor) else v)
+                 for k, v in vars(self).items()}
         return Batch(**moved)
+
+    @staticmethod
+    def count_tokens(tgt_seqs: Sequence[Sequence[int]]) -> int:
+        """``n_tokens`` of the batch these targets make, counted on the host (no device sync)."""
+        return sum(len(t) + 1 for t in tgt_seqs)

@@ -174,9 +174,10 @@ def greedy_search(
         next_tok = logp.argmax(dim=-1)  # (Ba,)
         prefix = torch.cat([prefix, next_tok[:, None]], dim=1)  # (Ba, t + 2)
         ended = next_tok == EOS_ID  # (Ba,)
-        if bool(ended.any()):
-            for row in ended.nonzero().squeeze(1).tolist():
-                outputs[int(active[row])] = prefix[row, 1:-1].tolist()
+        if bool(ended.any()):  # one sync per step; the ended rows then come over in two copies
+            rows = ended.nonzero().squeeze(1)  # (E,)
+            for sentence, tokens in zip(active[rows].tolist(), prefix[rows, 1:-1].tolist()):
+                outputs[sentence] = tokens
             keep = (~ended).nonzero().squeeze(1)  # (Ba',)
             if keep.numel() == 0:
                 break
@@ -244,7 +245,7 @@ def beam_search(
         beam_src = (top_beam.gather(1, keep) + torch.arange(Ba, device=device)[:, None] * K).view(-1)  # (Ba*K,)
         prefix = torch.cat([prefix.index_select(0, beam_src), top_tok.gather(1, keep).view(-1, 1)], dim=1)
         step.select(beam_src)
-        full = torch.tensor([len(ended[int(i)]) >= K for i in active], device=device)  # (Ba,)
+        full = torch.tensor([len(ended[i]) >= K for i in active.tolist()], device=device)  # (Ba,)
         # A sentence at its length limit has ended all its beams; one with no live beam has nothing left.
         still = ~(full | at_limit) & scores.isfinite().any(dim=-1)  # (Ba,)
         if recorder is not None:
@@ -327,13 +328,19 @@ def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, 
                    K) -> list[tuple[int, int, float]]:
     """Move every EOS candidate among the top K of its sentence into ``ended``; returns them as
     (row, candidate, score) for a recorder."""
+    found = is_eos[:, :K].nonzero()  # (E, 2): (row, candidate)
+    if found.numel() == 0:
+        return []
+    rows, cols = found[:, 0], found[:, 1]
+    # One copy each instead of one per ended hypothesis (each a device sync on a GPU).
+    sentences = active[rows].tolist()
+    tokens = prefix[rows, top_beam[rows, cols], 1:].tolist()
+    penalty = length_penalty(length, alpha)  # a Python float: scores divide in double precision
+    scores = [score / penalty for score in top_scores[rows, cols].tolist()]
     collected = []
-    for row, col in is_eos[:, :K].nonzero().tolist():
-        sent = int(active[row])
+    for row, col, sent, toks, score in zip(rows.tolist(), cols.tolist(), sentences, tokens, scores):
         if len(ended[sent]) >= K:
             continue
-        tokens = prefix[row, int(top_beam[row, col]), 1:].tolist()
-        score = float(top_scores[row, col]) / length_penalty(length, alpha)
-        ended[sent].append(Hypothesis(tokens=tokens, score=score))
+        ended[sent].append(Hypothesis(tokens=toks, score=score))
         collected.append((row, col, score))
     return collected

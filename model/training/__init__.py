@@ -91,16 +91,17 @@ def batches_by_length(lengths: Sequence[int], max_tokens: int) -> list[list[int]
 def dev_loss(model: Transformer, dev: DevSet, max_tokens: int, device: torch.device, autocast) -> float:
     """Mean per-token cross-entropy (no smoothing) on the dev pairs."""
     model.eval()
-    total, tokens = 0.0, 0
+    total, tokens = torch.zeros((), dtype=torch.float64, device=device), 0  # summed on the device: one read
     lengths = [max(len(s), len(t)) + 2 for s, t in zip(dev.src_ids, dev.tgt_ids)]
     for idx in batches_by_length(lengths, max_tokens):
-        batch = Batch.make([dev.src_ids[i] for i in idx], [dev.tgt_ids[i] for i in idx], device)
+        targets = [dev.tgt_ids[i] for i in idx]
+        batch = Batch.make([dev.src_ids[i] for i in idx], targets, device)
         with autocast():
             logits = model(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)
-        total += float(label_smoothed_loss(logits, batch.tgt_out, 0.0))
-        tokens += batch.n_tokens
+        total += label_smoothed_loss(logits, batch.tgt_out, 0.0)
+        tokens += Batch.count_tokens(targets)
     model.train()
-    return total / max(tokens, 1)
+    return float(total) / max(tokens, 1)
 
 
 @torch.no_grad()
@@ -142,18 +143,41 @@ def keep_freed_memory() -> None:
     libc.mallopt(M_TRIM_THRESHOLD, 2**30)
 
 
-def rng_state() -> dict[str, Any]:
+def rng_state(device: torch.device) -> dict[str, Any]:
+    """This process's random state: torch's CPU generator, Python's, and on CUDA the generator of
+    its own device only (never other visible GPUs', and a CPU run never touches CUDA)."""
     state: dict[str, Any] = {"torch": torch.get_rng_state(), "python": random.getstate()}
-    if torch.cuda.is_available():
-        state["cuda"] = torch.cuda.get_rng_state_all()
+    if device.type == "cuda":
+        state["cuda"] = torch.cuda.get_rng_state(device)
     return state
 
 
-def set_rng_state(state: dict[str, Any]) -> None:
+def set_rng_state(state: dict[str, Any], device: torch.device) -> None:
+    """Restore ``rng_state``'s result; a CUDA state is restored only when resuming on CUDA (a run
+    saved on a GPU and resumed on the CPU keeps the CPU and Python generators exactly)."""
     torch.set_rng_state(state["torch"])
     random.setstate(state["python"])
-    if "cuda" in state and torch.cuda.is_available():
-        torch.cuda.set_rng_state_all(state["cuda"])
+    if device.type == "cuda" and "cuda" in state:
+        torch.cuda.set_rng_state(state["cuda"], device)
+
+
+def gather_rng_states(device: torch.device, d: Dist) -> dict[str, Any]:
+    """Every rank's ``rng_state`` (rank 0 saves them all: each rank resumes with its own)."""
+    own = rng_state(device)
+    if d.world == 1:
+        return {"ranks": [own]}
+    states: list[Any] = [None] * d.world
+    dist.all_gather_object(states, own)
+    return {"ranks": states}
+
+
+def own_rng_state(saved: dict[str, Any], d: Dist) -> dict[str, Any] | None:
+    """This rank's saved state; None when the run was saved with another number of processes
+    (then each rank keeps the fresh, rank-seeded generators it has)."""
+    if "ranks" not in saved:  # saved before per-rank states: one process's state
+        return saved if d.world == 1 else None
+    ranks = saved["ranks"]
+    return ranks[d.rank] if len(ranks) == d.world else None
 
 
 @dataclass
@@ -170,12 +194,20 @@ class Dist:
 
 
 def init_distributed(device_kind: str) -> Dist:
-    """Join the torchrun job if there is one: NCCL on GPUs, gloo on CPUs."""
+    """Join the torchrun job if there is one: NCCL on GPUs, gloo on CPUs. On CUDA every rank needs
+    a GPU of its own: more ranks than visible GPUs is a one-line error, not "invalid device ordinal"."""
     if "RANK" not in os.environ:
         return Dist()
+    local_rank = int(os.environ.get("LOCAL_RANK", 0))
+    if device_kind == "cuda":
+        gpus = torch.cuda.device_count()
+        if local_rank >= gpus:
+            local = int(os.environ.get("LOCAL_WORLD_SIZE", local_rank + 1))
+            raise ValueError(f"{local} processes per node but {gpus} visible GPU{'s' * (gpus != 1)}: start "
+                             f"at most {gpus} (torchrun --nproc_per_node={gpus}), or train on the CPU with --device cpu")
     backend = "nccl" if device_kind == "cuda" else "gloo"
     dist.init_process_group(backend=backend)
-    d = Dist(rank=dist.get_rank(), world=dist.get_world_size(), local_rank=int(os.environ.get("LOCAL_RANK", 0)))
+    d = Dist(rank=dist.get_rank(), world=dist.get_world_size(), local_rank=local_rank)
     if device_kind == "cuda":
         torch.cuda.set_device(d.local_rank)
     return d

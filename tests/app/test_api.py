@@ -152,3 +152,19 @@ def test_random_without_corpus(make_app):
 
 def test_health(client, app_config):
     assert client.get("/health").get_json() == {"status": "ok", "device": "cpu", "checkpoint": app_config["MODEL_PATH"]}
+
+
+def test_health_is_503_when_the_worker_cannot_translate(make_app, monkeypatch):
+    """A gunicorn worker forked after CUDA was touched answers every request with a 500; /health
+    must say so instead of "ok" (checked once per process, by translating a word)."""
+    from app.service import TranslationService
+
+    def broken(self, texts, **kwargs):
+        raise RuntimeError("Cannot re-initialize CUDA in forked subprocess.\nmore detail")
+
+    client = make_app().test_client()
+    monkeypatch.setattr(TranslationService, "translate", broken)
+    response = client.get("/health")
+    assert response.status_code == 503
+    assert response.get_json()["status"] == "error"
+    assert response.get_json()["error"] == "RuntimeError: Cannot re-initialize CUDA in forked subprocess."

@@ -84,7 +84,7 @@ def test_broken_checkpoint_stops_gunicorn_with_one_line(tmp_path):
 
 
 def load_gunicorn_conf(monkeypatch, **env):
-    for name in ("PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT"):
+    for name in ("PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT", "DEVICE", "CUDA_VISIBLE_DEVICES"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -101,6 +101,31 @@ def test_gunicorn_conf(monkeypatch):
     assert conf.max_requests > 0 and 0 < conf.max_requests_jitter < conf.max_requests
     assert conf.timeout > 0 and conf.graceful_timeout > 0
     assert conf.accesslog == "-" and conf.errorlog == "-"
+
+
+@pytest.mark.parametrize("env, driver, gpu", [
+    ({"DEVICE": "cpu"}, True, False),
+    ({"DEVICE": "cuda"}, False, True),
+    ({"DEVICE": "cuda:1"}, False, True),
+    ({}, True, True),                                   # auto, a driver present
+    ({}, False, False),                                 # auto, no driver
+    ({"CUDA_VISIBLE_DEVICES": ""}, True, False),         # auto, GPUs hidden
+    ({"CUDA_VISIBLE_DEVICES": "-1"}, True, False),
+])
+def test_gpu_serving_loads_in_each_worker(monkeypatch, tmp_path, env, driver, gpu):
+    """On a GPU the master must not touch CUDA: no preload, one worker; decided from the settings
+    and the driver's device file, never from CUDA itself (torch is not even imported)."""
+    conf = load_gunicorn_conf(monkeypatch, **env)
+    device_file = tmp_path / "nvidiactl"
+    if driver:
+        device_file.touch()
+    import os
+    assert conf.serves_on_gpu({**env}, str(device_file)) is gpu
+    monkeypatch.setattr(os.path, "exists", lambda path: driver if path == conf.NVIDIA_DRIVER else os.path.isfile(path))
+    conf = load_gunicorn_conf(monkeypatch, **env)
+    assert conf.preload_app is (not gpu)
+    assert conf.workers == 1 if gpu else 1 <= conf.workers <= 4
+    assert "torch" not in vars(conf)
 
 
 def test_gunicorn_conf_defaults(monkeypatch):

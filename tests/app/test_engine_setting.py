@@ -36,7 +36,7 @@ def test_defaults():
 @pytest.mark.parametrize("name, value, message", [
     ("ENGINE", "onnx", "ENGINE must be one of auto, ct2, torch, got 'onnx'"),
     ("ENGINE", 1, "ENGINE must be a string, got 1"),
-    ("QUANTIZATION", "int4", "QUANTIZATION must be one of int8, float32, got 'int4'"),
+    ("QUANTIZATION", "int4", "QUANTIZATION must be one of int8, float32, float16, int8_float16, got 'int4'"),
     ("TRANSLATION_CACHE", "-1", "TRANSLATION_CACHE must be an integer >= 0, got '-1'"),
     ("TRANSLATION_CACHE", "many", "TRANSLATION_CACHE must be an integer >= 0, got 'many'"),
 ])

@@ -258,3 +258,37 @@ def test_engines_bench_model_part(tiny_checkpoint, corpus_path, capsys):
     bleu = [line.split() for line in out.splitlines() if line.startswith(("  torch ", "  ct2-"))]
     assert [(row[0], row[1]) for row in bleu] == [("torch", "100.00"), ("ct2-float32", "100.00"), ("ct2-int8", "100.00")]
     assert bench.pss_kib(os.getpid()) > 0 and bench.children(os.getppid()) != []
+
+
+@pytest.mark.parametrize("quantization, device, message", [
+    ("float16", "cpu", "quantization float16 needs a GPU (device cuda); on the CPU use int8 or float32"),
+    ("int8_float16", "cpu", "quantization int8_float16 needs a GPU (device cuda); on the CPU use int8 or float32"),
+    ("int4", "cuda", "quantization must be one of int8, float32, float16, int8_float16, got 'int4'"),
+])
+def test_compute_types(quantization, device, message):
+    from model.inference.ct2_engine import WEIGHTS, check_compute_type
+
+    with pytest.raises(ValueError) as error:
+        check_compute_type(quantization, device)
+    assert str(error.value) == message
+    for ok in WEIGHTS:
+        check_compute_type(ok, "cuda")
+    assert WEIGHTS["float16"] == "float32" and WEIGHTS["int8_float16"] == "int8"
+
+
+def test_float16_on_the_cpu_is_refused(tiny_checkpoint):
+    with pytest.raises(ValueError, match="^quantization float16 needs a GPU"):
+        CT2Translator.from_checkpoint(tiny_checkpoint, "cpu", quantization="float16")
+
+
+def test_auto_falls_back_to_torch_with_a_log_line(caplog):
+    """ENGINE=auto on a GPU whose CTranslate2 CUDA libraries do not load serves with PyTorch."""
+    from model.inference.engines import with_fallback
+
+    def ct2():
+        raise OSError("libcublas.so.12: cannot open shared object file: No such file or directory\nmore")
+
+    with caplog.at_level("WARNING", logger="model.inference.engines"):
+        assert with_fallback(ct2, lambda: "torch engine") == "torch engine"
+    assert caplog.messages == ["ENGINE=auto: CTranslate2 cannot run here (libcublas.so.12: cannot open shared "
+                               "object file: No such file or directory); using the PyTorch engine"]

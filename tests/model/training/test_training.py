@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import torch
 
 from model.training import spread
 
@@ -19,3 +20,56 @@ def test_spread_is_even_and_ordered(n, k, expected):
         assert picked == expected
     assert len(picked) == min(n, k) and picked == sorted(set(picked)) and picked[0] == 0
     assert picked[-1] >= n - n // min(n, k) - 1  # reaches the end of a sorted corpus, not just its start
+
+
+# ------------------------------------------------------------------------- GPU-ready, checked on a CPU
+
+def test_rng_state_of_a_cpu_run_has_no_cuda_part_and_never_starts_cuda():
+    import random
+
+    from model.training import Dist, gather_rng_states, own_rng_state, rng_state, set_rng_state
+
+    cpu = torch.device("cpu")
+    state = rng_state(cpu)
+    assert set(state) == {"torch", "python"}
+    expected = (torch.rand(3), random.random())
+    # A state saved on a GPU, resumed on the CPU: the CPU and Python generators are restored exactly
+    # and CUDA is not touched (no IndexError for missing GPUs, no CUDA initialization).
+    set_rng_state({**state, "cuda": torch.zeros(16, dtype=torch.uint8)}, cpu)
+    assert torch.equal(torch.rand(3), expected[0]) and random.random() == expected[1]
+    assert not torch.cuda.is_initialized()
+    single = gather_rng_states(cpu, Dist())
+    assert len(single["ranks"]) == 1 and set(single["ranks"][0]) == {"torch", "python"}
+
+
+@pytest.mark.parametrize("saved, rank, world, which", [
+    ({"ranks": ["r0", "r1"]}, 1, 2, "r1"),          # each rank resumes with its own state
+    ({"ranks": ["r0", "r1"]}, 0, 1, None),           # another number of processes: fresh states
+    ({"torch": "t", "python": "p"}, 0, 1, "old"),    # saved before per-rank states
+    ({"torch": "t", "python": "p"}, 1, 2, None),
+])
+def test_own_rng_state(saved, rank, world, which):
+    from model.training import Dist, own_rng_state
+
+    expected = saved if which == "old" else which
+    assert own_rng_state(saved, Dist(rank=rank, world=world)) == expected
+
+
+def test_more_ranks_than_gpus_is_one_clear_error(monkeypatch):
+    from model.training import init_distributed
+
+    monkeypatch.setenv("RANK", "1")
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    monkeypatch.setenv("LOCAL_WORLD_SIZE", "2")
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    with pytest.raises(ValueError) as error:
+        init_distributed("cuda")
+    assert str(error.value) == ("2 processes per node but 1 visible GPU: start at most 1 "
+                                "(torchrun --nproc_per_node=1), or train on the CPU with --device cpu")
+
+
+def test_tokens_are_counted_on_the_host():
+    from model.network.batch import Batch
+
+    targets = [[5, 6, 7], [8], []]
+    assert Batch.count_tokens(targets) == Batch.make([[4], [4], [4]], targets).n_tokens == 7
