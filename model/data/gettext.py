@@ -25,8 +25,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import polib
-
 from model.data.corpus import CorpusError, Pair, normalize
 from model.data.language import wrong_language
 from model.data.software import has_words, mask_directives, strip_accelerators
@@ -50,6 +48,8 @@ def catalog_files(path: str | os.PathLike) -> list[Path]:
 
 
 def _open(file: Path):
+    import polib  # here, not at the top: train.py must start where polib is not installed (a lent GPU)
+
     try:
         return polib.mofile(str(file)) if file.suffix == ".mo" else polib.pofile(str(file))
     except (OSError, ValueError, UnicodeDecodeError) as exc:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import functools
 import re
 
-from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
 MIN_WORDS = 4        # shorter strings ("Build ID", "OK") are not evidence of a language
 SURE = 0.99
 
@@ -19,7 +17,10 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @functools.lru_cache(maxsize=1)
-def _identifier() -> LanguageIdentifier:
+def _identifier():
+    # Imported here: train.py must start where only torch's stack is installed (a lent GPU).
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     identifier.set_languages(["de", "en"])
     return identifier
