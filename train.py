@@ -26,6 +26,7 @@ from tqdm import tqdm
 
 from model import cli
 from model import training as T
+from model.data.lexicon import Lexicon, known_words
 from model.data.sampler import TokenBatchSampler, weighted_indices
 from model.network.batch import Batch
 from model.network.checkpoint import build_from_checkpoint, read_checkpoint, save_checkpoint
@@ -116,6 +117,9 @@ def add_augmentation_args(p: argparse.ArgumentParser) -> None:
     """Training augmentation for the text pipeline (pipeline/augment.py); the defaults are the release recipe's."""
     p.add_argument("--no-placeholders", action="store_true",
                    help="no placeholder symbols in the vocabulary and no placeholder augmentation")
+    p.add_argument("--no-lexicon", action="store_true",
+                   help="save no lexicon of the training words (the pipeline then carries no unknown "
+                        "capitalized word over as a name: for a model that has seen every name it serves)")
     p.add_argument("--placeholder-names", type=float, default=Augmentation.placeholder_names,
                    help="share of pairs whose names shared by both sides become placeholders")
     p.add_argument("--placeholder-synthetic", type=float, default=Augmentation.placeholder_synthetic,
@@ -181,6 +185,7 @@ class Data:
     tgt_ids: list[list[int]]
     sampler: TokenBatchSampler
     dev: T.DevSet
+    lexicon: bytes | None      # the German words the model knows (model.data.lexicon), or None
 
 
 def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | None, start_path, log) -> Data:
@@ -218,7 +223,9 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | N
     sample = T.spread(len(sources), args.eval_sentences)
     dev = T.DevSet(tokenizer.encode_batch([de for de, _ in corpus.dev]), tokenizer.encode_batch([en for _, en in corpus.dev]),
                    tokenizer.encode_batch([sources[i] for i in sample]), [references[i] for i in sample])
-    return Data(corpus, tokenizer, model, src_ids, tgt_ids, sampler, dev)
+    # The pairs as read, never dev or test.
+    lexicon = None if args.no_lexicon else Lexicon(known_words(corpus.train)).to_bytes()
+    return Data(corpus, tokenizer, model, src_ids, tgt_ids, sampler, dev, lexicon)
 
 
 # ------------------------------------------------------------------------------- model and loop
@@ -373,7 +380,7 @@ class Trainer:
         meta = T.make_meta(self.args, self.data.corpus, self.state, self.model, self.time_started)
         train_state = ({"optimizer": self.optimizer.state_dict(), "scheduler": self.scheduler.state_dict(),
                         "rng": rng, "state": self.state} if with_train_state else None)
-        save_checkpoint(path, self.model, self.data.tokenizer, meta, train_state)
+        save_checkpoint(path, self.model, self.data.tokenizer, meta, train_state, lexicon=self.data.lexicon)
 
     def snapshot(self) -> None:
         """Weights of this step kept for checkpoint averaging; only the newest --keep-checkpoints stay."""

@@ -7,10 +7,20 @@ each as one SentencePiece piece (user-defined symbols), ``mask_pair`` teaches th
 them, and ``restore`` puts the spans (numbers converted to English notation) back afterwards.
 
 Detection (``find_spans``) is one pass of one regular expression whose alternatives are ordered by
-priority: placeholder lookalikes, `backticks`, URLs, e-mails, @handles, #hashtags, dates, times,
-codes, numbers, emoji. Among matches the leftmost wins, and at one position the first alternative.
+priority: placeholder lookalikes, `backticks`, URLs, e-mails, @handles, #hashtags, format directives,
+paths, file names, dates, times, phone numbers, codes, numbers, emoji. Among matches the leftmost wins, and at one position the first alternative.
 Decisions, each made so that copying verbatim is never worse than what the model would do:
 
+* Format directives: ``model.data.software.FORMAT_DIRECTIVE``, the pattern that masks them in
+  training pairs (``%s``, ``%(name)s``, ``{0}``, Qt ``%1``, ``$VAR``, ...); not when glued to a
+  word before or after ("50%ige" is German).
+* Paths (``/etc/app``, ``~/.bashrc``, ``../docs/``, ``C:\\Users\\...``) and file names or domains
+  with an extension of a fixed list (``config.yaml``, ``beispiel.de``): a list, because a missing
+  space ("Ende.der") must not turn words into a name.
+* Names (``with_names``, only with a model that has a lexicon): capitalized words the model was
+  not taught to translate ("Liebe Anna," lost the name; "Hallo Lukas," became "Hellasasas").
+* Phone numbers: a leading ``0`` or ``+``country code and more groups (``0221 9876543``,
+  ``(030) 123 45 67``, ``030/1234567``) are one span, carried as written.
 * Dates: ``23.11.2026``, ``23.11.26``, ``2026-11-23``, ``23/11/2026``; a year-less ``1.1.`` only
   when a word follows (at the end of a sentence ``3.5.`` is the number ``3.5`` and a full stop).
 * Times: ``7:05``, ``19:30``, ``19:30:15``; ``19.30`` only before "Uhr".
@@ -37,12 +47,15 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from model.data.lexicon import WORD
+from model.data.software import FORMAT_DIRECTIVE
 from model.network.placeholders import (  # noqa: F401  (part of this module's API)
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, placeholder)
 
-NUMBER_KINDS = frozenset({"number", "date", "time", "code"})
+NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code"})
 KINDS = NUMBER_KINDS | {
-    "placeholder", "backticks", "url", "email", "handle", "hashtag", "emoji", "unrepresentable"}
+    "placeholder", "backticks", "url", "email", "handle", "hashtag", "directive", "path", "filename",
+    "emoji", "unrepresentable", "name"}
 
 
 def _emoji_class() -> str:
@@ -62,6 +75,16 @@ _EMOJI = _emoji_class()
 _EMOJI_UNIT = (rf"(?:[0-9#*]\ufe0f?\u20e3|[{_EMOJI}{_SKIN}][\ufe0e\ufe0f]?[{_SKIN}]?"
                r"[\U000E0020-\U000E007F]*)")
 _NUM_END = r"(?![0-9]|[.,][0-9])"
+# File extensions and top-level domains that make "config.yaml" or "example.com" a name to copy;
+# a list, because "Ende.der" (a missing space) must stay words.
+_EXTENSIONS = "|".join(sorted("""
+    txt md rst pdf doc docx odt ods odp odg xls xlsx ppt pptx csv tsv json yaml yml xml html htm css
+    js mjs ts tsx jsx py ipynb rb java kt c h cpp hpp cs go rs swift php pl sh bash ps1 bat cmd exe
+    dll so dylib deb rpm apk msi dmg iso img jar war zip gz tgz bz2 xz zst 7z rar tar png jpg jpeg
+    gif svg webp bmp ico tif tiff mp3 mp4 m4a wav ogg flac avi mkv mov webm srt vtt po pot mo ini cfg
+    conf toml lock log sql sqlite db env properties ftl tex bib epub
+    com org net de at ch eu io dev info edu gov uk fr it es nl be pl
+""".split(), key=lambda e: (-len(e), e)))
 _DAY, _MONTH = r"(?:0?[1-9]|[12][0-9]|3[01])", r"(?:0?[1-9]|1[0-2])"
 _ALTERNATIVES = {
     "placeholder": r"⦅[^⦅⦆\s]*⦆|[⦅⦆]",
@@ -70,6 +93,10 @@ _ALTERNATIVES = {
     "email": r"(?<![\w.+@-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w-])",
     "handle": r"(?<![\w@.])@[^\W_]\w*(?:\.\w+)*(?:@[\w-]+(?:\.[\w-]+)+)?",
     "hashtag": r"(?<![\w#&])#(?=[\w-]*[^\W\d_])\w+(?:-\w+)*",
+    "directive": rf"(?<![\w%$]){FORMAT_DIRECTIVE}",
+    "path": r"(?<![\w./~\\-])(?:~|\.{1,2})?/(?=[\w.-]*[^\W\d_])[\w.-]+(?:/[\w.-]+)*/?"
+            r"|(?<!\w)[A-Za-z]:\\(?:[\w .-]+\\)*[\w.-]*",
+    "filename": rf"(?<![\w.@/\\-])(?=[\w-]*[^\W\d_])[\w-]{{2,}}(?:\.[\w-]+)*\.(?:{_EXTENSIONS})(?![\w-]|\.\w)",
     "date": (rf"(?<![\w.,]){_DAY}\.{_MONTH}\.(?:[0-9]{{4}}|[0-9]{{2}}){_NUM_END}"
              rf"|(?<![\w.,]){_DAY}\.{_MONTH}\.(?![0-9])(?=[ \t]+\w)"
              rf"|(?<![\w.,/-])[0-9]{{4}}-[01][0-9]-[0-3][0-9](?![\w-])"
@@ -77,13 +104,15 @@ _ALTERNATIVES = {
     "time": (r"(?<![\w.,:])(?:[01]?[0-9]|2[0-4]):[0-5][0-9](?::[0-5][0-9])?(?![0-9]|[:.,][0-9])"
              r"|(?<![\w.,])(?:[01]?[0-9]|2[0-4])\.[0-5][0-9](?=\s*Uhr\b)"),
     # A token with a digit and a letter or a joined digit; _token_spans decides what it is.
+    "phone": r"(?<![\w+])(?:\+[1-9][0-9]{0,2} ?(?:\(0\) ?)?[1-9][0-9]{1,4}|\(0[1-9][0-9]{1,4}\)|0[1-9][0-9]{1,4})"
+             r"(?:[ /-][0-9]{2,}){1,3}(?![\w.,]?[0-9])",
     "code": r"(?<![\w/-])(?=[\w/-]*?[0-9])(?=[\w/-]*?(?:[^\W\d_]|[0-9][-/][^\W_]))"
             r"[^\W_]+(?:[-/][^\W_]+)*(?!\w)",
     "number": rf"(?<!\w)(?<![0-9][.,])[-+−]?[0-9]+(?:[.,][0-9]+)*{_NUM_END}(?![\ufe0f\u20e3])",
     "emoji": rf"{_EMOJI_UNIT}(?:\u200d?{_EMOJI_UNIT})*",
 }
 _SPAN_RE = re.compile("|".join(f"(?P<{kind}>{rx})" for kind, rx in _ALTERNATIVES.items()))
-_MAYBE_SPAN_CHAR = re.compile(rf"[0-9@#`⦅⦆{_EMOJI}]")
+_MAYBE_SPAN_CHAR = re.compile(rf"[0-9@#`⦅⦆%{{$/\\{_EMOJI}]|\.[a-z]")
 _PARTS = re.compile(r"[^\W_]+")
 _URL_TRAILING = ".,;:!?'’"
 
@@ -167,13 +196,36 @@ def find_spans(text: str, representable: Callable[[str], bool] | None = None) ->
             if kind == "code":
                 spans.extend(_token_spans(match[0], start))
                 continue
-            found = _trim_url(match[0]) if kind == "url" else match[0]
+            found = _trim_url(match[0]) if kind in ("url", "path") else match[0]
             # A URL that trimming reduced to its bare prefix ("http://.") is no URL.
             if kind != "url" or len(found) > (4 if found.startswith("www.") else found.find("/") + 2):
                 spans.append(Span(start, start + len(found), kind, found))
     if representable is not None:
         spans = sorted(spans + _unrepresentable(text, spans, representable), key=lambda s: s.start)
     return spans
+
+
+_SENTENCE_OPENERS = frozenset(".!?:;„\"“‚‘»«(–—")
+
+
+def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool]) -> list[Span]:
+    """``spans`` (of ``find_spans``) and, as spans of kind "name", the capitalized words of ``text``
+    outside them that ``knows(word, initial=...)`` (a ``model.data.lexicon.Lexicon``'s) does not
+    know: names, mostly ("Liebe Anna,"), carried over like the other spans. ``initial``: the word
+    opens the text or follows a sentence mark or quote, where any word is capitalized. A name takes
+    in the unrepresentable characters it contains ("Ayşe" is one name, not "Ay", "ş", "e")."""
+    names = []
+    taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
+    for match in WORD.finditer(text):
+        word, start, end = match[0], match.start(), match.end()
+        if len(word) < 2 or not word[0].isupper() or any(s < end and start < e for s, e in taken):
+            continue
+        before = text[:start].rstrip()
+        initial = not any(c.isalnum() for c in before) or before[-1] in _SENTENCE_OPENERS
+        if not knows(word, initial=initial):
+            names.append(Span(start, end, "name", word))
+    inside = [s for s in spans if any(n.start <= s.start and s.end <= n.end for n in names)]
+    return sorted([s for s in spans if s not in inside] + names, key=lambda s: s.start)
 
 
 _GROUPED = re.compile(r"([-+−]?)([0-9]{1,3}(?:\.[0-9]{3})+)(?:,([0-9]+))?")

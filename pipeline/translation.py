@@ -37,7 +37,7 @@ from .ending import close_sentence, reopen_sentence
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, mask, restore,
-    slots_needed,
+    slots_needed, with_names,
 )
 
 
@@ -58,6 +58,8 @@ class Options:
                                    # break legitimate repeats ("you don't ... you don'"); 6 changed no
                                    # output on general-dev or bench/ngram_block.py's repeats set
     batch_size: int = DEFAULT.batch_size  # model inputs decoded together
+    keep_names: bool = True       # carry capitalized words the model's lexicon lacks over as spans
+                                  # (spans.with_names; no effect with a checkpoint without lexicon)
     caps: str = "truecase"        # ALL-CAPS and headline input: "truecase" (rewritten in the casing the
                                   # vocabulary knows, casing.truecase) or "as_is". Measured (bench/
                                   # casing.py, 500 dev sources, BLEU lc; 43.01 as written) on the probe
@@ -128,6 +130,7 @@ class Pipeline:
         tokenizer = translator.tokenizer
         self.placeholders = set(PLACEHOLDERS) <= tokenizer.user_symbols
         self.truecase = options.caps == "truecase"
+        self.lexicon = translator.lexicon if options.keep_names else None
         self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(
             lambda ch: UNK_ID not in tokenizer.encode(ch))
 
@@ -160,12 +163,21 @@ class Pipeline:
         truecases a sentence, for the inspector's forced decoding, completion and beam search.
         Offsets are kept: nothing is stripped (``Masked.original_span`` maps back into ``text``)."""
         text = unicodedata.normalize("NFC", text)
-        spans = find_spans(text, self.representable)
+        spans = self._spans(text)
         needed = slots_needed(spans)
         fits = self.placeholders and needed["N"] <= NUMBER_SLOTS and needed["X"] <= OTHER_SLOTS
         masked = mask(text, spans if fits else [])
         text_style, model_text = self._cased(masked.text, text, spans if fits else [])
         return ModelInput(model_text, masked if fits else None, text_style)
+
+    def _spans(self, sentence: str) -> list[Span]:
+        """The protected spans of a sentence (``find_spans``), and its names (``with_names``) where
+        the model has a lexicon and the words are normally cased (in ALL CAPS or Title Case every
+        word looks like a name)."""
+        spans = find_spans(sentence, self.representable)
+        if self.lexicon is None or style(sentence) != "normal":
+            return spans
+        return with_names(sentence, spans, self.lexicon.knows)
 
     def _cased(self, masked_text: str, original: str, spans: Sequence[Span]) -> tuple[str, str]:
         """The casing style of the words of ``original`` (not of its spans), and ``masked_text``
@@ -194,7 +206,7 @@ class Pipeline:
         placeholders, masked parts that each have room for theirs (``_slot_groups``); with a
         vocabulary without placeholders, translated parts with verbatim spans between them."""
         sentence = text[start:end]
-        spans = find_spans(sentence, self.representable)
+        spans = self._spans(sentence)
         if self.placeholders:
             groups = _slot_groups(sentence, spans)
             chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group])

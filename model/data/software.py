@@ -22,19 +22,25 @@ import re
 
 from model.network.placeholders import OTHER_SLOTS, placeholder
 
-_PRINTF = r"%(?:[0-9]+\$)?[-+#0]*(?:[0-9]+|\*)?(?:\.(?:[0-9]+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGaAcsp%]"
-DIRECTIVE = re.compile(
-    "|".join([
-        r"%\([A-Za-z_][\w.]*\)[-+#0]*[0-9]*(?:\.[0-9]+)?[diouxXeEfFgGcrsa]",   # Python %(name)s
-        r"%\{[A-Za-z_]\w*\}",                                                   # Ruby %{name}
-        r"%[A-Z][A-Z0-9_]+(?![a-z])",                                           # LibreOffice %PRODUCTNAME
-        _PRINTF,
-        r"%[1-9][0-9]?(?![0-9])",                                               # Qt %1
-        r"\{(?:[A-Za-z_][\w.]*|[0-9]+)?(?:![rsa])?(?::[^{}\s]*)?\}",            # {name} {0:.2f} {}
-        r"\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_][\w.]*\)|\$[A-Z_][A-Z0-9_]*\b",       # ${var} $(ARG1) $VAR
-        r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>",                             # <b> </a> <br/>
-        r"&(?:[A-Za-z]+|#[0-9]+|#x[0-9A-Fa-f]+);",                              # &amp; &#160;
-    ]))
+# A printf conversion glued to a word is German, not a directive: "eine 50%ige Lösung".
+_PRINTF = (r"%(?:[0-9]+\$)?[-+#0]*(?:[0-9]+|\*)?(?:\.(?:[0-9]+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?"
+           r"[diouxXeEfFgGaAcsp%](?![^\W\d_])")
+FORMAT_DIRECTIVE = "|".join([
+    r"%\([A-Za-z_][\w.]*\)[-+#0]*[0-9]*(?:\.[0-9]+)?[diouxXeEfFgGcrsa]",   # Python %(name)s
+    r"%\{[A-Za-z_]\w*\}",                                                   # Ruby %{name}
+    r"%[A-Z][A-Z0-9_]+(?![a-z])",                                           # LibreOffice %PRODUCTNAME
+    _PRINTF,
+    r"%[1-9][0-9]?(?![0-9])",                                               # Qt %1
+    r"\{(?:[A-Za-z_][\w.]*|[0-9]+)?(?:![rsa])?(?::[^{}\s]*)?\}",            # {name} {0:.2f} {}
+    r"\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_][\w.]*\)|\$[A-Z_][A-Z0-9_]*\b",       # ${var} $(ARG1) $VAR
+])
+"""The format directives of a template, as a regular expression's source (the pipeline protects
+the same directives in what users send)."""
+DIRECTIVE = re.compile("|".join([
+    FORMAT_DIRECTIVE,
+    r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>",                                 # <b> </a> <br/>
+    r"&(?:[A-Za-z]+|#[0-9]+|#x[0-9A-Fa-f]+);",                                  # &amp; &#160;
+]))
 _LETTER = r"[^\W\d_]"
 _MARKERS = {marker: re.compile(rf"{re.escape(marker)}(?={_LETTER})") for marker in "_&~"}
 _ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+|#x[0-9A-Fa-f]+);")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from torch import device as Device
 
+    from model.data.lexicon import Lexicon
     from model.inference.alignment import AlignedText, Range
     from model.inference.translator import Translator
     from model.network.config import ModelConfig
@@ -37,6 +38,8 @@ class Engine(Protocol):
     def checkpoint(self) -> str: ...
     @property
     def meta(self) -> dict[str, Any]: ...
+    @property
+    def lexicon(self) -> Lexicon | None: ...
     def num_parameters(self) -> int: ...
     def source_ids(self, texts: Sequence[str]) -> list[list[int]]: ...
     def output_ids(self, texts: Sequence[str], **search: Any) -> list[list[int]]: ...
@@ -73,6 +76,10 @@ class TorchBacked:
     @property
     def meta(self) -> dict[str, Any]:
         return self.torch.meta
+
+    @property
+    def lexicon(self) -> Lexicon | None:
+        return self.torch.lexicon
 
     @property
     def model(self) -> Transformer:

@@ -25,7 +25,8 @@ import torch
 from model.inference.alignment import AlignedText, Range, align_outputs
 from model.network.batch import Batch
 from model.search.beamtrace import BeamTrace
-from model.network.checkpoint import load_checkpoint
+from model.data.lexicon import Lexicon
+from model.network.checkpoint import CheckpointError, build_from_checkpoint, read_checkpoint
 from model.data import normalize
 from model.search.decoding import beam_search, greedy_search, max_lengths
 from model.search.options import DEFAULT
@@ -54,7 +55,7 @@ class Translator:
     engine = "torch"
 
     def __init__(self, model: Transformer, tokenizer: Tokenizer, meta: dict[str, Any], device: torch.device,
-                 checkpoint: str = ""):
+                 checkpoint: str = "", lexicon: Lexicon | None = None):
         self.model = model.eval()
         if device.type == "cuda":
             # TF32 matrix multiplies on Ampere and later GPUs: several times float32's speed, with
@@ -65,12 +66,18 @@ class Translator:
         self.meta = meta
         self.device = device
         self.checkpoint = checkpoint
+        self.lexicon = lexicon  # None: the checkpoint has none (no name detection)
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, device: str = "auto") -> "Translator":
         dev = resolve_device(device)
-        model, tokenizer, meta = load_checkpoint(path, dev)
-        return cls(model, tokenizer, meta, dev, checkpoint=str(path))
+        ckpt = read_checkpoint(path)
+        model, tokenizer = build_from_checkpoint(ckpt, path)
+        try:
+            lexicon = Lexicon.from_bytes(ckpt["lexicon"]) if "lexicon" in ckpt else None
+        except ValueError as exc:
+            raise CheckpointError(f"checkpoint {str(path)!r} is invalid: {exc}") from None
+        return cls(model.to(dev).eval(), tokenizer, ckpt["meta"], dev, checkpoint=str(path), lexicon=lexicon)
 
     @property
     def config(self):

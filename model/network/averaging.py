@@ -36,4 +36,5 @@ def average_checkpoints(paths: Sequence[str | Path]) -> dict[str, Any]:
     n = len(paths)
     weights = {k: v / n if v.is_floating_point() else v for k, v in total.items()}
     meta = dict(newest["meta"], averaged_from=sources)
-    return {k: newest[k] for k in ("format", "config", "tokenizer")} | {"model": weights, "meta": meta}
+    kept = {k: newest[k] for k in ("format", "config", "tokenizer", "lexicon") if k in newest}
+    return kept | {"model": weights, "meta": meta}

@@ -9,6 +9,8 @@ A checkpoint is a plain dict of tensors, numbers, strings and bytes, so it loads
     tokenizer    the SentencePiece model, serialized bytes
     meta         step, epoch, dev BLEU, curves, data SHA-256, seed, wall time, versions, ...
     train_state  optional: optimizer, scheduler, RNG, data position (only ``last.pt`` needs it)
+    lexicon      optional: the German words the model knows, zlib-compressed lines of UTF-8
+                 (``model.data.lexicon``; the pipeline carries other capitalized words over as names)
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ def save_checkpoint(
     meta: dict[str, Any],
     train_state: dict[str, Any] | None = None,
     half: bool = False,
+    lexicon: bytes | None = None,
 ) -> None:
     state = {k: v.detach().cpu() for k, v in model.state_dict().items()}
     if half:
@@ -84,6 +87,8 @@ def save_checkpoint(
     }
     if train_state is not None:
         ckpt["train_state"] = train_state
+    if lexicon is not None:
+        ckpt["lexicon"] = lexicon
     atomic_save(ckpt, path)
 
 
@@ -138,6 +143,8 @@ def read_checkpoint(path: str | Path) -> dict[str, Any]:
     missing = [k for k in REQUIRED if k not in ckpt]
     if missing:
         raise CheckpointError(f"checkpoint {str(path)!r} lacks {', '.join(missing)}")
+    if not isinstance(ckpt.get("lexicon", b""), bytes):
+        raise CheckpointError(f"checkpoint {str(path)!r} is invalid: its lexicon is not bytes")
     return ckpt
 
 

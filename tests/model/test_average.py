@@ -51,6 +51,17 @@ def test_mean_of_three(tmp_path, tokenizer, capsys):
     assert "train_state" not in read_checkpoint(out)
 
 
+def test_the_newest_inputs_lexicon_is_kept(tmp_path, tokenizer, capsys):
+    paths = [make(tmp_path, tokenizer, f"step-{s}.pt", s, s)[0] for s in (1, 2)]
+    for path, words in zip(paths, (b"Hund", b"Katze")):
+        ckpt = read_checkpoint(path)
+        ckpt["lexicon"] = words
+        torch.save(ckpt, path)
+    out = tmp_path / "avg.pt"
+    assert run([*paths, "--out", out], capsys)[0] == 0
+    assert read_checkpoint(out)["lexicon"] == b"Katze"
+
+
 def test_one_input_half_is_an_fp16_export(tmp_path, tokenizer, capsys):
     path, model = make(tmp_path, tokenizer, "best.pt", 1, 5)
     out = tmp_path / "release.pt"

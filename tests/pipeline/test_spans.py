@@ -2,9 +2,10 @@
 
 import pytest
 
+from model.data.lexicon import Lexicon
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
-    find_spans, mask, placeholder, restore, slots_needed,
+    find_spans, mask, placeholder, restore, slots_needed, with_names,
 )
 
 
@@ -98,6 +99,31 @@ def test_placeholder_rejects(family, index, message):
      "Der ⦅N1⦆-jährige Junge, ein ⦅N2⦆-Sterne-Hotel, das ⦅N3⦆-Blatt"),
     ("In den 20er Jahren lief er 5km.", [("number", "20"), ("number", "5")],
      "In den ⦅N1⦆er Jahren lief er ⦅N2⦆km."),
+    # format directives of software strings, as the data layer masks them in training pairs
+    ("Die Datei %s wurde nicht gefunden.", [("directive", "%s")], "Die Datei ⦅X1⦆ wurde nicht gefunden."),
+    ("Hallo %(user)s, Sie haben %(count)d neue Nachrichten.",
+     [("directive", "%(user)s"), ("directive", "%(count)d")], "Hallo ⦅X1⦆, Sie haben ⦅X2⦆ neue Nachrichten."),
+    ("Willkommen, {name}! {0:.2f} von %1 in ${HOME} und $(ARG1) mit %5.2f%%",
+     [("directive", t) for t in ("{name}", "{0:.2f}", "%1", "${HOME}", "$(ARG1)", "%5.2f", "%%")],
+     "Willkommen, ⦅X1⦆! ⦅X2⦆ von ⦅X3⦆ in ⦅X4⦆ und ⦅X5⦆ mit ⦅X6⦆⦅X7⦆"),
+    ("Eine 50%ige Lösung, 10 % mehr, 5 $", [("number", "50"), ("number", "10"), ("number", "5")],
+     "Eine ⦅N1⦆%ige Lösung, ⦅N2⦆ % mehr, ⦅N3⦆ $"),
+    # paths and file names (with a known extension or top-level domain)
+    ("Öffnen Sie die Datei config.yaml im Ordner /etc/app.",
+     [("filename", "config.yaml"), ("path", "/etc/app")], "Öffnen Sie die Datei ⦅X1⦆ im Ordner ⦅X2⦆."),
+    ("Siehe ~/.bashrc, ../docs/ und C:\\Users\\anna\\brief.docx.",
+     [("path", "~/.bashrc"), ("path", "../docs/"), ("path", "C:\\Users\\anna\\brief.docx")],
+     "Siehe ⦅X1⦆, ⦅X2⦆ und ⦅X3⦆."),
+    ("Mehr auf beispiel.de, in README.md und setup.py", [("filename", t) for t in ("beispiel.de", "README.md", "setup.py")],
+     "Mehr auf ⦅X1⦆, in ⦅X2⦆ und ⦅X3⦆"),
+    ("Ende.der Satz, z.B. und d.h. und/oder", [], "Ende.der Satz, z.B. und d.h. und/oder"),
+    # phone numbers: the groups of one number stay together
+    ("Rufen Sie uns unter 0221 9876543 an.", [("phone", "0221 9876543")], "Rufen Sie uns unter ⦅N1⦆ an."),
+    ("Tel. +49 221 9876543 oder (030) 123 45 67 oder 030/1234567.",
+     [("phone", "+49 221 9876543"), ("phone", "(030) 123 45 67"), ("phone", "030/1234567")],
+     "Tel. ⦅N1⦆ oder ⦅N2⦆ oder ⦅N3⦆."),
+    ("Die Jahre 2024 2025, Raum 0221 und 1 000", [("number", "2024"), ("number", "2025"), ("number", "0221"),
+     ("number", "1"), ("number", "000")], "Die Jahre ⦅N1⦆ ⦅N2⦆, Raum ⦅N3⦆ und ⦅N4⦆ ⦅N5⦆"),
     # nothing to protect in ordinary German
     ("Straße, Ärger, „Zitat“ – gut… ja", [], "Straße, Ärger, „Zitat“ – gut… ja"),
     ("", [], ""),
@@ -230,3 +256,35 @@ def test_mask_rejects_foreign_spans(spans):
     with pytest.raises(ValueError) as error:
         mask("a 1 2", spans)
     assert str(error.value).startswith("span does not fit the text or overlaps the previous one: Span(")
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Liebe Anna, wie geht es dir?", ["Anna"]),
+    ("Anna kommt morgen.", ["Anna"]),                         # at the start too, when unknown in any case
+    ("Heute kommt Anna.", ["Anna"]),                          # "Heute" is known in lower case at the start
+    ("Sag Björn und Ayşe: Kowalczyk zahlt.", ["Björn", "Ayşe", "Kowalczyk"]),
+    ("Die Katze von Müller-Lüdenscheidt schläft.", ["Müller-Lüdenscheidt"]),
+    ("Schick es an anna@example.de oder https://Anna.de/Anna.", []),  # inside other spans: theirs
+    ("Das ist gut. Heute schläft Anna.", ["Anna"]),           # after a full stop, "Heute" is initial
+    ("Das sagte „Heute“ nicht.", []),                         # after an opening quote too
+    ("Ich mag die NASA und Ämter.", ["NASA"]),                # acronyms, unknown ones carried too
+    ("Wir sehen uns in Berlin, A.", ["Berlin"]),              # single letters never
+])
+def test_with_names(text, names):
+    lexicon = Lexicon(["Liebe", "wie", "geht", "es", "dir", "kommt", "morgen", "heute", "Sag", "und", "zahlt",
+                       "Die", "Katze", "von", "schläft", "Schick", "an", "oder", "Das", "ist", "gut", "sagte",
+                       "nicht", "Ich", "mag", "die", "Ämter", "Wir", "sehen", "uns", "in"])
+    spans = find_spans(text)
+    found = with_names(text, spans, lexicon.knows)
+    assert [s.text for s in found if s.kind == "name"] == names
+    assert [s for s in found if s.kind != "name"] == spans
+    assert all(s.family == "X" and text[s.start:s.end] == s.text for s in found if s.kind == "name")
+    assert [s.start for s in found] == sorted(s.start for s in found)
+
+
+def test_a_name_takes_in_its_unrepresentable_characters():
+    text = "Ayşe und Zoë"
+    spans = find_spans(text, lambda ch: ch not in "şë")
+    assert [(s.kind, s.text) for s in spans] == [("unrepresentable", "ş"), ("unrepresentable", "ë")]
+    found = with_names(text, spans, Lexicon(["und"]).knows)
+    assert [(s.kind, s.text) for s in found] == [("name", "Ayşe"), ("name", "Zoë")]

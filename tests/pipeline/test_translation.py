@@ -245,8 +245,30 @@ def test_more_spans_than_placeholders_split_the_sentence(pipeline):
     assert [text[s:e] for s, e, _ in groups] == [text[:text.index(" 120")], text[text.index("120"):]]
     plan = pipeline.plan([text])
     chunks = [chunk for sentence in plan.plans[0] for chunk in sentence]
-    assert [len(chunk.masked.slots) for chunk in chunks] == [20, 5]
+    # ("Nummern" is a name to this model's 50-pair lexicon: one X placeholder beside the numbers.)
+    assert [sum(s.startswith("⦅N") for s in chunk.masked.slots) for chunk in chunks] == [20, 5]
     assert sum(source.count("⦅N") for source in plan.sources) == 25
     output = pipeline.translate([text])[0]
     assert [n for n in map(str, range(100, 125)) if not re.search(rf"(?<!\d){n}(?!\d)", output)] == []
     assert "⦅" not in output
+
+
+@pytest.mark.parametrize("german, model_text, english", [
+    ("Ich heiße Kowalczyk.", "Ich heiße ⦅X1⦆.", "My name is Kowalczyk."),
+    ("Ayşe wohnt in Hamburg.", "⦅X1⦆ wohnt in ⦅X2⦆.", "Ayşe lives in Hamburg."),
+])
+def test_names_the_lexicon_lacks_are_carried_over(span_translator, german, model_text, english):
+    # train.py wrote the lexicon of the 50 pairs into the checkpoint: "Zug" is translated there,
+    # the names are copied, and these names were never seen at all.
+    assert span_translator.lexicon.knows("Zug") and not span_translator.lexicon.knows("Tom")
+    pipeline = Pipeline(span_translator, Options(beam_size=1))
+    assert pipeline.model_input(german).text == model_text
+    assert pipeline.translate([german]) == [english]
+
+
+def test_names_are_left_to_the_model_when_asked_or_in_capitals(span_translator):
+    without = Pipeline(span_translator, Options(beam_size=1, keep_names=False))
+    assert without.model_input("Ich heiße Kowalczyk.").text == "Ich heiße Kowalczyk."
+    pipeline = Pipeline(span_translator, Options(beam_size=1))
+    # In ALL CAPS every word looks like a name: only the spans are masked, the words truecased.
+    assert not PLACEHOLDER_RE.search(pipeline.model_input("ICH HEISSE KOWALCZYK.").text)

@@ -19,6 +19,8 @@ from model.data.software import directives, has_words, mask_directives, strip_ac
     ("<b>fett</b> &amp; <a href=\"x\">Link</a><br/>", ["<b>", "</b>", "&amp;", "<a href=\"x\">", "</a>", "<br/>"]),
     # Not directives: a percentage, a price, a space after %, a brace with spaces (ICU structure).
     ("50 % der Nutzer zahlen $5 {count, plural}", []),
+    # A conversion glued to a word is German: "50%ige", "%sfoo" is no directive either.
+    ("eine 50%ige Lösung und %sfoo", []),
 ])
 def test_directives(text, expected):
     assert directives(text) == expected

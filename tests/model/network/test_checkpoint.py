@@ -51,6 +51,13 @@ def test_round_trip(saved, tokenizer):
     assert set(raw) == {"format", "config", "model", "tokenizer", "meta"}
 
 
+def test_lexicon_is_stored_only_when_given(tmp_path, saved, tokenizer):
+    assert "lexicon" not in read_checkpoint(saved[0])
+    path = tmp_path / "lex.pt"
+    save_checkpoint(path, saved[1], tokenizer, {}, lexicon=b"x")
+    assert read_checkpoint(path)["lexicon"] == b"x"
+
+
 def test_half_precision_loads_as_fp32(tmp_path, tokenizer):
     model = Transformer(CFG.replace(vocab_size=tokenizer.vocab_size))
     path = tmp_path / "half.pt"
@@ -127,6 +134,14 @@ def _mismatched(tmp_path, saved):
     return path
 
 
+def _bad_lexicon(tmp_path, saved):
+    path = tmp_path / "badlexicon.pt"
+    ckpt = torch.load(saved[0], weights_only=True)
+    ckpt["lexicon"] = "Katze"
+    torch.save(ckpt, path)
+    return path
+
+
 def _bad_config(tmp_path, saved):
     path = tmp_path / "badcfg.pt"
     ckpt = torch.load(saved[0], weights_only=True)
@@ -147,6 +162,7 @@ def _bad_config(tmp_path, saved):
     (_incomplete, "checkpoint '{path}' lacks tokenizer"),
     (_mismatched, "checkpoint '{path}' does not match its config: "),
     (_bad_config, "checkpoint '{path}' is invalid: d_model 32 is not divisible by n_heads 5"),
+    (_bad_lexicon, "checkpoint '{path}' is invalid: its lexicon is not bytes"),
 ])
 def test_bad_files_give_one_line_errors(tmp_path, saved, make, message, capfd):
     path = make(tmp_path, saved)

@@ -1,0 +1,102 @@
+"""The German words a model knows, so that the pipeline can tell a name it would mangle from a noun.
+
+German capitalizes every noun, so capitals alone do not say "name". What does: a name comes over
+unchanged ("Anna" / "Anna"), a noun is translated ("Verspätung" / "delay"). ``known_words``
+counts, over a model's training pairs, how often each German word form is translated (absent, as
+written, from the English side) and how often copied, and keeps the forms translated at least as
+often as copied, and those copied often enough (``MIN_COPIES``) for the model to have learned to
+copy them itself ("Tom"). A capitalized word outside that lexicon is a rare name or a word the model
+never met; either way the pipeline does best to carry it over like a span (``pipeline.spans``): the
+model, trained with names as placeholders (``pipeline.augment``), then writes the sentence around
+it instead of mangling it ("Liebe Anna," became "Love"; "Hallo Lukas," became "Hellasasas").
+
+``Lexicon.knows`` also accepts compounds of known words ("Repositoriumsname": "Repositorium" + "s"
++ "Name"), which no training set lists in full.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections import Counter
+from collections.abc import Iterable
+
+from model.data.corpus import Pair
+
+WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+# Linking elements between the parts of a German compound ("Arbeit-s-zimmer", "Sonne-n-schein").
+_LINKS = ("", "s", "es", "n", "en", "e", "er")
+_MIN_PART = 3
+_MIN_COMPOUND = 8  # shorter unknown words are names far more often than compounds ("Leonie")
+
+
+# Names copied this often are left to the model (bench/README.md, "names.py": 5 kept more names of
+# bench/data/names.tsv than 1 or never).
+MIN_COPIES = 5
+
+
+def known_words(pairs: Iterable[Pair], min_copies: int = MIN_COPIES) -> list[str]:
+    """The German word forms (as written) of ``(german, english)`` pairs that are translated at
+    least as often as they are copied, or copied at least ``min_copies`` times; sorted."""
+    translated: Counter[str] = Counter()
+    copied: Counter[str] = Counter()
+    for de, en in pairs:
+        english = set(WORD.findall(en))
+        for word in set(WORD.findall(de)):
+            (copied if word in english else translated)[word] += 1
+    return sorted(w for w in translated.keys() | copied.keys()
+                  if translated[w] >= copied[w] or copied[w] >= min_copies)
+
+
+class Lexicon:
+    """A set of German word forms (``known_words``) with the lookups the pipeline makes."""
+
+    def __init__(self, words: Iterable[str]):
+        self.words = frozenset(words)
+        self._compounds: dict[str, bool] = {}
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def knows(self, word: str, *, initial: bool = False) -> bool:
+        """Whether ``word`` is a translated form, or a compound of them (the last part a known
+        noun, linking elements allowed); ``initial``: at the start of a sentence, where any word
+        is capitalized, its lower-case form counts too."""
+        if word in self.words or initial and word.lower() in self.words:
+            return True
+        return all(self._compound(part) for part in word.split("-")) if "-" in word else self._compound(word)
+
+    def _compound(self, word: str) -> bool:
+        if word in self.words:
+            return True
+        if word not in self._compounds:
+            self._compounds[word] = self._split(word)
+        return self._compounds[word]
+
+    def _split(self, word: str) -> bool:
+        if len(word) < _MIN_COMPOUND:
+            return False
+        for cut in range(len(word) - _MIN_PART, _MIN_PART - 1, -1):
+            head, tail = word[:cut], word[cut:]
+            if tail.capitalize() not in self.words:  # the last part of a compound is a noun
+                continue
+            for link in _LINKS:
+                stem = head[:len(head) - len(link)] if link and head.endswith(link) else head if not link else ""
+                if len(stem) >= _MIN_PART and (stem in self.words or stem.capitalize() in self.words
+                                               or self._compound(stem.capitalize())):
+                    return True
+        return False
+
+    def to_bytes(self) -> bytes:
+        """The words one per line, UTF-8, zlib-compressed (a third of the size): as a checkpoint
+        stores them."""
+        return zlib.compress("\n".join(sorted(self.words)).encode("utf-8"), 9)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Lexicon:
+        """The lexicon that ``to_bytes`` wrote; ValueError for anything else."""
+        try:
+            text = zlib.decompress(data).decode("utf-8")
+        except (zlib.error, UnicodeDecodeError) as exc:
+            raise ValueError(f"not a lexicon: {exc}") from None
+        return cls(line for line in text.split("\n") if line)
