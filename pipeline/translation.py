@@ -175,18 +175,14 @@ class Pipeline:
         the model has a lexicon and the words are normally cased (in ALL CAPS or Title Case every
         word looks like a name)."""
         spans = find_spans(sentence, self.representable)
-        if self.lexicon is None or style(sentence) != "normal":
+        if self.lexicon is None or style(_words_only(sentence, spans)) != "normal":
             return spans
         return with_names(sentence, spans, self.lexicon.knows)
 
     def _cased(self, masked_text: str, original: str, spans: Sequence[Span]) -> tuple[str, str]:
         """The casing style of the words of ``original`` (not of its spans), and ``masked_text``
         truecased where that style is ALL CAPS or Title Case."""
-        # The style of the words, not of the spans ("BITTE https://x.org BESUCHEN" is ALL CAPS), but
-        # letters the vocabulary lacks are part of their words ("Ⓝeue Regeln Für Den ...").
-        visible = "".join(" " if any(s.start <= i < s.end and s.kind != "unrepresentable" for s in spans) else c
-                          for i, c in enumerate(original))
-        text_style = style(visible)
+        text_style = style(_words_only(original, spans))
         if text_style != "normal" and self.truecase:
             cased = truecase(masked_text, self._pieces)
             if len(cased) == len(masked_text):  # the word spans map back by position
@@ -447,6 +443,14 @@ def _slot_groups(sentence: str, spans: Sequence[Span]) -> list[tuple[int, int, l
         s, e = s + len(piece) - len(piece.lstrip()), e - (len(piece) - len(piece.rstrip()))
         trimmed.append((s, e, group))
     return trimmed
+
+
+def _words_only(text: str, spans: Sequence[Span]) -> str:
+    """``text`` with its spans blanked out, for the casing style of its words: "BITTE
+    https://x.org BESUCHEN" is ALL CAPS. Letters the vocabulary lacks are part of their words
+    ("Ⓝeue Regeln Für Den ..."), names too."""
+    return "".join(" " if any(s.start <= i < s.end and s.kind not in ("unrepresentable", "name") for s in spans)
+                   else c for i, c in enumerate(text))
 
 
 def _shift(span: Span, by: int) -> Span:

@@ -73,6 +73,13 @@ def test_model_card_matches_the_file(release, translator):
     assert "GPL-2.0-or-later" in card and "Frank Richter" in card
 
 
+def test_lexicon_of_the_training_corpora(release, translator):
+    lexicon = translator.lexicon
+    assert len(lexicon) == 323_416 and len(release["lexicon"]) < 2_000_000  # compressed
+    assert all(lexicon.knows(w) for w in ("Verspätung", "Zahnarzt", "Tom", "Lesezeichen", "Müller"))
+    assert not any(lexicon.knows(w) for w in ("Anna", "Kowalczyk", "Leipzig", "Berlin"))
+
+
 def test_placeholder_symbols_in_the_vocabulary(translator):
     assert Pipeline(translator).placeholders is True
 
@@ -109,6 +116,17 @@ PIPELINE_EXAMPLES = [
     ('DAS WETTER WIRD MORGEN BESSER.', 'THE WEATHER WILL BE BETTER TOMORROW.'),
     ('Das Wetter in Berlin', 'The weather in Berlin'),
     ('Ich habe Hunger.\nWo ist der Bahnhof?', "I'm hungry.\nWhere is the station?"),
+    # names the lexicon lacks are carried over (without the lexicon: "Hann the last lives now.",
+    # "Do you think you're doing?", "Kowalcccy has already paid the bill.")
+    ('Hannah wohnt jetzt in Leipzig.', 'Hannah now lives in Leipzig.'),
+    ('Liebe Anna, wie geht es dir?', "Do Anna, how're you doing?"),
+    ('Kowalczyk hat die Rechnung schon bezahlt.', 'Kowalczyk has already paid the bill.'),
+    # format directives and phone numbers are spans
+    ('Die Datei %s wurde nicht gefunden.', "The file %s wasn't found."),
+    ('Hallo %(user)s, Sie haben %(count)d neue Nachrichten.', 'Hello %(user)s, you have %(count)d new messages.'),
+    ('Rufen Sie uns unter 0221 9876543 an.', 'Call us at 0221 9876543.'),
+    # a weakness the model card quotes: a name that is also a word is still guessed
+    ('Frau Müller kommt aus Zürich.', 'Mucher is made from Teach.'),
 ]
 
 

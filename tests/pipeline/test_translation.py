@@ -272,3 +272,6 @@ def test_names_are_left_to_the_model_when_asked_or_in_capitals(span_translator):
     pipeline = Pipeline(span_translator, Options(beam_size=1))
     # In ALL CAPS every word looks like a name: only the spans are masked, the words truecased.
     assert not PLACEHOLDER_RE.search(pipeline.model_input("ICH HEISSE KOWALCZYK.").text)
+    # The style is that of the words, not of a URL's lower-case letters.
+    model_text = pipeline.model_input("ICH HEISSE KOWALCZYK, SIEHE https://x.org/pfad.").text
+    assert PLACEHOLDER_RE.findall(model_text) == ["⦅X1⦆"] and model_text.endswith(" ⦅X1⦆.")
