@@ -1,4 +1,5 @@
-"""Whole files in, translated files out: ``.txt``, ``.html`` and ``.docx``, given a translate function.
+"""Whole files in, translated files out: ``.txt``, ``.html``, ``.docx`` and gettext ``.po``/``.pot``,
+given a translate function.
 
 ``read(extension, data)`` parses the bytes (raising ``DocumentError`` for input that is not what
 its extension says, ``DocumentTooLarge`` for a .docx that unpacks to too much) and returns a
@@ -12,12 +13,15 @@ sentences go to the model as one batch.
 - ``.html``: the whole document through ``pipeline.markup`` (tags and attributes byte for byte).
 - ``.docx``: read with python-docx; nothing in the file is ever executed, and a macro-enabled
   document is refused by python-docx as not being a Word document. See ``_WordDocument``.
+- ``.po``/``.pot``: a gettext catalog whose ``msgid`` is German, read with polib: the output is the
+  English catalog. See ``_Catalog``.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import time
 import zipfile
 from collections.abc import Callable
 from copy import deepcopy
@@ -30,7 +34,7 @@ import docx
 from docx.oxml import OxmlElement
 from lxml import etree
 
-FORMATS = (".docx", ".html", ".txt")
+FORMATS = (".docx", ".html", ".po", ".pot", ".txt")
 # A .docx is a zip: its declared sizes are checked before anything is decompressed (zipfile never
 # reads past a declared size), so a small upload cannot unpack into gigabytes.
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
@@ -55,6 +59,8 @@ def read(extension: str, data: bytes):
         return _WordDocument(data)
     if extension in (".txt", ".html"):
         return _TextDocument(data, html=extension == ".html")
+    if extension in (".po", ".pot"):
+        return _Catalog(data)
     raise ValueError(f"unsupported extension {extension!r}; supported: {', '.join(FORMATS)}")
 
 
@@ -394,3 +400,52 @@ class _WordDocument:
         out = io.BytesIO()
         self.document.save(out)
         return out.getvalue()
+
+
+# ------------------------------------------------------------------------------------ .po / .pot
+#
+# A catalog of a program written in German: each msgid (and msgid_plural) is translated into the
+# English msgstr (msgstr[0] and msgstr[1]: English has two plural forms), whatever language the
+# msgstr held before; msgctxt, comments, references, flags (fuzzy included) and obsolete entries
+# are kept, and the header says Language: en with English plural forms, the revision date and
+# the machine translation as the last translator. Format directives come
+# back exactly, as spans of the pipeline (pipeline.spans), so that GNU msgfmt -c accepts the
+# result; a leading or trailing newline of a msgid is kept on its msgstr, as msgfmt -c requires.
+
+_ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
+
+
+class _Catalog:
+    def __init__(self, data: bytes):
+        import polib  # the parser of the data layer's gettext reader (model.data.gettext)
+
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DocumentError("file is not UTF-8 text") from None
+        text = text.removeprefix(_BOM)
+        try:
+            self.catalog = polib.pofile(text, wrapwidth=78)
+        except (OSError, ValueError) as exc:
+            raise DocumentError(f"file is not a valid gettext catalog: {str(exc).strip()}") from None
+        self.entries = [e for e in self.catalog if not e.obsolete and e.msgid]
+        self.chars = sum(len(e.msgid) + len(e.msgid_plural or "") for e in self.entries)
+
+    def translate(self, translate: Translate) -> bytes:
+        texts = [text for e in self.entries for text in ([e.msgid, e.msgid_plural] if e.msgid_plural else [e.msgid])]
+        cores = [_split_line(text) for text in texts]
+        todo = [i for i, (_, core, _) in enumerate(cores) if core]
+        done = dict(zip(todo, translate([cores[i][1] for i in todo]))) if todo else {}
+        out = iter(lead + done.get(i, core) + trail for i, (lead, core, trail) in enumerate(cores))
+        for entry in self.entries:
+            if entry.msgid_plural:
+                entry.msgstr, entry.msgstr_plural = "", {0: next(out), 1: next(out)}
+            else:
+                entry.msgstr = next(out)
+        self.catalog.metadata["Language"] = "en"
+        self.catalog.metadata["PO-Revision-Date"] = time.strftime("%Y-%m-%d %H:%M+0000", time.gmtime())
+        self.catalog.metadata["Last-Translator"] = "de-en-nmt machine translation"
+        self.catalog.metadata["Content-Type"] = "text/plain; charset=UTF-8"
+        if "Plural-Forms" in self.catalog.metadata or any(e.msgid_plural for e in self.entries):
+            self.catalog.metadata["Plural-Forms"] = _ENGLISH_PLURALS
+        return str(self.catalog).encode("utf-8")

@@ -6,6 +6,7 @@ import http.client
 import io
 import json
 import os
+import re
 import stat
 import time
 
@@ -17,7 +18,7 @@ from app.settings import SettingsError, validate
 
 OK = {"source": "de", "target": "en"}
 GONE = "Not found: no such file; a translated file can be downloaded once, within 600 seconds"
-NOT_SUPPORTED = "Invalid request: file format not supported; use .docx, .html or .txt"
+NOT_SUPPORTED = "Invalid request: file format not supported; use .docx, .html, .po, .pot or .txt"
 
 
 def upload(client, data: bytes, name: str, **fields):
@@ -141,6 +142,10 @@ BAD_UPLOADS = {
                           "Invalid request: file contains a control character (U+0007)"),
     "not a zip": ({**OK, "file": (b"Hallo", "a.docx")}, 400, "Invalid request: file is not a valid .docx document"),
     "text as html": ({**OK, "file": (b"\xff\xfe<p>", "a.html")}, 400, "Invalid request: file is not UTF-8 text"),
+    "broken catalog": ({**OK, "file": (b'msgid "Hallo"\nmsgid "Welt"\n', "a.po")}, 400,
+                       "Invalid request: file is not a valid gettext catalog: Syntax error in po file (line 2)"),
+    "catalog too long": ({**OK, "file": (b'msgid "' + b"a" * 20_001 + b'"\nmsgstr ""\n', "a.pot")}, 413,
+                         "Invalid request: 20001 characters exceed the limit of 20000 characters per file"),
     "too many characters": ({**OK, "file": (b"a" * 20_001, "a.txt")}, 413,
                             "Invalid request: 20001 characters exceed the limit of 20000 characters per file"),
 }
@@ -331,3 +336,84 @@ def test_bad_file_settings(app_config, name, value, message):
     with pytest.raises(SettingsError) as info:
         validate({**app_config, name: value})
     assert str(info.value) == message
+
+
+# A German program's catalog with a directive of every kind that msgfmt -c checks.
+DIRECTIVES_CATALOG = r"""msgid ""
+msgstr ""
+"Project-Id-Version: beispiel 1.0\n"
+"Language-Team: English\n"
+"Language: de\n"
+"MIME-Version: 1.0\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Content-Transfer-Encoding: 8bit\n"
+
+#, c-format
+msgid "Die Datei %s wurde nicht gefunden."
+msgstr ""
+
+#, c-format
+msgid "%d von %5.2f Megabyte, %-10s und %1$s sind zu 100%% fertig."
+msgstr ""
+
+#, python-format
+msgid "Hallo %(user)s, Sie haben %(count)d neue Nachrichten."
+msgstr ""
+
+#, python-brace-format
+msgid "Willkommen, {name}! Sie haben {0} Punkte."
+msgstr ""
+
+#, qt-format
+msgid "Fehler in Zeile %1: %2"
+msgstr ""
+
+#, sh-format
+msgid "Setzen Sie $HOME auf Ihr Verzeichnis."
+msgstr ""
+
+#, c-format
+msgid "%d Datei wurde gelöscht."
+msgid_plural "%d Dateien wurden gelöscht."
+msgstr[0] ""
+msgstr[1] ""
+
+msgctxt "Menü"
+msgid "Datei speichern"
+msgstr ""
+"""
+
+
+@pytest.fixture(scope="module")
+def release_app_client(app_config):
+    from app import create_app
+    from model.cli import DEFAULT_CHECKPOINT
+
+    return create_app({**app_config, "MODEL_PATH": str(DEFAULT_CHECKPOINT), "BEAM_SIZE": 4}).test_client()
+
+
+def test_a_catalog_comes_back_english_with_every_directive_and_passes_msgfmt_c(release_app_client, tmp_path):
+    import subprocess
+
+    import polib
+
+    from model.data.software import directives
+
+    got = download(release_app_client, upload(release_app_client, DIRECTIVES_CATALOG.encode(), "beispiel.po"))
+    assert got.status_code == 200 and got.mimetype == "text/x-gettext-translation"
+    assert got.headers["Content-Disposition"] == "attachment; filename=beispiel_en.po"
+    out = polib.pofile(got.data.decode("utf-8"))
+    assert out.metadata["Language"] == "en" and out.metadata["Plural-Forms"] == "nplurals=2; plural=(n != 1);"
+    for entry in out:
+        translations = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        sources = [entry.msgid, entry.msgid_plural] if entry.msgid_plural else [entry.msgid]
+        for source, translation in zip(sources, translations):
+            assert translation and translation != source
+            assert sorted(directives(translation)) == sorted(directives(source)), (source, translation)
+    assert out.find("Datei speichern", msgctxt="Menü") is not None  # the context is kept
+    assert out.metadata["Last-Translator"] == "de-en-nmt machine translation"
+    assert re.fullmatch(r"20\d\d-\d\d-\d\d \d\d:\d\d\+0000", out.metadata["PO-Revision-Date"])
+    path = tmp_path / "beispiel_en.po"
+    path.write_bytes(got.data)
+    checked = subprocess.run(["msgfmt", "-c", "-o", os.devnull, str(path)], capture_output=True, text=True)
+    assert (checked.returncode, checked.stderr) == (0, "")
