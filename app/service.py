@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import random
 import threading
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +24,7 @@ from model.data import CorpusError, corpus_attribution, normalize, read_referenc
 from model.inference.engines import EngineError, load_engine
 from model.inference.interface import Engine
 from pipeline import documents, language
-from pipeline.markup import Segment, parse_html, translate_html
+from pipeline.markup import Segment, parse_html
 from pipeline.segment import sentences
 from pipeline.translation import Options, Pipeline
 
@@ -104,10 +103,7 @@ class TranslationService:
             translated = _per_text(mixed, self.translate(runs) if runs else [])
             return [m.join(done) for m, done in zip(mixed, translated)]
         with self.model_lock, torch.inference_mode():
-            if html:  # NFC first: the pipeline's word spans index the NFC form of what it is given
-                return translate_html([unicodedata.normalize("NFC", t) for t in texts],
-                                      self.pipeline.translate_aligned)
-            return self.pipeline.translate(texts)
+            return documents.pipeline_translate(self.pipeline)(texts, html=html)
 
     def translate_with_alternatives(self, texts: list[str], n: int, *, keep_other_languages: bool = False,
                                     ) -> tuple[list[str], list[list[str]]]:

@@ -1,8 +1,14 @@
-"""Translate German lines on stdin into English lines on stdout.
+"""Translate German lines on stdin into English lines on stdout, or one file into another.
 
     python -m model.translate [--checkpoint CKPT] [--beam N] [--length-penalty A] [--n-best K]
                               [--batch-size N] [--device auto|cpu|cuda] [--threads N]
                               [--engine torch|ct2|auto] [--quantization int8|float32] < de.txt > en.txt
+    python -m model.translate --file brief.docx --out brief_en.docx [options]
+
+--file IN --out OUT translates one file of a format that POST /translate_file takes (.txt, .html,
+.docx, .po, .pot; see ``pipeline.documents``) exactly as the web service does, with a progress bar
+of its texts on stderr, and writes OUT atomically (OUT must have IN's extension). There is no size
+limit offline.
 
 Input: UTF-8 text, one text per line (a sentence, or a whole paragraph: nothing is dropped). Only
 "\\n" ends a line ("\\r\\n" is accepted, a byte-order mark is ignored). Each line goes through
@@ -71,7 +77,14 @@ def parse_args(argv: Sequence[str] | None):
                    help="sentences decoded together (default: 64)")
     p.add_argument("--raw", action="store_true",
                    help="give each line to the model as it is, without the text pipeline")
+    p.add_argument("--file", metavar="IN", help="translate this file (.txt, .html, .docx, .po, .pot) instead of stdin")
+    p.add_argument("--out", metavar="OUT", help="where --file's translation goes (same extension)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar for --file")
     args = p.parse_args(argv)
+    if (args.file is None) != (args.out is None):
+        p.error("--file and --out go together")
+    if args.file is not None and (args.raw or args.n_best > 1):
+        p.error("--file translates through the text pipeline, with one translation: not with --raw or --n-best")
     cli.check_model_args(p, args)
     for name in ("beam", "n_best", "batch_size"):
         cli.require_min(p, args, name, 1)
@@ -157,6 +170,44 @@ def _one_line(text: str) -> str:
     return text.replace("\r", " ").replace("\n", " ")
 
 
+FILE_CHUNK = 64  # texts per model call for --file: a step of the progress bar
+
+
+def translate_file(engine, source: str, target: str, progress: bool) -> int:
+    """--file: ``source`` read as its format, translated through ``engine`` (a Pipeline) in steps
+    of FILE_CHUNK texts, written to ``target`` atomically."""
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from model.network.checkpoint import atomic_open
+    from pipeline import documents
+
+    kind = documents.extension(source)
+    if documents.extension(target) != kind:
+        raise ValueError(f"--out {target!r} must have the extension of --file ({kind})")
+    if not Path(target).resolve().parent.is_dir():
+        raise FileNotFoundError(2, "No such directory for --out", target)
+    with open(source, "rb") as f:
+        document = documents.read(kind, f.read())
+    translate = documents.pipeline_translate(engine)
+
+    def in_steps(texts: list[str], html: bool = False) -> list[str]:
+        out = []
+        with tqdm(total=len(texts), unit="text", desc=Path(source).name, disable=not progress,
+                  file=sys.stderr) as bar:
+            for start in range(0, len(texts), FILE_CHUNK):
+                out += translate(texts[start:start + FILE_CHUNK], html=html)
+                bar.update(len(texts[start:start + FILE_CHUNK]))
+        return out
+
+    data = document.translate(in_steps)
+    with atomic_open(target, "wb") as f:
+        f.write(data)
+    print(f"wrote {target}: {document.chars:,} characters translated", file=sys.stderr)
+    return 0
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = parse_args(argv)
     from pipeline.translation import Options, Pipeline
@@ -164,6 +215,8 @@ def _main(argv: Sequence[str] | None) -> int:
     translator = cli.load_translator(args)  # before reading stdin: a bad checkpoint fails at once
     engine = translator if args.raw else Pipeline(translator, Options(
         beam_size=args.beam, length_penalty=args.length_penalty, batch_size=args.batch_size))
+    if args.file is not None:
+        return translate_file(engine, args.file, args.out, progress=not args.no_progress)
     out = sys.stdout
     index = 0
     for chunk in read_chunks(sys.stdin.buffer):

@@ -20,8 +20,10 @@ sentences go to the model as one batch.
 from __future__ import annotations
 
 import io
+import os
 import re
 import time
+import unicodedata
 import zipfile
 from collections.abc import Callable
 from copy import deepcopy
@@ -51,6 +53,28 @@ class DocumentError(ValueError):
 
 class DocumentTooLarge(DocumentError):
     """The file is bigger than a limit (a 413)."""
+
+
+def pipeline_translate(pipeline: Any) -> Translate:
+    """A ``Pipeline``'s translate function in this module's signature ``(texts, html=False)``:
+    plain texts through ``Pipeline.translate``, HTML fragments through ``pipeline.markup`` with the
+    pipeline's alignment (NFC first: the word spans index the NFC form)."""
+    from .markup import translate_html
+
+    def translate(texts: list[str], html: bool = False) -> list[str]:
+        if html:
+            return translate_html([unicodedata.normalize("NFC", t) for t in texts], pipeline.translate_aligned)
+        return pipeline.translate(texts)
+
+    return translate
+
+
+def extension(path: str) -> str:
+    """The lower-case extension of ``path`` when it is one of ``FORMATS``; ValueError otherwise."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in FORMATS:
+        raise ValueError(f"{path!r}: unsupported file format; use {', '.join(FORMATS[:-1])} or {FORMATS[-1]}")
+    return suffix
 
 
 def read(extension: str, data: bytes):

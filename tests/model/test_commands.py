@@ -58,6 +58,7 @@ def bad(tmp_path_factory, tiny_checkpoint):
     (d / "notes.txt").write_text("Das ist kein Modell.\n", encoding="utf-8")
     torch.save({"format": "de-en-nmt/1", "meta": Sneaky(step=1)}, d / "pickled.pt")
     (d / "empty.pt").write_bytes(b"")
+    (d / "broken.po").write_text('msgid "a"\nmsgid "b"\n', encoding="utf-8")
     with zipfile.ZipFile(d / "deu-eng.zip", "w") as archive:  # a corpus given as --checkpoint
         archive.writestr("deu.txt", "Hi.\tHallo!\n")
     return d
@@ -91,6 +92,26 @@ def test_translate_beam_and_batch_size(tiny_checkpoint, pairs40, capsys, monkeyp
     code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, *options], capsys, monkeypatch, stdin)
     assert (code, err) == (0, "")
     assert out.split("\n") == expected + [""]
+
+
+def test_translate_file_txt_and_catalog(tiny_checkpoint, pairs40, tmp_path, capsys, monkeypatch):
+    import polib
+
+    source = tmp_path / "brief.txt"
+    source.write_bytes(f"{pairs40[0][0]}\n\n  {pairs40[1][0]}\r\n".encode())
+    code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, "--beam", "1", "--file", source,
+                                                 "--out", tmp_path / "brief_en.txt", "--no-progress"],
+                                   capsys, monkeypatch, b"")
+    assert (code, out) == (0, "")
+    assert err == f"wrote {tmp_path / 'brief_en.txt'}: {len(pairs40[0][0]) + 2 + len(pairs40[1][0]) + 4} characters translated\n"
+    assert (tmp_path / "brief_en.txt").read_bytes().decode() == f"{pairs40[0][1]}\n\n  {pairs40[1][1]}\r\n"
+    catalog = tmp_path / "app.pot"
+    catalog.write_text(f'msgid ""\nmsgstr ""\n"Language: de\\n"\n\nmsgid "{pairs40[2][0]}"\nmsgstr ""\n', encoding="utf-8")
+    code, _, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, "--file", catalog,
+                                               "--out", tmp_path / "app_en.pot"], capsys, monkeypatch, b"")
+    assert code == 0 and "100%" in err and "1/1" in err  # the progress bar, on stderr
+    out_catalog = polib.pofile(str(tmp_path / "app_en.pot"))
+    assert [(e.msgid, e.msgstr) for e in out_catalog] == [(pairs40[2][0], pairs40[2][1])]
 
 
 def test_translate_n_best(tiny_checkpoint, pairs40, capsys, monkeypatch):
@@ -210,6 +231,16 @@ ERRORS = {
     "n-best-over-beam": ("translate", ["--checkpoint", "{ckpt}", "--beam", "4", "--n-best", "5"],
                          "--n-best 5 needs --beam >= 5, got --beam 4"),
     "bad-int": ("translate", ["--beam", "many"], "argument --beam: invalid int value: 'many'"),
+    "file-without-out": ("translate", ["--file", "{texts}/src.de"], "--file and --out go together"),
+    "file-and-raw": ("translate", ["--file", "{bad}/a.txt", "--out", "{bad}/b.txt", "--raw"],
+                     "--file translates through the text pipeline, with one translation: not with --raw or --n-best"),
+    "file-format": ("translate", ["--checkpoint", "{ckpt}", "--file", "{texts}/src.de", "--out", "{bad}/out.de"],
+                    "'{texts}/src.de': unsupported file format; use .docx, .html, .po, .pot or .txt"),
+    "file-out-extension": ("translate", ["--checkpoint", "{ckpt}", "--file", "{bad}/notes.txt",
+                                         "--out", "{bad}/notes.html"],
+                           "--out '{bad}/notes.html' must have the extension of --file (.txt)"),
+    "file-broken": ("translate", ["--checkpoint", "{ckpt}", "--file", "{bad}/broken.po", "--out", "{bad}/a.po"],
+                    "file is not a valid gettext catalog: Syntax error in po file (line 2)"),
     "missing-src": ("evaluate", ["--checkpoint", "{ckpt}", "--src", "{bad}/missing.de", "--ref", "{texts}/ref.en"],
                     "file not found: '{bad}/missing.de'"),
     "line-count-mismatch": ("evaluate", ["--checkpoint", "{ckpt}", "--src", "{texts}/src.de",
