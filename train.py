@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from model import cli
 from model import training as T
-from model.data.lexicon import Lexicon, known_words
+from model.data.lexicon import build_lexicon
 from model.data.sampler import TokenBatchSampler, weighted_indices
 from model.network.batch import Batch
 from model.network.checkpoint import build_from_checkpoint, read_checkpoint, save_checkpoint
@@ -224,7 +224,7 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | N
     dev = T.DevSet(tokenizer.encode_batch([de for de, _ in corpus.dev]), tokenizer.encode_batch([en for _, en in corpus.dev]),
                    tokenizer.encode_batch([sources[i] for i in sample]), [references[i] for i in sample])
     # The pairs as read, never dev or test.
-    lexicon = None if args.no_lexicon else Lexicon(known_words(corpus.train)).to_bytes()
+    lexicon = None if args.no_lexicon else build_lexicon(corpus.train).to_bytes()
     return Data(corpus, tokenizer, model, src_ids, tgt_ids, sampler, dev, lexicon)
 
 

@@ -14,8 +14,14 @@ averaged tensors would mean nothing), else exit 2 with a one-line error. Floatin
 are averaged in fp32, whatever the inputs store.
 
 The output holds the weights only (no train_state) and the metadata of the input with the most
-steps (its training curves, data hashes, ...), plus ``averaged_from``: the file names and steps
-that went in. With one input it is a plain copy without the train_state. ``--half`` stores the
+steps (its training curves, data hashes, ...; ``--metadata-from`` names another input), plus
+``averaged_from``: the file names and steps that went in.
+
+The same command interpolates a fine-tuned model with the model it started from (``train.py
+--init``; Wortsman et al. 2022, "WiSE-FT"): ``python -m model.average checkpoints/de-en.pt
+runs/ft/avg.pt runs/ft/avg.pt --metadata-from runs/ft/avg.pt --out runs/ft/wise.pt`` weighs the
+fine-tuned weights 2/3 (an input given twice counts twice); the config and tokenizer are shared, as
+fine-tuning keeps them. With one input it is a plain copy without the train_state. ``--half`` stores the
 weights as fp16, which halves the file; model.network.checkpoint loads them back as fp32. The output is
 written atomically, so it may replace one of its inputs.
 Exit status: 0, or 2 with one "error:" line on stderr.
@@ -39,6 +45,8 @@ def parse_args(argv: Sequence[str] | None):
     p.add_argument("inputs", nargs="+", metavar="CKPT", help="checkpoints of one run")
     p.add_argument("--out", required=True, metavar="FILE", help="where to write the averaged checkpoint")
     p.add_argument("--half", action="store_true", help="store the weights as fp16 (half the file size)")
+    p.add_argument("--metadata-from", metavar="CKPT",
+                   help="the input whose metadata the output takes (default: the one with the most steps)")
     return p.parse_args(argv)
 
 
@@ -49,7 +57,7 @@ def _main(argv: Sequence[str] | None) -> int:
     out = Path(args.out)
     if not out.parent.is_dir():
         raise FileNotFoundError(2, "No such directory for --out", args.out)
-    ckpt = average_checkpoints(args.inputs)
+    ckpt = average_checkpoints(args.inputs, args.metadata_from)
     if args.half:
         ckpt["model"] = half_weights(ckpt["model"])
     atomic_save(ckpt, out)

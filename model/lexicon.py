@@ -3,9 +3,10 @@
     python -m model.lexicon CKPT --data CORPUS [--data CORPUS ...] [--out FILE]
 
 ``CORPUS`` is a corpus as train.py's ``--data`` takes it (``[KIND:]PATH``; a weight is ignored).
-Pass the corpora the model was trained on. The lexicon (``model.data.lexicon``) holds each German
-word form that those pairs translate at least as often as they copy it, or copy often; the pipeline
-then carries any other capitalized word over like a span, as a name (``pipeline.spans.with_names``). train.py
+Pass the corpora the model was trained on. The lexicon (``model.data.lexicon.build_lexicon``) holds
+each German word form that those pairs translate at least as often as they copy it, or copy often,
+and as names the forms they copy more often; the pipeline then carries any capitalized word it does
+not know over like a span, as a name (``pipeline.spans.with_names``). train.py
 writes the same lexicon into the checkpoints it saves; this command is for checkpoints trained
 before that, or trained on other data than they serve.
 
@@ -35,7 +36,7 @@ def parse_args(argv: Sequence[str] | None):
 
 def _main(argv: Sequence[str] | None) -> int:
     from model.data import CorpusSpec
-    from model.data.lexicon import Lexicon, known_words
+    from model.data.lexicon import build_lexicon
     from model.network.checkpoint import atomic_save, read_checkpoint
 
     args = parse_args(argv)
@@ -45,10 +46,11 @@ def _main(argv: Sequence[str] | None) -> int:
         raise FileNotFoundError(2, "No such directory for --out", str(out))
     ckpt = read_checkpoint(args.checkpoint)
     pairs = [pair for spec in specs for pair in spec.read()]
-    lexicon = Lexicon(known_words(pairs))
+    lexicon = build_lexicon(pairs)
     ckpt["lexicon"] = lexicon.to_bytes()
     atomic_save(ckpt, out)
-    print(f"wrote {out}: lexicon of {len(lexicon):,} German word forms from {len(pairs):,} pairs "
+    print(f"wrote {out}: lexicon of {len(lexicon):,} German word forms and {len(lexicon.names):,} names "
+          f"from {len(pairs):,} pairs "
           f"of {len(specs)} corpus(es), {out.stat().st_size / 2**20:.1f} MiB")
     return 0
 

@@ -75,9 +75,10 @@ def test_model_card_matches_the_file(release, translator):
 
 def test_lexicon_of_the_training_corpora(release, translator):
     lexicon = translator.lexicon
-    assert len(lexicon) == 323_416 and len(release["lexicon"]) < 2_000_000  # compressed
+    assert (len(lexicon), len(lexicon.names)) == (323_416, 3_255) and len(release["lexicon"]) < 2_000_000
     assert all(lexicon.knows(w) for w in ("Verspätung", "Zahnarzt", "Tom", "Lesezeichen", "Müller"))
     assert not any(lexicon.knows(w) for w in ("Anna", "Kowalczyk", "Leipzig", "Berlin"))
+    assert "Leipzig" in lexicon.names and "Kowalczyk" not in lexicon.names
 
 
 def test_placeholder_symbols_in_the_vocabulary(translator):

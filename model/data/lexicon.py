@@ -34,24 +34,42 @@ _MIN_COMPOUND = 8  # shorter unknown words are names far more often than compoun
 MIN_COPIES = 20
 
 
-def known_words(pairs: Iterable[Pair], min_copies: int = MIN_COPIES) -> list[str]:
-    """The German word forms (as written) of ``(german, english)`` pairs that are translated at
-    least as often as they are copied, or copied at least ``min_copies`` times; sorted."""
+def _counts(pairs: Iterable[Pair]) -> tuple[Counter[str], Counter[str]]:
+    """How often each German word form of the pairs is translated, and how often copied."""
     translated: Counter[str] = Counter()
     copied: Counter[str] = Counter()
     for de, en in pairs:
         english = set(WORD.findall(en))
         for word in set(WORD.findall(de)):
             (copied if word in english else translated)[word] += 1
+    return translated, copied
+
+
+def known_words(pairs: Iterable[Pair], min_copies: int = MIN_COPIES) -> list[str]:
+    """The German word forms (as written) of ``(german, english)`` pairs that are translated at
+    least as often as they are copied, or copied at least ``min_copies`` times; sorted."""
+    translated, copied = _counts(pairs)
     return sorted(w for w in translated.keys() | copied.keys()
                   if translated[w] >= copied[w] or copied[w] >= min_copies)
 
 
-class Lexicon:
-    """A set of German word forms (``known_words``) with the lookups the pipeline makes."""
+def build_lexicon(pairs: Iterable[Pair], min_copies: int = MIN_COPIES) -> Lexicon:
+    """The lexicon of a model's training pairs: its ``known_words``, and as ``names`` the forms the
+    pairs copy more often than they translate (but fewer than ``min_copies`` times), which no
+    compound analysis may turn into words ("Freiburg" is not "frei" + "Burg")."""
+    pairs = list(pairs)
+    translated, copied = _counts(pairs)
+    known = [w for w in translated.keys() | copied.keys() if translated[w] >= copied[w] or copied[w] >= min_copies]
+    return Lexicon(known, names=[w for w in copied if copied[w] > translated[w] and copied[w] < min_copies])
 
-    def __init__(self, words: Iterable[str]):
+
+class Lexicon:
+    """A set of German word forms (``known_words``) with the lookups the pipeline makes, and the
+    forms known to be names (``build_lexicon``)."""
+
+    def __init__(self, words: Iterable[str], names: Iterable[str] = ()):
         self.words = frozenset(words)
+        self.names = frozenset(names) - self.words
         self._compounds: dict[str, bool] = {}
 
     def __len__(self) -> int:
@@ -63,6 +81,8 @@ class Lexicon:
         is capitalized, its lower-case form counts too."""
         if word in self.words or initial and word.lower() in self.words:
             return True
+        if word in self.names:
+            return False
         return all(self._compound(part) for part in word.split("-")) if "-" in word else self._compound(word)
 
     def _compound(self, word: str) -> bool:
@@ -87,9 +107,10 @@ class Lexicon:
         return False
 
     def to_bytes(self) -> bytes:
-        """The words one per line, UTF-8, zlib-compressed (a third of the size): as a checkpoint
-        stores them."""
-        return zlib.compress("\n".join(sorted(self.words)).encode("utf-8"), 9)
+        """The words one per line, then the names one per line behind "!", UTF-8, zlib-compressed
+        (a third of the size): as a checkpoint stores them."""
+        lines = sorted(self.words) + ["!" + name for name in sorted(self.names)]
+        return zlib.compress("\n".join(lines).encode("utf-8"), 9)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Lexicon:
@@ -98,4 +119,5 @@ class Lexicon:
             text = zlib.decompress(data).decode("utf-8")
         except (zlib.error, UnicodeDecodeError) as exc:
             raise ValueError(f"not a lexicon: {exc}") from None
-        return cls(line for line in text.split("\n") if line)
+        lines = [line for line in text.split("\n") if line]
+        return cls([w for w in lines if not w.startswith("!")], [w[1:] for w in lines if w.startswith("!")])

@@ -10,8 +10,12 @@ from typing import Any
 from model.network.checkpoint import CheckpointError, read_checkpoint
 
 
-def average_checkpoints(paths: Sequence[str | Path]) -> dict[str, Any]:
-    """The checkpoint dict whose weights are the mean of those in ``paths`` (see the module doc)."""
+def average_checkpoints(paths: Sequence[str | Path], metadata_from: str | Path | None = None) -> dict[str, Any]:
+    """The checkpoint dict whose weights are the mean of those in ``paths`` (see the module doc),
+    with the metadata (and lexicon) of the input with the most steps, or of ``metadata_from``, one
+    of ``paths``."""
+    if metadata_from is not None and str(metadata_from) not in map(str, paths):
+        raise ValueError(f"--metadata-from {str(metadata_from)!r} is not one of the checkpoints averaged")
     if not paths:
         raise ValueError("average_checkpoints needs at least one checkpoint")
     first = read_checkpoint(paths[0])
@@ -31,7 +35,8 @@ def average_checkpoints(paths: Sequence[str | Path]) -> dict[str, Any]:
             if value.is_floating_point():
                 total[name] += value.float()
         sources.append({"file": Path(path).name, "step": ckpt["meta"].get("step")})
-        if (ckpt["meta"].get("step") or 0) >= (newest["meta"].get("step") or 0):
+        if (str(path) == str(metadata_from) if metadata_from is not None
+                else (ckpt["meta"].get("step") or 0) >= (newest["meta"].get("step") or 0)):
             newest = ckpt
     n = len(paths)
     weights = {k: v / n if v.is_floating_point() else v for k, v in total.items()}

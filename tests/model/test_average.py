@@ -62,6 +62,22 @@ def test_the_newest_inputs_lexicon_is_kept(tmp_path, tokenizer, capsys):
     assert read_checkpoint(out)["lexicon"] == b"Katze"
 
 
+def test_metadata_from_another_input_and_repeated_inputs_weigh_more(tmp_path, tokenizer, capsys):
+    (start, start_model), (tuned, tuned_model) = (make(tmp_path, tokenizer, name, seed, step)
+                                                  for name, seed, step in (("v2.pt", 1, 12000), ("ft.pt", 2, 3000)))
+    out = tmp_path / "wise.pt"
+    code, _, err = run([start, tuned, tuned, "--metadata-from", tuned, "--out", out], capsys)
+    assert (code, err) == (0, "")
+    model, _, meta = load_checkpoint(out)
+    assert meta["step"] == 3000 and [s["step"] for s in meta["averaged_from"]] == [12000, 3000, 3000]
+    for name, value in model.state_dict().items():
+        expected = (start_model.state_dict()[name] + 2 * tuned_model.state_dict()[name]) / 3
+        torch.testing.assert_close(value, expected, rtol=1e-6, atol=1e-7)
+    code, _, err = run([start, tuned, "--metadata-from", tmp_path / "other.pt", "--out", out], capsys)
+    assert code == 2
+    assert err == f"python -m model.average: error: --metadata-from '{tmp_path / 'other.pt'}' is not one of the checkpoints averaged\n"
+
+
 def test_one_input_half_is_an_fp16_export(tmp_path, tokenizer, capsys):
     path, model = make(tmp_path, tokenizer, "best.pt", 1, 5)
     out = tmp_path / "release.pt"

@@ -26,10 +26,11 @@ def test_writes_the_lexicon_of_the_corpora(tiny_checkpoint, tmp_path, capsys):
     out = tmp_path / "with-lexicon.pt"
     code, stdout, err = run([tiny_checkpoint, "--data", corpus, "--out", out], capsys)
     assert (code, err) == (0, "")
-    assert stdout.startswith(f"wrote {out}: lexicon of 5 German word forms from 2 pairs of 1 corpus(es), ")
+    assert stdout.startswith(f"wrote {out}: lexicon of 5 German word forms and 1 names from 2 pairs of 1 corpus(es), ")
     written, original = read_checkpoint(out), read_checkpoint(tiny_checkpoint)
     # "Anna" is copied, not translated
-    assert Lexicon.from_bytes(written["lexicon"]).words == {"Die", "Katze", "eine", "hat", "schläft"}
+    written_lexicon = Lexicon.from_bytes(written["lexicon"])
+    assert (written_lexicon.words, written_lexicon.names) == ({"Die", "Katze", "eine", "hat", "schläft"}, {"Anna"})
     assert written["meta"] == original["meta"] and written["config"] == original["config"]
     for name, value in original["model"].items():
         assert torch.equal(written["model"][name], value), name
