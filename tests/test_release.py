@@ -18,13 +18,17 @@ from pipeline.translation import Options, Pipeline
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"
-# SHA-256 of what the release model was trained on: deu-eng.zip (163,021 pairs) and Debian
-# trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary).
+# SHA-256 of what the release model (v3: v2 fine-tuned) was trained on: deu-eng.zip (163,021 pairs),
+# Debian trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary), the system's gettext
+# catalogs, LibreOffice 7.4.7's UI catalogs and its help pages (MODEL_CARD.md, "v3").
 TATOEBA_SHA256 = "5a014e53a7fa3ec5f9e0ec7f6b27c2ef88e5d247c5074eaaa173f411c15aba77"
 DING_SHA256 = "34052c6021d09eadfee7a893a789204265954df70fe9c36d38fa00058d79d326"
-TATOEBA = "Tatoeba (tatoeba.org) via manythings.org/anki, CC-BY 2.0 (France)"
-DING = ("Ding German-English dictionary (c) Frank Richter, TU Chemnitz (https://dict.tu-chemnitz.de/), "
-        "GPL-2.0-or-later")
+CATALOGS_SHA256 = "d8ccd01d28cb53f84f9c8ab3448330155dab7e5517bd893082858ba783d8c0b7"
+LIBREOFFICE_UI_SHA256 = "2d54be4238f0c6308ac12ad8c019ccec48fd08efa307dffc3a8cf1a05e8528a8"
+LIBREOFFICE_HELP_SHA256 = "bd890e623a04426b2378c62f105739a06dcf19058c880414569e00c2b142007c"
+ATTRIBUTION = ("Tatoeba (tatoeba.org), CC BY 2.0 FR; Ding de-en dictionary (Frank Richter), GPL-2.0-or-later; "
+               "Debian gettext catalogs (/usr/share/locale/de), their packages' licences (GPL/LGPL and compatible); "
+               "LibreOffice UI and help (libreoffice-l10n-de, libreoffice-help-de/en-us), MPL-2.0")
 
 
 @pytest.fixture(scope="module")
@@ -51,23 +55,26 @@ def test_loads_as_fp32_small_preset(translator):
 
 def test_provenance_and_licence_in_metadata(release):
     meta = release["meta"]
-    assert list(meta["data"]["sha256"].values()) == [TATOEBA_SHA256, DING_SHA256]
-    assert meta["data"]["attribution"] == f"{TATOEBA}; {DING}"
+    assert list(meta["data"]["sha256"].values()) == [TATOEBA_SHA256, DING_SHA256, CATALOGS_SHA256,
+                                                      LIBREOFFICE_UI_SHA256, LIBREOFFICE_HELP_SHA256]
+    assert meta["data"]["attribution"] == ATTRIBUTION
     assert meta["data"]["license"] == "GPL-2.0-or-later"
     assert [c["corpus"].split(":")[0] for c in meta["data"]["corpora"]] == [
-        "../shared/data/tatoeba-deu-eng/deu-eng.zip", "ding-sentences", "ding-words"]
+        "/work/shared/data/tatoeba-deu-eng/deu-eng.zip", "ding-sentences", "ding-words", "gettext", "gettext",
+        "libreoffice-help"]
+    assert meta["train_args"]["init"] == "checkpoints/de-en.pt"  # fine-tuned from v2
     curves = meta["curves"]
     assert len(curves["step"]) == len(curves["dev_bleu"]) == len(curves["train_loss"]) >= 3
     assert curves["step"] == sorted(curves["step"]) and max(curves["dev_bleu"]) > 48
-    assert meta["averaged_from"], "the release is a checkpoint average"
+    assert meta["averaged_from"] == [{"file": "de-en.pt", "step": 12000}, {"file": "step-0002000.pt", "step": 2000}]
 
 
 def test_model_card_matches_the_file(release, translator):
     card = CARD.read_text(encoding="utf-8")
-    assert TATOEBA_SHA256 in card and DING_SHA256 in card
+    assert all(sha in card for sha in (TATOEBA_SHA256, DING_SHA256, CATALOGS_SHA256, LIBREOFFICE_UI_SHA256,
+                                       LIBREOFFICE_HELP_SHA256))
     assert f"{translator.num_parameters():,}" in card
-    steps = ", ".join(str(entry["step"]) for entry in release["meta"]["averaged_from"])
-    assert steps in card
+    assert "runs/v3ft/step-0002000.pt" in card and "mean of v2 and v2 fine-tuned 2,000 steps" in card
     assert re.search(r"nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0", card)
     assert "CC-BY 2.0" in card and "manythings.org/anki" in card
     assert "GPL-2.0-or-later" in card and "Frank Richter" in card
@@ -75,7 +82,7 @@ def test_model_card_matches_the_file(release, translator):
 
 def test_lexicon_of_the_training_corpora(release, translator):
     lexicon = translator.lexicon
-    assert (len(lexicon), len(lexicon.names)) == (323_416, 3_255) and len(release["lexicon"]) < 2_000_000
+    assert (len(lexicon), len(lexicon.names)) == (351_289, 9_863) and len(release["lexicon"]) < 2_000_000
     assert all(lexicon.knows(w) for w in ("Verspätung", "Zahnarzt", "Tom", "Lesezeichen", "Müller"))
     assert not any(lexicon.knows(w) for w in ("Anna", "Kowalczyk", "Leipzig", "Berlin"))
     assert "Leipzig" in lexicon.names and "Kowalczyk" not in lexicon.names
@@ -112,8 +119,9 @@ def test_translations(translator, german, greedy, beam):
 PIPELINE_EXAMPLES = [
     ('Die Miete beträgt 1.450 Euro im Monat.', 'The rent is 1,450 euros a month.'),
     ('Er lief 42,195 Kilometer in 3:05 Stunden.', 'He ran 42.195 kilometers in 3:05 hours.'),
-    ('Schreib mir an anna@example.com, wenn du Fragen hast.', 'Write to anna@example.com if you have any questions.'),
-    ('Das war ein toller Abend 🎶', 'That was a great evening 🎶'),
+    # v3 moved the address (v2: "Write to anna@example.com if you have any questions."): in the card
+    ('Schreib mir an anna@example.com, wenn du Fragen hast.', 'Write to me if anna@example.com you have any questions.'),
+    ('Das war ein toller Abend 🎶', 'It was a great evening 🎶'),
     ('DAS WETTER WIRD MORGEN BESSER.', 'THE WEATHER WILL BE BETTER TOMORROW.'),
     ('Das Wetter in Berlin', 'The weather in Berlin'),
     ('Ich habe Hunger.\nWo ist der Bahnhof?', "I'm hungry.\nWhere is the station?"),
@@ -123,7 +131,7 @@ PIPELINE_EXAMPLES = [
     ('Liebe Anna, wie geht es dir?', "Do Anna, how're you doing?"),
     ('Kowalczyk hat die Rechnung schon bezahlt.', 'Kowalczyk has already paid the bill.'),
     # format directives and phone numbers are spans
-    ('Die Datei %s wurde nicht gefunden.', "The file %s wasn't found."),
+    ('Die Datei %s wurde nicht gefunden.', "The file %s was not found."),
     ('Hallo %(user)s, Sie haben %(count)d neue Nachrichten.', 'Hello %(user)s, you have %(count)d new messages.'),
     ('Rufen Sie uns unter 0221 9876543 an.', 'Call us at 0221 9876543.'),
     # a weakness the model card quotes: a name that is also a word is still guessed
