@@ -127,7 +127,7 @@ class TranslationService:
         return [o[0][0] for o in options], [[t for t, _ in o[1:] if t][:n] for o in options]
 
     def translate_document(self, extension: str, data: bytes, max_chars: int) -> bytes:
-        """A translated .txt, .html, .docx, .po or .pot file (see ``pipeline.documents``); raises
+        """A translated .txt, .html, .docx, .po, .pot, .srt or .vtt file (see ``pipeline.documents``); raises
         ``documents.DocumentError`` for a broken file, ``DocumentTooLarge`` over ``max_chars``."""
         document = documents.read(extension, data)
         if document.chars > max_chars:

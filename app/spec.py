@@ -87,7 +87,7 @@ def _detect() -> dict[str, Any]:
 
 def _translate_file() -> dict[str, Any]:
     form = {"type": "object", "required": ["file", "source", "target"], "properties": {
-        "file": {"type": "string", "format": "binary", "description": "a .txt, .html, .docx, .po or .pot file"},
+        "file": {"type": "string", "format": "binary", "description": "a .txt, .html, .docx, .po, .pot, .srt or .vtt file"},
         "source": {"type": "string", "enum": ["de", "auto"]},
         "target": {"type": "string", "enum": ["en"]},
         "api_key": _API_KEY,

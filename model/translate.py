@@ -6,7 +6,7 @@
     python -m model.translate --file brief.docx --out brief_en.docx [options]
 
 --file IN --out OUT translates one file of a format that POST /translate_file takes (.txt, .html,
-.docx, .po, .pot; see ``pipeline.documents``) exactly as the web service does, with a progress bar
+.docx, .po, .pot, .srt, .vtt; see ``pipeline.documents``) exactly as the web service does, with a progress bar
 of its texts on stderr, and writes OUT atomically (OUT must have IN's extension). There is no size
 limit offline.
 
@@ -77,7 +77,7 @@ def parse_args(argv: Sequence[str] | None):
                    help="sentences decoded together (default: 64)")
     p.add_argument("--raw", action="store_true",
                    help="give each line to the model as it is, without the text pipeline")
-    p.add_argument("--file", metavar="IN", help="translate this file (.txt, .html, .docx, .po, .pot) instead of stdin")
+    p.add_argument("--file", metavar="IN", help="translate this file (.txt, .html, .docx, .po, .pot, .srt, .vtt) instead of stdin")
     p.add_argument("--out", metavar="OUT", help="where --file's translation goes (same extension)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar for --file")
     args = p.parse_args(argv)

@@ -1,5 +1,5 @@
-"""Whole files in, translated files out: ``.txt``, ``.html``, ``.docx`` and gettext ``.po``/``.pot``,
-given a translate function.
+"""Whole files in, translated files out: ``.txt``, ``.html``, ``.docx``, gettext ``.po``/``.pot`` and
+``.srt``/``.vtt`` subtitles, given a translate function.
 
 ``read(extension, data)`` parses the bytes (raising ``DocumentError`` for input that is not what
 its extension says, ``DocumentTooLarge`` for a .docx that unpacks to too much) and returns a
@@ -15,6 +15,7 @@ sentences go to the model as one batch.
   document is refused by python-docx as not being a Word document. See ``_WordDocument``.
 - ``.po``/``.pot``: a gettext catalog whose ``msgid`` is German, read with polib: the output is the
   English catalog. See ``_Catalog``.
+- ``.srt``/``.vtt``: subtitles, read with srt and webvtt-py. See ``_Subtitles``.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import docx
 from docx.oxml import OxmlElement
 from lxml import etree
 
-FORMATS = (".docx", ".html", ".po", ".pot", ".txt")
+FORMATS = (".docx", ".html", ".po", ".pot", ".srt", ".txt", ".vtt")
 # A .docx is a zip: its declared sizes are checked before anything is decompressed (zipfile never
 # reads past a declared size), so a small upload cannot unpack into gigabytes.
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
@@ -85,6 +86,8 @@ def read(extension: str, data: bytes):
         return _TextDocument(data, html=extension == ".html")
     if extension in (".po", ".pot"):
         return _Catalog(data)
+    if extension in (".srt", ".vtt"):
+        return _Subtitles(data, extension)
     raise ValueError(f"unsupported extension {extension!r}; supported: {', '.join(FORMATS)}")
 
 
@@ -473,3 +476,76 @@ class _Catalog:
         if "Plural-Forms" in self.catalog.metadata or any(e.msgid_plural for e in self.entries):
             self.catalog.metadata["Plural-Forms"] = _ENGLISH_PLURALS
         return str(self.catalog).encode("utf-8")
+
+
+# ------------------------------------------------------------------------------------ .srt / .vtt
+#
+# Cue numbers, identifiers, timings, cue settings, and WebVTT's header, STYLE and NOTE blocks stay
+# byte for byte; only each cue's text is translated. A cue's lines are read as one text (a
+# sentence often runs over both lines), with its inline tags (<i>, <b>, <font ...>) as HTML, and
+# the translation is cut back into as many lines as the cue had, at the spaces that balance them
+# best: a cue stays one cue, on the screen as long as before.
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _lines_like(text: str, count: int) -> str:
+    """``text`` cut into ``count`` lines of balanced length at spaces outside tags."""
+    words = re.split(r" (?![^<]*>)", text)
+    if count <= 1 or len(words) < 2:
+        return text
+    count = min(count, len(words))
+    visible = [len(_TAG.sub("", w)) for w in words]
+    target = (sum(visible) + len(words) - 1) / count
+    lines, current, width = [], [], 0.0
+    for i, (word, size) in enumerate(zip(words, visible)):
+        left = len(words) - i   # words not yet placed, this one included
+        if current and (width + size / 2 > target * (len(lines) + 1) or left == count - len(lines) - 1):
+            lines.append(current)
+            current = []
+        current.append(word)
+        width += size + 1
+    lines.append(current)
+    return "\n".join(" ".join(line) for line in lines)
+
+
+class _Subtitles:
+    def __init__(self, data: bytes, extension: str):
+        try:
+            text = data.decode("utf-8").removeprefix(_BOM)
+        except UnicodeDecodeError:
+            raise DocumentError("file is not UTF-8 text") from None
+        self.extension = extension
+        try:
+            if extension == ".srt":
+                import srt
+
+                self.cues = list(srt.parse(text))
+                texts = [cue.content for cue in self.cues]
+            else:
+                import webvtt
+
+                self.vtt = webvtt.from_string(text)
+                texts = [cue.raw_text for cue in self.vtt.captions]
+        except Exception:  # noqa: BLE001 -- whatever fails in parsing an upload is the upload's fault
+            raise DocumentError(f"file is not a valid {extension} subtitle file") from None
+        self.lines = [[line.strip() for line in t.split("\n") if line.strip()] for t in texts]
+        self.chars = sum(len(" ".join(lines)) for lines in self.lines)
+
+    def translate(self, translate: Translate) -> bytes:
+        texts = [" ".join(lines) for lines in self.lines]
+        tagged = [i for i, t in enumerate(texts) if t and _TAG.search(t)]
+        plain = [i for i, t in enumerate(texts) if t and not _TAG.search(t)]
+        done = dict(zip(plain, translate([texts[i] for i in plain]) if plain else []))
+        done.update(zip(tagged, translate([texts[i] for i in tagged], html=True) if tagged else []))
+        out = [_lines_like(done[i], len(lines)) if i in done else "\n".join(lines)
+               for i, lines in enumerate(self.lines)]
+        if self.extension == ".srt":
+            import srt
+
+            for cue, text in zip(self.cues, out):
+                cue.content = text
+            return srt.compose(self.cues, reindex=False).encode("utf-8")
+        for cue, text in zip(self.vtt.captions, out):
+            cue.text = text
+        return self.vtt.content.encode("utf-8")

@@ -18,7 +18,7 @@ from app.settings import SettingsError, validate
 
 OK = {"source": "de", "target": "en"}
 GONE = "Not found: no such file; a translated file can be downloaded once, within 600 seconds"
-NOT_SUPPORTED = "Invalid request: file format not supported; use .docx, .html, .po, .pot or .txt"
+NOT_SUPPORTED = "Invalid request: file format not supported; use .docx, .html, .po, .pot, .srt, .txt or .vtt"
 
 
 def upload(client, data: bytes, name: str, **fields):
@@ -417,3 +417,13 @@ def test_a_catalog_comes_back_english_with_every_directive_and_passes_msgfmt_c(r
     path.write_bytes(got.data)
     checked = subprocess.run(["msgfmt", "-c", "-o", os.devnull, str(path)], capture_output=True, text=True)
     assert (checked.returncode, checked.stderr) == (0, "")
+
+
+def test_subtitles_come_back_translated_cue_for_cue(release_app_client):
+    srt_file = ("1\n00:00:01,000 --> 00:00:03,500\nIch habe Hunger.\n\n"
+                "2\n00:00:04,000 --> 00:00:06,000\nDer Hund schläft\nunter dem Tisch.\n\n").encode()
+    got = download(release_app_client, upload(release_app_client, srt_file, "film.srt"))
+    assert got.status_code == 200 and got.mimetype == "application/x-subrip"
+    assert got.headers["Content-Disposition"] == "attachment; filename=film_en.srt"
+    assert got.data.decode() == ("1\n00:00:01,000 --> 00:00:03,500\nI'm hungry.\n\n"
+                                 "2\n00:00:04,000 --> 00:00:06,000\nThe dog is sleeping\nunder the table.\n\n")

@@ -130,7 +130,7 @@ def test_frontend_settings(client):
     assert response.status_code == 200
     assert response.get_json() == {
         "charLimit": 5000, "frontendTimeout": 500, "apiKeys": False, "keyRequired": False, "suggestions": False,
-        "filesTranslation": True, "supportedFilesFormat": [".docx", ".html", ".po", ".pot", ".txt"],
+        "filesTranslation": True, "supportedFilesFormat": [".docx", ".html", ".po", ".pot", ".srt", ".txt", ".vtt"],
         "language": {"source": {"code": "de", "name": "German"}, "target": {"code": "en", "name": "English"}},
     }
 
