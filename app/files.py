@@ -18,7 +18,7 @@ import unicodedata
 
 from werkzeug.datastructures import FileStorage
 
-from pipeline.documents import FORMATS
+from pipeline import documents
 
 from .validation import ApiError
 
@@ -26,7 +26,7 @@ MIMETYPES = {".txt": "text/plain", ".html": "text/html",
              ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
              ".po": "text/x-gettext-translation", ".pot": "text/x-gettext-translation",
              ".srt": "application/x-subrip", ".vtt": "text/vtt"}
-NOT_SUPPORTED = f"Invalid request: file format not supported; use {', '.join(FORMATS[:-1])} or {FORMATS[-1]}"
+NOT_SUPPORTED = f"Invalid request: file format not supported; use {documents.SUPPORTED}"
 GONE = "Not found: no such file; a translated file can be downloaded once, within {ttl} seconds"
 _UNSAFE = re.compile(r"[^\w.-]+")   # \w is Unicode: German names keep their umlauts
 _MAX_STEM = 100
@@ -36,10 +36,10 @@ def extension_of(filename: str | None) -> str:
     """The upload's extension, lower case; ApiError when there is no name or no supported one."""
     if not filename:
         raise ApiError(400, "Invalid request: empty file")
-    extension = os.path.splitext(filename)[1].lower()
-    if extension not in FORMATS:
-        raise ApiError(400, NOT_SUPPORTED)
-    return extension
+    try:
+        return documents.extension(filename)
+    except ValueError:
+        raise ApiError(400, NOT_SUPPORTED) from None
 
 
 def download_name(filename: str, target: str) -> str:

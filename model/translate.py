@@ -197,8 +197,9 @@ def translate_file(engine, source: str, target: str, progress: bool) -> int:
         with tqdm(total=len(texts), unit="text", desc=Path(source).name, disable=not progress,
                   file=sys.stderr) as bar:
             for start in range(0, len(texts), FILE_CHUNK):
-                out += translate(texts[start:start + FILE_CHUNK], html=html)
-                bar.update(len(texts[start:start + FILE_CHUNK]))
+                step = texts[start:start + FILE_CHUNK]
+                out += translate(step, html=html)
+                bar.update(len(step))
         return out
 
     data = document.translate(in_steps)

@@ -38,6 +38,7 @@ from docx.oxml import OxmlElement
 from lxml import etree
 
 FORMATS = (".docx", ".html", ".po", ".pot", ".srt", ".txt", ".vtt")
+SUPPORTED = f"{', '.join(FORMATS[:-1])} or {FORMATS[-1]}"   # the formats, as error messages list them
 # A .docx is a zip: its declared sizes are checked before anything is decompressed (zipfile never
 # reads past a declared size), so a small upload cannot unpack into gigabytes.
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
@@ -74,7 +75,7 @@ def extension(path: str) -> str:
     """The lower-case extension of ``path`` when it is one of ``FORMATS``; ValueError otherwise."""
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in FORMATS:
-        raise ValueError(f"{path!r}: unsupported file format; use {', '.join(FORMATS[:-1])} or {FORMATS[-1]}")
+        raise ValueError(f"{path!r}: unsupported file format; use {SUPPORTED}")
     return suffix
 
 
@@ -98,12 +99,17 @@ def _split_line(line: str) -> tuple[str, str, str]:
     return lead, text, line[len(lead) + len(text):]
 
 
+def _utf8(data: bytes) -> str:
+    """The text of a text format's file; DocumentError when it is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DocumentError("file is not UTF-8 text") from None
+
+
 class _TextDocument:
     def __init__(self, data: bytes, *, html: bool):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise DocumentError("file is not UTF-8 text") from None
+        text = _utf8(data)
         bad = _CONTROL.search(text)
         if bad:
             raise DocumentError(f"file contains a control character (U+{ord(bad.group()):04X})")
@@ -446,11 +452,7 @@ class _Catalog:
     def __init__(self, data: bytes):
         import polib  # the parser of the data layer's gettext reader (model.data.gettext)
 
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise DocumentError("file is not UTF-8 text") from None
-        text = text.removeprefix(_BOM)
+        text = _utf8(data).removeprefix(_BOM)
         try:
             self.catalog = polib.pofile(text, wrapwidth=78)
         except (OSError, ValueError) as exc:
@@ -511,10 +513,7 @@ def _lines_like(text: str, count: int) -> str:
 
 class _Subtitles:
     def __init__(self, data: bytes, extension: str):
-        try:
-            text = data.decode("utf-8").removeprefix(_BOM)
-        except UnicodeDecodeError:
-            raise DocumentError("file is not UTF-8 text") from None
+        text = _utf8(data).removeprefix(_BOM)
         self.extension = extension
         try:
             if extension == ".srt":

@@ -449,8 +449,11 @@ def _words_only(text: str, spans: Sequence[Span]) -> str:
     """``text`` with its spans blanked out, for the casing style of its words: "BITTE
     https://x.org BESUCHEN" is ALL CAPS. Letters the vocabulary lacks are part of their words
     ("Ⓝeue Regeln Für Den ..."), names too."""
-    return "".join(" " if any(s.start <= i < s.end and s.kind not in ("unrepresentable", "name") for s in spans)
-                   else c for i, c in enumerate(text))
+    chars = list(text)
+    for s in spans:
+        if s.kind not in ("unrepresentable", "name"):
+            chars[s.start:s.end] = " " * (s.end - s.start)
+    return "".join(chars)
 
 
 def _shift(span: Span, by: int) -> Span:

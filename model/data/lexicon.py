@@ -48,16 +48,13 @@ def _counts(pairs: Iterable[Pair]) -> tuple[Counter[str], Counter[str]]:
 def known_words(pairs: Iterable[Pair], min_copies: int = MIN_COPIES) -> list[str]:
     """The German word forms (as written) of ``(german, english)`` pairs that are translated at
     least as often as they are copied, or copied at least ``min_copies`` times; sorted."""
-    translated, copied = _counts(pairs)
-    return sorted(w for w in translated.keys() | copied.keys()
-                  if translated[w] >= copied[w] or copied[w] >= min_copies)
+    return sorted(build_lexicon(pairs, min_copies).words)
 
 
 def build_lexicon(pairs: Iterable[Pair], min_copies: int = MIN_COPIES) -> Lexicon:
     """The lexicon of a model's training pairs: its ``known_words``, and as ``names`` the forms the
     pairs copy more often than they translate (but fewer than ``min_copies`` times), which no
     compound analysis may turn into words ("Freiburg" is not "frei" + "Burg")."""
-    pairs = list(pairs)
     translated, copied = _counts(pairs)
     known = [w for w in translated.keys() | copied.keys() if translated[w] >= copied[w] or copied[w] >= min_copies]
     return Lexicon(known, names=[w for w in copied if copied[w] > translated[w] and copied[w] < min_copies])
