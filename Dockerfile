@@ -12,6 +12,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /srv/app
 
+# The Ding dictionary (GPL-2.0-or-later, © Frank Richter) behind the translate page's dictionary panel and
+# /api/dictionary (DICTIONARY_PATH's default, /usr/share/trans/de-en) and the glossaries' noun plurals. Not
+# pinned: the version follows the base image's Debian release (the data changes rarely).
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends trans-de-en \
+    && rm -rf /var/lib/apt/lists/*
+
 # The CPU-only wheel is a fraction of the CUDA one's size; installed first so that this layer
 # stays cached while the application code changes.
 RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu

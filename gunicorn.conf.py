@@ -47,9 +47,41 @@ threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 # stops the worker, and gunicorn exits when workers cannot boot.
 preload_app = not gpu
 
+# METRICS=1 (app/metrics.py): every process writes its metrics to files in one directory and
+# /metrics sums them (prometheus_client's multiprocess mode). prometheus_client chooses that mode
+# when it is first imported, which is when the master preloads the app (or a worker loads it), so
+# the variable is set here, before: a fresh private directory of this server, removed when the
+# master exits, unless PROMETHEUS_MULTIPROC_DIR is given (then emptying it between runs is yours).
+metrics = os.environ.get("METRICS", "").strip() == "1"
+if metrics and not (os.environ.get("PROMETHEUS_MULTIPROC_DIR") or os.environ.get("prometheus_multiproc_dir")):
+    import atexit
+    import shutil
+    import tempfile
+
+    metrics_dir = tempfile.mkdtemp(prefix="nmt-metrics-")  # mode 0700, in $TMPDIR
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    master_pid = os.getpid()
+    # Workers inherit the handler and run it when they exit (sys.exit): only the master removes it.
+    atexit.register(lambda: os.getpid() == master_pid and shutil.rmtree(metrics_dir, ignore_errors=True))
+
+
+def child_exit(server, worker):
+    """A worker is gone (exited, recycled or killed): its live gauges (requests in flight) no longer
+    count; its counters and histograms stay in the sums."""
+    if metrics:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
+
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))  # a stuck worker is killed and replaced
 graceful_timeout = 30
 keepalive = 5
+
+# The longest request line gunicorn lets through (its maximum; the default is 4094): longer ones get
+# gunicorn's own bare 414 page. The app answers 414 itself (JSON on API paths, its error page
+# elsewhere) for query strings over its own, lower bound (app/errors.py, MAX_QUERY_BYTES).
+limit_request_line = 8190
 
 # Recycle workers now and then so slow memory growth (fragmentation) cannot accumulate; the jitter
 # keeps all workers from restarting at the same moment.

@@ -8,7 +8,9 @@ from typing import Any, Mapping
 import plotly
 from flask import Flask
 
-from . import api, errors, filestore, inspector, libretranslate, pages, service, settings
+from . import api, errors, filestore, glossaries, inspector, libretranslate, pages, permalinks, service, settings
+from . import apikeys, dictionary, limits
+from . import metrics
 from .service import StartupError
 from .settings import SettingsError
 
@@ -29,11 +31,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     except SettingsError as exc:
         raise StartupError(str(exc)) from None
     service.init_app(app)
+    metrics.init_app(app)  # first of the request hooks: times and counts every request
     filestore.init_app(app)
+    permalinks.init_app(app)
+    glossaries.init_app(app)
+    dictionary.init_app(app)
+    apikeys.init_app(app)
+    limits.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(libretranslate.bp)
     app.register_blueprint(inspector.bp)
+    app.register_blueprint(permalinks.bp)
+    app.register_blueprint(glossaries.bp)
+    app.register_blueprint(dictionary.bp)
     errors.register(app)
     app.after_request(_security_headers)
     app.jinja_env.globals["plotly_version"] = plotly.__version__

@@ -14,10 +14,10 @@ from .service import NothingToTranslate, get_service
 
 bp = Blueprint("api", __name__)
 
-# Paths of the JSON API (this blueprint's, libretranslate.py's and inspector.py's): errors on them
-# (404, 405, 413, ...) are answered in JSON.
+# Paths of the JSON API (this blueprint's, libretranslate.py's, inspector.py's, glossaries.py's; metrics.py's
+# /metrics, a 404 without METRICS): errors on them (404, 405, 413, ...) are answered in JSON.
 API_PREFIXES = ("/translate", "/languages", "/api/", "/health", "/detect", "/frontend/", "/spec",
-                "/download_file/")
+                "/download_file/", "/glossaries", "/metrics")
 
 
 @bp.after_request

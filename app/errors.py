@@ -20,6 +20,20 @@ MESSAGES = {
 }
 
 
+# The longest query string the app takes (bytes, as sent). gunicorn refuses a request line over its
+# limit_request_line with its own bare page before the app sees it; gunicorn.conf.py sets that to
+# its maximum, 8190, so that a URL between this bound and that one gets our own 414 (JSON on API
+# paths). The pages never make a URL this long: a long text gets a stored link (permalinks.py).
+MAX_QUERY_BYTES = 4096
+
+
+def limit_query_string():
+    size = len(request.query_string)
+    if size > MAX_QUERY_BYTES:
+        raise ApiError(414, f"URI too long: the query string has {size} bytes, more than the limit of "
+                            f"{MAX_QUERY_BYTES} bytes (send long texts in a request body, or paste them into the form)")
+
+
 def is_api_path(path: str) -> bool:
     return path.startswith(API_PREFIXES)
 
@@ -57,6 +71,7 @@ def handle_unexpected(error: InternalServerError):
 
 
 def register(app: Flask) -> None:
+    app.before_request(limit_query_string)
     app.register_error_handler(ApiError, handle_api_error)
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(InternalServerError, handle_unexpected)

@@ -25,7 +25,8 @@ from .validation import ApiError
 MIMETYPES = {".txt": "text/plain", ".html": "text/html",
              ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
              ".po": "text/x-gettext-translation", ".pot": "text/x-gettext-translation",
-             ".srt": "application/x-subrip", ".vtt": "text/vtt"}
+             ".srt": "application/x-subrip", ".vtt": "text/vtt", ".json": "application/json",
+             ".md": "text/markdown"}
 NOT_SUPPORTED = f"Invalid request: file format not supported; use {documents.SUPPORTED}"
 GONE = "Not found: no such file; a translated file can be downloaded once, within {ttl} seconds"
 _UNSAFE = re.compile(r"[^\w.-]+")   # \w is Unicode: German names keep their umlauts

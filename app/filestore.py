@@ -1,10 +1,12 @@
-"""A bounded temporary store for translated files: each one is downloaded once, then deleted.
+"""Bounded temporary stores for translated files: each one is downloaded once, then deleted.
 
-The store is a private directory made with ``tempfile.mkdtemp`` (mode 0700) in ``create_app``.
-Under gunicorn with ``preload_app`` that runs in the master before it forks, so every worker (and
-every worker that replaces a recycled one) shares the directory: an upload answered by one worker
-can be downloaded from another. The directory itself is therefore the whole state; nothing is
-kept in memory, and an exclusive ``flock`` on a lock file serializes the threads and processes.
+``FileStore`` (one machine) is a private directory made with ``tempfile.mkdtemp`` (mode 0700) in
+``create_app``. Under gunicorn with ``preload_app`` that runs in the master before it forks, so every
+worker (and every worker that replaces a recycled one) shares the directory: an upload answered by
+one worker can be downloaded from another. The directory itself is therefore the whole state;
+nothing is kept in memory, and an exclusive ``flock`` on a lock file serializes the threads and
+processes. With ``REDIS_URL``, ``RedisFileStore`` keeps the same behaviour in Redis, shared by the
+replicas of a service behind a load balancer (``app.shared``).
 
 Files are named by random tokens (``secrets.token_urlsafe``), never by a user-supplied name: the
 download name is metadata inside the file, a one-line JSON header before the bytes. Each file is
@@ -29,12 +31,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import redis
 from flask import Flask, current_app
+
+from .shared import PREFIX, Breaker, connect
 
 EXTENSION = "file_store"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")   # secrets.token_urlsafe(24)
 _LOCK = ".lock"
 _PARTIAL = ".partial-"                      # files being written; never listed as stored
+
+
+def valid_token(token: str) -> bool:
+    """Whether ``token`` has the form of the store's tokens (so it can never name a path)."""
+    return _TOKEN.fullmatch(token) is not None
 
 
 class StoreFull(ValueError):
@@ -81,7 +91,7 @@ class FileStore:
     def take(self, token: str, name: str, *, consume: bool = True) -> StoredFile | None:
         """The file stored under ``token`` with download name ``name``, deleted unless ``consume``
         is false; None if there is no such file or it has expired."""
-        if not _TOKEN.fullmatch(token):   # never let a request name a path
+        if not valid_token(token):   # never let a request name a path
             return None
         path = self.directory / token
         with self._locked():
@@ -137,8 +147,102 @@ class FileStore:
             os.close(fd)
 
 
+# ------------------------------------------------------------------------------ in Redis
+
+# Both scripts run atomically in Redis, with Redis's own clock (replicas' clocks may differ).
+# KEYS: the index (sorted set: token by creation time in ms), the sizes (hash: token -> bytes);
+# the file of token T is the hash PREFIX.."file:"..T with fields name and data.
+_PUT = """
+local now = redis.call('TIME')
+now = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local ttl, max_files, max_bytes, size = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local function drop(token)
+  redis.call('DEL', ARGV[7] .. token)
+  redis.call('ZREM', KEYS[1], token)
+  redis.call('HDEL', KEYS[2], token)
+end
+for _, token in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - ttl)) do drop(token) end
+local kept = redis.call('ZRANGE', KEYS[1], 0, -1)
+local total = 0
+for _, token in ipairs(kept) do total = total + tonumber(redis.call('HGET', KEYS[2], token) or 0) end
+local first = 1
+while first <= #kept and (#kept - first + 2 > max_files or total + size > max_bytes) do
+  total = total - tonumber(redis.call('HGET', KEYS[2], kept[first]) or 0)
+  drop(kept[first])
+  first = first + 1
+end
+local key = ARGV[7] .. ARGV[5]
+redis.call('HSET', key, 'name', ARGV[6], 'data', ARGV[8])
+redis.call('PEXPIRE', key, ttl)
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('HSET', KEYS[2], ARGV[5], size)
+return now
+"""
+_TAKE = """
+local name = redis.call('HGET', ARGV[3] .. ARGV[1], 'name')
+if not name or name ~= ARGV[2] then return false end
+local data = redis.call('HGET', ARGV[3] .. ARGV[1], 'data')
+if ARGV[4] == '1' then
+  redis.call('DEL', ARGV[3] .. ARGV[1])
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+end
+return data
+"""
+
+
+class RedisFileStore:
+    """``filestore.FileStore``'s behaviour (random tokens, one download, count and byte bounds with
+    the oldest files evicted first, expiry after ``ttl`` seconds) in Redis."""
+
+    def __init__(self, client: redis.Redis, *, max_files: int, max_bytes: int, ttl: float):
+        self.client = client
+        self.max_files = max_files
+        self.max_bytes = max_bytes
+        self.ttl = ttl
+        self.breaker = Breaker("the file store")
+        self.keys = [PREFIX + "files:index", PREFIX + "files:sizes"]
+        self._put = client.register_script(_PUT)
+        self._take = client.register_script(_TAKE)
+
+    def put(self, data: bytes, name: str) -> str:
+        """Store ``data`` under a new random token (returned); evicts the oldest files to make room."""
+        size = len(data) + len(name.encode())
+        if size > self.max_bytes:
+            raise StoreFull(f"the translated file ({len(data)} bytes) does not fit in the store "
+                            f"({self.max_bytes} bytes)")
+        token = secrets.token_urlsafe(24)
+        self.breaker.call(self._put, self.keys, [int(self.ttl * 1000), self.max_files, self.max_bytes, size,
+                                                 token, name, PREFIX + "file:", data])
+        return token
+
+    def take(self, token: str, name: str, *, consume: bool = True) -> StoredFile | None:
+        """The file under ``token`` with download name ``name``, deleted unless ``consume`` is
+        false; None if there is none (never stored, downloaded already, expired, evicted)."""
+        if not valid_token(token):
+            return None
+        data = self.breaker.call(self._take, self.keys, [token, name, PREFIX + "file:", "1" if consume else "0"])
+        return None if data is None else StoredFile(name, data)
+
+    def files(self) -> list[tuple[str, int, float]]:
+        """(token, size, creation time) of every stored file, oldest first (expired ones included
+        until the next ``put``)."""
+        def read():
+            index = self.client.zrange(self.keys[0], 0, -1, withscores=True)
+            sizes = self.client.hgetall(self.keys[1])
+            return [(t.decode(), int(sizes.get(t, 0)), score / 1000) for t, score in index]
+        return self.breaker.call(read)
+
+
+
 def init_app(app: Flask) -> None:
-    """Make the app's private store directory; it is removed when the creating process exits."""
+    """The app's store: in Redis with ``REDIS_URL`` (shared by replicas, ``shared.RedisFileStore``),
+    else a private directory, removed when the creating process exits."""
+    config = app.config
+    if config["REDIS_URL"]:
+        app.extensions[EXTENSION] = RedisFileStore(connect(config["REDIS_URL"]), max_files=config["MAX_STORED_FILES"],
+                                                   max_bytes=config["MAX_STORED_BYTES"], ttl=config["FILE_TTL"])
+        return
     directory = tempfile.mkdtemp(prefix="de-en-nmt-files-")
     owner = os.getpid()
 
@@ -149,7 +253,6 @@ def init_app(app: Flask) -> None:
             shutil.rmtree(directory, ignore_errors=True)
 
     atexit.register(remove)
-    config = app.config
     app.extensions[EXTENSION] = FileStore(directory, max_files=config["MAX_STORED_FILES"],
                                           max_bytes=config["MAX_STORED_BYTES"], ttl=config["FILE_TTL"])
 

@@ -72,7 +72,7 @@ class Inspector:
         characters the vocabulary lacks, ``TooManyPieces`` for one longer than the model writes."""
         if translation is None:
             self.service.check_pieces(text, limit=False)  # the pipeline cuts what is too long for the model
-            with self.service.model_lock, torch.inference_mode():
+            with self.service.model_calls(), torch.inference_mode():
                 aligned, confidence = explain_translation(self.pipeline, text)
             return as_json(text, aligned, confidence)
         model_text, masked, _ = self._model_input(text)

@@ -15,10 +15,12 @@ from flask import Blueprint, current_app, jsonify, request, send_file, url_for
 
 from pipeline.documents import FORMATS, DocumentError, DocumentTooLarge
 
-from . import spec, validation
+from . import glossaries, spec, validation
+from .apikeys import get_api_keys
 from .api import allow_cross_origin
 from .files import GONE, MIMETYPES, download_name, extension_of, read_upload
 from .filestore import StoreFull, get_store
+from .shared import StoreUnavailable
 from .service import get_service
 from .validation import ApiError
 
@@ -34,14 +36,15 @@ FRONTEND_TIMEOUT_MS = 500
 @bp.post("/translate")
 def translate():
     params = validation.request_params(request)
-    req = validation.parse_translate(params, current_app.config)
+    req = validation.parse_translate(params, current_app.config, get_api_keys())
+    glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"))
     service = get_service()
     auto = req.source == "auto"  # sentences clearly in another language are then kept as they are
     if req.alternatives and not req.html:  # LibreTranslate has no alternatives for html either
         texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives,
-                                                                  keep_other_languages=auto)
+                                                                  keep_other_languages=auto, glossary=glossary)
     else:
-        texts = service.translate(req.texts, html=req.html, keep_other_languages=auto)
+        texts = service.translate(req.texts, html=req.html, keep_other_languages=auto, glossary=glossary)
         alternatives = [[] for _ in texts]
     result = {"translatedText": texts if req.batch else texts[0]}
     if auto:
@@ -65,21 +68,21 @@ def detect():
     params = validation.request_params(request)
     config = current_app.config
     # LibreTranslate checks the key before anything else, as /translate does here.
-    validation.check_api_key(params.get("api_key"), config["API_KEYS"])
+    validation.check_api_key(params.get("api_key"), get_api_keys())
     # LibreTranslate also takes a list: one ranking for all its texts together.
-    texts, _ = validation.parse_texts(params.get("q"), max_chars=config["MAX_CHARS"], max_texts=config["MAX_TEXTS"])
+    texts, _ = validation.parse_texts(params.get("q"), max_chars=config["MAX_CHARS"], batch_limit=config["BATCH_LIMIT"])
     return jsonify(get_service().detect(texts))
 
 
 @bp.get("/frontend/settings")
 def frontend_settings():
     config = current_app.config
-    keys = bool(config["API_KEYS"])
+    keys = bool(get_api_keys())  # API_KEYS or API_KEYS_DB
     return jsonify({
         "charLimit": config["MAX_CHARS"],
         "frontendTimeout": FRONTEND_TIMEOUT_MS,
         "apiKeys": keys,
-        "keyRequired": keys,  # with API_KEYS set, requests without a key are refused (400)
+        "keyRequired": keys,  # with keys, requests without one are refused (400)
         "suggestions": False,
         "filesTranslation": True,
         "supportedFilesFormat": list(FORMATS),  # what POST /translate_file takes, with their dot
@@ -99,16 +102,17 @@ def openapi_spec():
 def translate_file():
     params = validation.request_params(request)
     config = current_app.config
-    validation.check_api_key(params.get("api_key"), config["API_KEYS"])
+    validation.check_api_key(params.get("api_key"), get_api_keys())
     upload = request.files.get("file")
     if upload is None:
         raise ApiError(400, "Invalid request: missing file parameter")
     source, target = params.get("source"), params.get("target")
     validation.parse_languages(source, target)
     extension = extension_of(upload.filename)
+    glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"))
     data = read_upload(upload, config["MAX_FILE_BYTES"])
     try:
-        translated = get_service().translate_document(extension, data, config["MAX_FILE_CHARS"])
+        translated = get_service().translate_document(extension, data, config["MAX_FILE_CHARS"], glossary)
     except DocumentTooLarge as exc:
         raise ApiError(413, f"Invalid request: {exc}") from None
     except DocumentError as exc:
@@ -118,6 +122,8 @@ def translate_file():
         token = get_store().put(translated, name)
     except StoreFull as exc:
         raise ApiError(413, f"Invalid request: {exc}") from None
+    except StoreUnavailable as exc:
+        raise ApiError(503, f"Service unavailable: {exc}") from None
     return jsonify({"translatedFileUrl": url_for("libretranslate.download_file", filename=f"{token}.{name}",
                                                  _external=True)})
 
@@ -126,7 +132,10 @@ def translate_file():
 def download_file(filename: str):
     token, _, name = filename.partition(".")
     # HEAD (link checkers, download managers probing the size) must not use up the one download.
-    stored = get_store().take(token, name, consume=request.method != "HEAD")
+    try:
+        stored = get_store().take(token, name, consume=request.method != "HEAD")
+    except StoreUnavailable as exc:
+        raise ApiError(503, f"Service unavailable: {exc}") from None
     if stored is None:
         raise ApiError(404, GONE.format(ttl=current_app.config["FILE_TTL"]))
     extension = os.path.splitext(stored.name)[1]

@@ -11,6 +11,8 @@ from numbers import Real
 from pathlib import Path
 from typing import Any
 
+from model.data.specs import CorpusSpec
+
 from .service import TranslationService
 
 # Shown when a checkpoint does not say where its data came from: the corpus the release model is
@@ -67,6 +69,56 @@ def data_facts(meta: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[str, s
     return rows, (license or DEFAULT_ATTRIBUTION), bool(license)
 
 
+# What the README's and the model card's headline BLEU is, unlike the checkpoint's dev BLEU.
+TEST_BLEU_NOTE = ("Not the headline figure: the README and the model card give test BLEU, on the Tatoeba test "
+                  "split (held out like the dev split), with beam 4, through the text pipeline "
+                  "(python -m model.evaluate).")
+
+
+def _corpus_name(path: str) -> str:
+    name = Path(path).name
+    return f"Tatoeba ({name})" if "tatoeba" in path.lower() or name == "deu-eng.zip" else name
+
+
+def dev_bleu_facts(meta: dict[str, Any]) -> dict[str, Any] | None:
+    """What the checkpoint's ``dev_bleu`` was measured on, as ``train.py`` measures it: the dev
+    split of the first ``--data`` corpus (or ``--valid``), up to ``--eval-sentences`` sources
+    spread evenly over it, greedy search on the bare model, the best of the run's evaluations.
+    ``{"value", "split", "sample", "search", "when", "averaged", "text"}``; None without one."""
+    value = meta.get("dev_bleu")
+    if not isinstance(value, Real):
+        return None
+    args = meta.get("train_args") if isinstance(meta.get("train_args"), dict) else {}
+    data = meta.get("data") if isinstance(meta.get("data"), dict) else {}
+    corpora = args.get("data") if isinstance(args.get("data"), list) else []
+    if isinstance(args.get("valid"), str):
+        split = f"{_corpus_name(args['valid'])} (--valid)"
+    elif corpora and isinstance(corpora[0], str):
+        try:
+            split = f"the dev split of {_corpus_name(CorpusSpec.parse(corpora[0]).path)}"
+        except ValueError:
+            split = f"the dev split of {corpora[0]}"
+    else:
+        split = "the dev split of the training corpus"
+    sample = None
+    if isinstance(args.get("eval_sentences"), int):
+        pairs = f" (the split has {data['dev_pairs']:,} pairs)" if isinstance(data.get("dev_pairs"), int) else ""
+        sample = f"up to {args['eval_sentences']:,} of its sources spread evenly{pairs}, with all their references"
+    when = "the best of the run's evaluations during training"
+    curves = meta.get("curves") if isinstance(meta.get("curves"), dict) else {}
+    steps, scores = curves.get("step"), curves.get("dev_bleu")
+    if _is_series(steps) and _is_series(scores) and len(steps) == len(scores) and value in scores:
+        when += f" (step {steps[scores.index(value)]:,})"
+    averaged = meta.get("averaged_from")
+    averaged = (f"measured before averaging: this checkpoint averages {len(averaged)} checkpoints and "
+                f"carries the metadata of one") if isinstance(averaged, list) and averaged else None
+    search = "greedy search, the bare model (no text pipeline)"
+    text = f"Measured on {split}" + (f", {sample}" if sample else "")
+    text = "; ".join(part for part in (text, search, when, averaged) if part) + "."
+    return {"value": value, "split": split, "sample": sample, "search": search, "when": when,
+            "averaged": averaged, "text": text}
+
+
 def _size(path: str) -> str:
     try:
         return f"{os.path.getsize(path) / 1e6:.1f} MB"
@@ -80,7 +132,8 @@ def build(service: TranslationService) -> dict[str, Any]:
     params = translator.num_parameters()
     data_rows, license, license_from_meta = data_facts(meta)
     training = [(label, meta[key]) for key, label in (
-        ("step", "steps"), ("epoch", "epochs"), ("dev_bleu", "best dev BLEU"), ("dev_loss", "dev loss"),
+        ("step", "steps"), ("epoch", "epochs"), ("dev_bleu", "best dev BLEU (greedy, dev split)"),
+        ("dev_loss", "dev loss"),
         ("wall_time_s", "training time (s)"), ("hardware", "hardware"), ("seed", "seed"), ("created", "saved"))
         if meta.get(key) is not None]
     averaged = meta.get("averaged_from")
@@ -101,6 +154,8 @@ def build(service: TranslationService) -> dict[str, Any]:
         "beam_size": service.beam_size,
         "config": sorted(translator.config.to_dict().items()),
         "dev_bleu": meta.get("dev_bleu"),
+        "dev_bleu_facts": dev_bleu_facts(meta),
+        "test_bleu_note": TEST_BLEU_NOTE,
         "training": training,
         "data_rows": data_rows,
         "license": license,

@@ -2,7 +2,11 @@
 and plotly.js.
 
 Pages render fully on the server (a ``/?q=...`` link shows its translation without JavaScript);
-the scripts in static/ only add in-place updates and the Plotly charts.
+the scripts in static/ only add in-place updates and the Plotly charts. Wherever a page takes its
+text as ``q`` it also takes ``p``, a stored link (``permalinks.py``), and its own links name the
+text the same way: ``q`` when short, ``p`` when the text would make too long a URL. Without
+JavaScript the forms are POSTed and answered with a redirect (303) to such a link, so that the
+address bar never holds a URL the server refuses and a reload shows the same page.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from pathlib import Path
 import plotly
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 
-from . import markdown, modelcard, validation
+from . import dictionary, markdown, modelcard, permalinks, validation
 from .inspection import get_inspector
 from .service import NothingToTranslate, TooManyPieces, chrf, get_service
 
@@ -31,31 +35,89 @@ def _page_error(error: validation.ApiError, template: str, **context):
     return render_template(template, error=error.message, **context), error.status
 
 
+def _requested_text() -> tuple[str, str | None]:
+    """The page's text: ``q``, or the text of the stored link ``p`` and its id (404 when gone)."""
+    link_id = request.args.get("p")
+    if link_id:
+        return permalinks.stored_text(link_id), link_id
+    return request.args.get("q", ""), None
+
+
+def _link(q: str, link_id: str | None) -> dict[str, str]:
+    """How the page's links name its (valid) text: the stored link it came by, or ``q``/``p``."""
+    return {"p": link_id} if link_id else permalinks.link_args(q)
+
+
+def _source(value: str | None) -> str:
+    """The translate page's source language: ``auto`` (the default: detected, sentences clearly
+    not German kept as they are) or ``de`` (everything translated as German)."""
+    if value is None or value == "":
+        return "auto"
+    validation.parse_languages(value, "en")  # "xx is not supported", as /translate says
+    return value
+
+
+def _redirect_to(endpoint: str, q: str, **args: str):
+    """303 to the page of ``q`` (checked first): ``?q=...``, or ``?p=...`` for a long text."""
+    if q.strip():
+        validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], batch_limit=1)
+        args = {**permalinks.link_args(q), **args}
+    return redirect(url_for(endpoint, **args), 303)
+
+
+def _index_context(q: str = "") -> dict:
+    return {"q": q, "source": "auto", "link": {}, "detected": None, "result": None,
+            "has_corpus": get_service().corpus is not None, "languages": validation.LANGUAGES,
+            "url_text_bytes": permalinks.URL_TEXT_BYTES, "dictionary": None}
+
+
 @bp.get("/")
 def index():
     service = get_service()
-    q = request.args.get("q", "")
-    # As in the original demo, the word "random" alone in the form asks for a random sentence too.
-    if (request.args.get("random") or q.strip().lower() == RANDOM_WORD) and service.corpus is not None:
-        return redirect(url_for("pages.index", q=service.random_source()))
-    context = {"q": q, "has_corpus": service.corpus is not None, "result": None}
-    if not q.strip():
-        return render_template("index.html", **context)
+    context = _index_context()
     try:
-        validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], max_texts=1)
+        q, link_id = _requested_text()
+        context["q"] = q
+        # As in the original demo, the word "random" alone in the form asks for a random sentence too.
+        if (request.args.get("random") or q.strip().lower() == RANDOM_WORD) and service.corpus is not None:
+            return redirect(url_for("pages.index", q=service.random_source()))
+        context["source"] = source = _source(request.args.get("source"))
+        if not q.strip():
+            return render_template("index.html", **context)
+        validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], batch_limit=1)
+        context["link"] = _link(q, link_id)
     except validation.ApiError as error:
         return _page_error(error, "index.html", **context)
-    translation = service.translate([q])[0]
+    auto = source == "auto"
+    translation = service.translate([q], keep_other_languages=auto)[0]
+    context["detected"] = service.detected_language(q) if auto else None
     references = service.references_for(q)
     context["result"] = {"translation": translation, "references": references,
                          "chrf": chrf(translation, references) if references else None}
+    context["dictionary"] = dictionary.panel(q)  # one to three words: Ding's entries beside the translation
     return render_template("index.html", **context)
+
+
+@bp.post("/")
+def submit():
+    """The form without JavaScript: Post/Redirect/Get to the text's page (Random: a random
+    sentence's); a text the service refuses is shown with its error at once."""
+    service = get_service()
+    q = request.form.get("q", "")
+    if (request.form.get("random") or q.strip().lower() == RANDOM_WORD) and service.corpus is not None:
+        return redirect(url_for("pages.index", q=service.random_source()), 303)
+    context = _index_context(q)
+    try:
+        context["source"] = source = _source(request.form.get("source"))
+        return _redirect_to("pages.index", q, **({"source": source} if source != "auto" else {}))
+    except validation.ApiError as error:
+        return _page_error(error, "index.html", **context)
 
 
 def _chosen_sentence(q: str, *purpose: str) -> tuple[list[str], int, str]:
     """The sentences of ``q``, the index chosen by ``?s=`` (0 when absent or out of range) and that
     sentence, checked against the per-sentence limit (raises ``validation.ApiError``)."""
-    validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], max_texts=1)
+    validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], batch_limit=1)
     sentences = get_service().sentences(q)
     index = request.args.get("s", "0")
     index = int(index) if index.isdecimal() and int(index) < len(sentences) else 0
@@ -66,12 +128,14 @@ def _chosen_sentence(q: str, *purpose: str) -> tuple[list[str], int, str]:
 @bp.get("/attention")
 def attention():
     service = get_service()
-    q = request.args.get("q", "")
-    context = {"q": q, "kinds": ATTENTION_KINDS, "data": None, "sentences": [], "index": 0}
-    if not q.strip():
-        return render_template("attention.html", **context)
+    context = {"q": "", "link": {}, "kinds": ATTENTION_KINDS, "data": None, "sentences": [], "index": 0}
     try:
+        q, link_id = _requested_text()
+        context["q"] = q
+        if not q.strip():
+            return render_template("attention.html", **context)
         sentences, index, text = _chosen_sentence(q)
+        context["link"] = _link(q, link_id)
         data = service.attention(text)
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "attention.html", **context)
@@ -81,16 +145,28 @@ def attention():
     return render_template("attention.html", **context)
 
 
+@bp.post("/attention")
+def attention_submit():
+    q = request.form.get("q", "")
+    try:
+        return _redirect_to("pages.attention", q)
+    except validation.ApiError as error:
+        return _page_error(error, "attention.html", q=q, link={}, kinds=ATTENTION_KINDS, data=None,
+                           sentences=[], index=0)
+
+
 @bp.get("/beam")
 def beam():
     """The beam search behind one sentence's translation, step by step (``Inspector.beam``); like
     /attention, a text of several sentences shows one of them (``s``) and links to the others."""
-    q = request.args.get("q", "")
-    context = {"q": q, "data": None, "sentences": [], "index": 0}
-    if not q.strip():
-        return render_template("beam.html", **context)
+    context = {"q": "", "link": {}, "data": None, "sentences": [], "index": 0}
     try:
+        q, link_id = _requested_text()
+        context["q"] = q
+        if not q.strip():
+            return render_template("beam.html", **context)
         sentences, index, text = _chosen_sentence(q, "the beam search view")
+        context["link"] = _link(q, link_id)
         data = get_inspector().beam(text)
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "beam.html", **context)
@@ -100,6 +176,15 @@ def beam():
         return _page_error(error, "beam.html", **context)
     context.update(sentences=sentences, index=index, data=data, winning_path=_winning_path(data))
     return render_template("beam.html", **context)
+
+
+@bp.post("/beam")
+def beam_submit():
+    q = request.form.get("q", "")
+    try:
+        return _redirect_to("pages.beam", q)
+    except validation.ApiError as error:
+        return _page_error(error, "beam.html", q=q, link={}, data=None, sentences=[], index=0)
 
 
 def _winning_path(trace: dict) -> set[str]:

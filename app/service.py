@@ -8,6 +8,7 @@ numbers and lists.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
@@ -21,9 +22,11 @@ from flask import Flask, current_app
 from model.network.checkpoint import CheckpointError
 from model.network.threads import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
-from model.inference.engines import EngineError, load_engine
+from model.inference.batching import BatchingEngine, BatchingOptions
+from model.inference.engines import CachedTranslator, EngineError, load_engine
 from model.inference.interface import Engine
 from pipeline import documents, language
+from pipeline.glossary import Glossary
 from pipeline.markup import Segment, parse_html
 from pipeline.segment import sentences
 from pipeline.translation import Options, Pipeline
@@ -85,28 +88,36 @@ class TranslationService:
         self.pipeline = Pipeline(translator, Options(beam_size=beam_size))
         self.corpus = corpus
         self.beam_size = beam_size
-        self.model_lock = threading.Lock()
+        # The layers of the engine: the translation cache (if on) in front of the batching
+        # scheduler (if on) in front of the model (``load_engine``); metrics hook onto both.
+        self.cache = translator if isinstance(translator, CachedTranslator) else None
+        inner = translator.inner if self.cache is not None else translator
+        self.batcher = inner if isinstance(inner, BatchingEngine) else None
+        # One model call at a time per process: a worker's request threads would otherwise run
+        # their torch threads side by side and oversubscribe the cores set aside for the worker.
+        # The batcher serializes the pipeline's model calls itself (under this same lock); the
+        # inspector's own torch calls take it here. Never hold it around a pipeline call.
+        self.model_lock = self.batcher.lock if self.batcher is not None else threading.RLock()
         self._health: tuple[int, str | None] | None = None  # (process id, why it cannot translate)
 
     # ------------------------------------------------------------------ public API
-    # One model call at a time per process (``model_lock``, the inspector's calls too): a worker's
-    # request threads would otherwise run their torch threads side by side and oversubscribe the
-    # cores set aside for the worker.
-    def translate(self, texts: list[str], *, html: bool = False, keep_other_languages: bool = False) -> list[str]:
+    def translate(self, texts: list[str], *, html: bool = False, keep_other_languages: bool = False,
+                  glossary: Glossary | None = None) -> list[str]:
         """One translation per text; sentences of all texts go to the model as one batch.
 
         ``keep_other_languages`` (source=auto): sentences clearly not in German are carried over
-        unchanged (``pipeline.language``); not with ``html``, where everything is translated."""
+        unchanged (``pipeline.language``); not with ``html``, where everything is translated.
+        ``glossary``: its German terms come out as its English ones (``pipeline.glossary``)."""
         if keep_other_languages and not html:
             mixed = [language.split_languages(t) for t in texts]  # before the lock: no model involved
             runs = [run for m in mixed for run in m.german]
-            translated = _per_text(mixed, self.translate(runs) if runs else [])
+            translated = _per_text(mixed, self.translate(runs, glossary=glossary) if runs else [])
             return [m.join(done) for m, done in zip(mixed, translated)]
-        with self.model_lock, torch.inference_mode():
-            return documents.pipeline_translate(self.pipeline)(texts, html=html)
+        with self.model_calls(), torch.inference_mode():
+            return documents.pipeline_translate(self.pipeline.with_glossary(glossary))(texts, html=html)
 
     def translate_with_alternatives(self, texts: list[str], n: int, *, keep_other_languages: bool = False,
-                                    ) -> tuple[list[str], list[list[str]]]:
+                                    glossary: Glossary | None = None) -> tuple[list[str], list[list[str]]]:
         """Best translations and up to ``n`` other, distinct ones per text, from one n-best beam search.
 
         With ``keep_other_languages`` the k-th alternative of a text puts together the k-th
@@ -114,7 +125,7 @@ class TranslationService:
         if keep_other_languages:
             mixed = [language.split_languages(t) for t in texts]
             runs = [run for m in mixed for run in m.german]
-            best, others = self.translate_with_alternatives(runs, n) if runs else ([], [])
+            best, others = self.translate_with_alternatives(runs, n, glossary=glossary) if runs else ([], [])
             results = []
             for m, run_best, run_others in zip(mixed, _per_text(mixed, best), _per_text(mixed, others)):
                 combined = [m.join([o[k] if k < len(o) else b for b, o in zip(run_best, run_others)])
@@ -122,17 +133,26 @@ class TranslationService:
                 text = m.join(run_best)
                 results.append((text, [a for a in dict.fromkeys(combined) if a and a != text][:n]))
             return [t for t, _ in results], [a for _, a in results]
-        with self.model_lock, torch.inference_mode():
-            options = self.pipeline.translate_n_best(texts, n + 1)
+        with self.model_calls(), torch.inference_mode():
+            options = self.pipeline.translate_n_best(texts, n + 1, glossary=glossary)
         return [o[0][0] for o in options], [[t for t, _ in o[1:] if t][:n] for o in options]
 
-    def translate_document(self, extension: str, data: bytes, max_chars: int) -> bytes:
-        """A translated .txt, .html, .docx, .po, .pot, .srt or .vtt file (see ``pipeline.documents``); raises
+    def model_calls(self):
+        """The context of a pipeline call: nothing with the batcher (it serializes the model calls
+        and batches them with other requests'), else the model lock around all of it."""
+        return contextlib.nullcontext() if self.batcher is not None else self.model_lock
+
+    def translate_document(self, extension: str, data: bytes, max_chars: int,
+                           glossary: Glossary | None = None) -> bytes:
+        """A translated file of one of ``pipeline.documents.FORMATS`` (.docx .html .json .md .po .pot .srt
+        .txt .vtt), with the ``glossary``'s terms where given; raises
         ``documents.DocumentError`` for a broken file, ``DocumentTooLarge`` over ``max_chars``."""
         document = documents.read(extension, data)
         if document.chars > max_chars:
             raise documents.DocumentTooLarge(f"{document.chars} characters exceed the limit of "
                                              f"{max_chars} characters per file")
+        if glossary:
+            return document.translate(lambda texts, html=False: self.translate(texts, html=html, glossary=glossary))
         return document.translate(self.translate)
 
     def sentences(self, text: str) -> list[str]:
@@ -245,13 +265,20 @@ def init_app(app: Flask) -> None:
         # ct2: converted here, in the master; each worker then starts its own CT2 translator
         translator = load_engine(config["MODEL_PATH"], engine=config["ENGINE"], device=config["DEVICE"],
                                  quantization=config["QUANTIZATION"], threads=threads,
-                                 cache_size=config["TRANSLATION_CACHE"])
+                                 cache_size=config["TRANSLATION_CACHE"],
+                                 batching=BatchingOptions(max_wait=config["BATCH_WAIT_MS"] / 1000))
     except CheckpointError as exc:
         raise StartupError(f"MODEL_PATH: {exc}") from None
     except EngineError as exc:
         raise StartupError(f"ENGINE: {exc}") from None
     except ValueError as exc:  # the device: unknown name, or cuda without a GPU
         raise StartupError(f"DEVICE: {exc}") from None
+    if config["REDIS_URL"] and isinstance(translator, CachedTranslator):
+        from .shared import RedisCacheStore, connect, model_namespace
+
+        # Shared by every worker and replica serving the same checkpoint with the same engine.
+        namespace = model_namespace(config["MODEL_PATH"], translator.engine, config["QUANTIZATION"])
+        translator.store = RedisCacheStore(connect(config["REDIS_URL"]), namespace)
     corpus = None
     if config["CORPUS_PATH"]:
         try:

@@ -24,13 +24,23 @@ DEFAULTS: dict[str, Any] = {
     "ENGINE": "auto",             # auto | ct2 | torch; auto = ct2 (CTranslate2) where it imports and runs
     "QUANTIZATION": "int8",       # ct2 compute type: int8 | float32, on a GPU also float16 | int8_float16
     "TRANSLATION_CACHE": 1000,    # model inputs whose translations each worker remembers; 0 = off
+    # Concurrent requests' sentences are translated in one engine call (model.inference.batching):
+    # under load a batch waits up to this long for more; a lone request never waits.
+    "BATCH_WAIT_MS": 5,
+    # Shared state of every worker of every instance: rate-limit counters, translated files,
+    # translation cache (redis://[:password@]host:port/db); empty = each machine keeps its own.
+    "REDIS_URL": "",
     "MAX_CHARS": 5000,            # characters per request, all texts together
-    "MAX_TEXTS": 50,              # texts per request when q is a list
+    "BATCH_LIMIT": 50,            # texts per request when q is a list (LibreTranslate's --batch-limit)
     "BEAM_SIZE": 4,               # default beam; 1 = greedy search
     "MAX_ALTERNATIVES": 3,        # most alternatives a /translate request may ask for
     "MAX_ATTENTION_CHARS": 500,   # attention is O(length^2) numbers per head: keep pages small
     "TORCH_THREADS": 0,           # intra-op threads per worker; 0 = cores / WEB_CONCURRENCY
     "API_KEYS": "",               # comma-separated keys; empty = api_key is accepted and ignored
+    # Rate limits and the key database (app/limits.py, app/apikeys.py; python -m app.keys).
+    "REQ_LIMIT": 0,               # requests per minute per client on the translation API; 0 = no limit
+    "API_KEYS_DB": "",            # SQLite file of API keys with their own req_limit; empty = none
+    "PROXY_COUNT": 0,             # proxies in front that append to X-Forwarded-For; 0 = header ignored
     "MAX_CONTENT_LENGTH": 1_000_000,  # request body cap in bytes; Werkzeug answers 413 above it
     # /translate_file. The body cap above applies first: raise both for bigger uploads.
     "MAX_FILE_BYTES": 1_000_000,  # bytes per uploaded file
@@ -38,12 +48,32 @@ DEFAULTS: dict[str, Any] = {
     "FILE_TTL": 600,              # seconds a translated file waits for its one download
     "MAX_STORED_FILES": 100,      # translated files kept at once; the oldest go first
     "MAX_STORED_BYTES": 50_000_000,  # their bytes together
+    # Stored permalinks (/?p=..., app/permalinks.py) for texts too long for a /?q=... URL.
+    "PERMALINK_DB": "",           # SQLite file; empty = a temporary one, gone when the server stops
+    "PERMALINK_TTL": 30 * 86400,  # seconds a stored link is kept after it was last opened
+    "MAX_PERMALINKS": 10_000,     # stored links at once; the least recently used go first
+    "MAX_PERMALINK_BYTES": 50_000_000,  # their texts' bytes together
+    # Glossaries (/glossaries, /translate's glossary; app/glossaries.py, pipeline/glossary.py).
+    "GLOSSARY_DB": "",            # SQLite file; empty = a temporary one, gone when the server stops
+    "MAX_GLOSSARY_ENTRIES": 1000,  # terms per glossary, stored or sent with /translate
+    "MAX_GLOSSARIES": 1000,       # stored glossaries (per API key when API_KEYS is set)
+    # German noun plurals for glossary terms: the Ding dictionary (Debian's trans-de-en), used when
+    # the file exists; empty = German inflection rules only.
+    "GLOSSARY_DICTIONARY": "/usr/share/trans/de-en",
+    # The translate page's dictionary panel and /api/dictionary (app/dictionary.py): the Ding file of
+    # Debian's trans-de-en; off where the default file is missing, and when empty.
+    "DICTIONARY_PATH": "/usr/share/trans/de-en",
+    # Prometheus metrics (app/metrics.py): 1 = GET /metrics, summed over gunicorn's workers.
+    "METRICS": 0,
+    "METRICS_TOKEN": "",          # when set, /metrics needs "Authorization: Bearer <token>"
 }
 
 # Integer settings and the smallest value each may take.
-_INTS = {"MAX_CHARS": 1, "MAX_TEXTS": 1, "BEAM_SIZE": 1, "MAX_ALTERNATIVES": 0,
-         "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "TRANSLATION_CACHE": 0, "MAX_CONTENT_LENGTH": 1024,
-         "MAX_FILE_BYTES": 1, "MAX_FILE_CHARS": 1, "FILE_TTL": 1, "MAX_STORED_FILES": 1, "MAX_STORED_BYTES": 1}
+_INTS = {"MAX_CHARS": 1, "BATCH_LIMIT": 1, "REQ_LIMIT": 0, "PROXY_COUNT": 0, "BEAM_SIZE": 1, "MAX_ALTERNATIVES": 0,
+         "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "TRANSLATION_CACHE": 0, "BATCH_WAIT_MS": 0, "MAX_CONTENT_LENGTH": 1024,
+         "MAX_FILE_BYTES": 1, "MAX_FILE_CHARS": 1, "FILE_TTL": 1, "MAX_STORED_FILES": 1, "MAX_STORED_BYTES": 1,
+         "PERMALINK_TTL": 1, "MAX_PERMALINKS": 1, "MAX_PERMALINK_BYTES": 1,
+         "MAX_GLOSSARY_ENTRIES": 1, "MAX_GLOSSARIES": 1}
 _DEVICES = ("auto", "cpu", "cuda")
 _CHOICES = {"DEVICE": _DEVICES, "ENGINE": ("auto", "ct2", "torch"), "QUANTIZATION": ("int8", "float32", "float16", "int8_float16")}
 
@@ -52,9 +82,15 @@ class SettingsError(ValueError):
     """A setting with a value the service cannot use."""
 
 
+# Deprecated names still read from the environment: old name -> setting.
+ALIASES = {"MAX_TEXTS": "BATCH_LIMIT"}
+
+
 def from_env(environ: Mapping[str, str]) -> dict[str, Any]:
-    """The settings present in ``environ``, as raw strings (``validate`` converts them)."""
-    return {name: environ[name] for name in DEFAULTS if name in environ}
+    """The settings present in ``environ``, as raw strings (``validate`` converts them); a
+    deprecated name (``ALIASES``) counts only when the setting's own name is absent."""
+    found = {name: environ[old] for old, name in ALIASES.items() if old in environ}
+    return found | {name: environ[name] for name in DEFAULTS if name in environ}
 
 
 def _as_int(name: str, value: Any) -> int:
@@ -69,11 +105,21 @@ def _as_int(name: str, value: Any) -> int:
     return number
 
 
+def _as_switch(name: str, value: Any) -> bool:
+    """0 or 1 (also False/True), as a string from the environment or a number."""
+    text = value.strip() if isinstance(value, str) else value
+    if text in ("0", "1") or (isinstance(text, (bool, int)) and text in (0, 1)):
+        return text in ("1", 1)
+    raise SettingsError(f"{name} must be 0 or 1, got {value!r}")
+
+
 def validate(config: dict[str, Any]) -> None:
     """Convert and check the settings in place; raises ``SettingsError`` with a one-line reason."""
     for name in _INTS:
         config[name] = _as_int(name, config[name])
-    for name in ("MODEL_PATH", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "API_KEYS"):
+    for name in ("MODEL_PATH", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "API_KEYS",
+                 "API_KEYS_DB", "REDIS_URL", "PERMALINK_DB", "GLOSSARY_DB", "GLOSSARY_DICTIONARY",
+                 "DICTIONARY_PATH"):
         value = config[name]
         if not isinstance(value, (str, os.PathLike)):
             raise SettingsError(f"{name} must be a string, got {value!r}")
@@ -83,4 +129,14 @@ def validate(config: dict[str, Any]) -> None:
             raise SettingsError(f"{name} must be one of {', '.join(choices)}, got {config[name]!r}")
     if not config["MODEL_PATH"]:
         raise SettingsError("MODEL_PATH must name a checkpoint file, got ''")
+    if config["BATCH_WAIT_MS"] > 1000:
+        raise SettingsError(f"BATCH_WAIT_MS must be at most 1000, got {config['BATCH_WAIT_MS']!r}")
+    if config["REDIS_URL"] and not config["REDIS_URL"].startswith(("redis://", "rediss://", "unix://")):
+        raise SettingsError(f"REDIS_URL must start with redis://, rediss:// or unix://, got {config['REDIS_URL']!r}")
     config["API_KEYS"] = frozenset(k.strip() for k in config["API_KEYS"].split(",") if k.strip())
+    config["METRICS"] = _as_switch("METRICS", config["METRICS"])
+    token = config["METRICS_TOKEN"]
+    # A bearer token is visible ASCII (RFC 6750); the message leaves the secret out.
+    if not isinstance(token, str) or not all("!" <= c <= "~" for c in token.strip()):
+        raise SettingsError("METRICS_TOKEN must be printable ASCII characters without spaces")
+    config["METRICS_TOKEN"] = token.strip()

@@ -31,13 +31,20 @@ def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
 
 def _errors(*statuses: int) -> dict[str, Any]:
     reasons = {
-        400: "Invalid request: a missing or bad parameter, or a missing API key when API_KEYS is set",
+        400: "Invalid request: a missing or bad parameter, or a missing API key when the server has keys "
+             "(API_KEYS, API_KEYS_DB)",
         403: "Invalid API key",
         404: "Not found",
-        413: "Too large: more than MAX_CHARS characters, MAX_TEXTS texts or MAX_CONTENT_LENGTH bytes",
+        413: "Too large: more than MAX_CHARS characters, BATCH_LIMIT texts or MAX_CONTENT_LENGTH bytes",
         415: "Unsupported media type: send application/json or application/x-www-form-urlencoded",
+        429: "Too many requests: more than REQ_LIMIT per minute from this address, or the API key's own limit "
+             "(one budget for all the translation endpoints)",
     }
-    return {str(status): _json(reasons[status], _ref("Error")) for status in statuses}
+    responses = {str(status): _json(reasons[status], _ref("Error")) for status in statuses}
+    if 429 in statuses:
+        responses["429"]["headers"] = {"Retry-After": {
+            "description": "seconds until the next request is allowed", "schema": {"type": "integer", "minimum": 1}}}
+    return responses
 
 
 def _body(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -47,9 +54,10 @@ def _body(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 _Q = {"oneOf": [{"type": "string"}, _STRINGS],
-      "description": "Text, or a list of texts (at most MAX_TEXTS); MAX_CHARS characters in all",
+      "description": "Text, or a list of texts (at most BATCH_LIMIT); MAX_CHARS characters in all",
       "example": "Guten Morgen!"}
-_API_KEY = {"type": "string", "description": "API key; required when the server sets API_KEYS, else ignored"}
+_API_KEY = {"type": "string", "description": "API key; required when the server has keys (API_KEYS, API_KEYS_DB), "
+                                            "else ignored. A valid key has its own rate limit"}
 
 
 def _translate() -> dict[str, Any]:
@@ -62,6 +70,11 @@ def _translate() -> dict[str, Any]:
         "format": {"type": "string", "enum": list(FORMATS), "default": "text"},
         "alternatives": {"type": "integer", "minimum": 0, "default": 0,
                          "description": "other translations to add, at most MAX_ALTERNATIVES (text format only)"},
+        "glossary": {"oneOf": [_ENTRIES, {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$"}],
+                     "description": "German term -> English term pairs (at most MAX_GLOSSARY_ENTRIES; from a form, "
+                                    "as JSON text), or the id of a stored glossary (POST /glossaries): each term, in "
+                                    "every inflected form, comes out as its English term",
+                     "example": {"Termin": "appointment"}},
         "api_key": _API_KEY,
     }
     return {"post": {
@@ -69,8 +82,43 @@ def _translate() -> dict[str, Any]:
         "tags": ["translate"],
         "requestBody": _body(properties, ["q", "source", "target"]),
         "responses": {"200": _json("Translation, in the shape of q", _ref("Translation")),
-                      **_errors(400, 403, 413, 415)},
+                      **_errors(400, 403, 404, 413, 415, 429)},
     }}
+
+
+_ENTRIES = {"type": "object", "additionalProperties": {"type": "string"},
+            "description": "German term -> English term; terms are unique ignoring case, none empty"}
+
+
+def _glossaries() -> dict[str, Any]:
+    body = _body({"name": {"type": "string", "maxLength": 100, "example": "Praxis"},
+                  "entries": {**_ENTRIES, "example": {"Termin": "appointment", "Rechnung": "invoice"}},
+                  "api_key": _API_KEY}, ["name", "entries"])
+    too_many = _json("More than MAX_GLOSSARY_ENTRIES entries, or already MAX_GLOSSARIES glossaries", _ref("Error"))
+    listing = {"type": "object", "required": ["glossaries"],
+               "properties": {"glossaries": {"type": "array", "items": _ref("GlossaryInfo")}}}
+    return {
+        "post": {"summary": "Store a glossary", "tags": ["glossaries"], "requestBody": body,
+                 "responses": {"201": _json("The stored glossary", _ref("Glossary")),
+                               **_errors(400, 403, 415), "413": too_many}},
+        "get": {"summary": "The stored glossaries, oldest first, without their entries", "tags": ["glossaries"],
+                "parameters": [_KEY_PARAMETER],
+                "responses": {"200": _json("The stored glossaries", listing), **_errors(400, 403)}},
+    }
+
+
+_KEY_PARAMETER = {"name": "api_key", "in": "query", "required": False, "schema": _API_KEY}
+
+
+def _glossary() -> dict[str, Any]:
+    parameters = [{"name": "glossary_id", "in": "path", "required": True,
+                   "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$"}}, _KEY_PARAMETER]
+    return {
+        "get": {"summary": "A stored glossary with its entries", "tags": ["glossaries"], "parameters": parameters,
+                "responses": {"200": _json("The glossary", _ref("Glossary")), **_errors(400, 403, 404)}},
+        "delete": {"summary": "Delete a stored glossary", "tags": ["glossaries"], "parameters": parameters,
+                   "responses": {"204": {"description": "Deleted"}, **_errors(400, 403, 404)}},
+    }
 
 
 def _detect() -> dict[str, Any]:
@@ -81,15 +129,17 @@ def _detect() -> dict[str, Any]:
         "tags": ["translate"],
         "requestBody": _body({"q": _Q, "api_key": _API_KEY}, ["q"]),
         "responses": {"200": _json("Detections", {"type": "array", "items": _ref("Detection")}),
-                      **_errors(400, 403, 413, 415)},
+                      **_errors(400, 403, 413, 415, 429)},
     }}
 
 
 def _translate_file() -> dict[str, Any]:
     form = {"type": "object", "required": ["file", "source", "target"], "properties": {
-        "file": {"type": "string", "format": "binary", "description": "a .txt, .html, .docx, .po, .pot, .srt or .vtt file"},
+        "file": {"type": "string", "format": "binary", "description": "a .txt, .html, .docx, .json, .md, .po, .pot, .srt or .vtt file"},
         "source": {"type": "string", "enum": ["de", "auto"]},
         "target": {"type": "string", "enum": ["en"]},
+        "glossary": {"type": "string", "description": "as for POST /translate: a stored glossary's id, or the "
+                                                      "German term -> English term pairs as JSON text"},
         "api_key": _API_KEY,
     }}
     result = {"type": "object", "required": ["translatedFileUrl"],
@@ -100,7 +150,7 @@ def _translate_file() -> dict[str, Any]:
         "tags": ["translate"],
         "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": form}}},
         "responses": {"200": _json("Where to download the translated file", result),
-                      **_errors(400, 403, 415), "413": too_large},
+                      **_errors(400, 403, 404, 415, 429), "413": too_large},
     }}
 
 
@@ -138,7 +188,8 @@ def _attention() -> dict[str, Any]:
         "summary": "The attention weights behind the translation of one sentence",
         "tags": ["inspect"],
         "requestBody": _body({"q": q}, ["q"]),
-        "responses": {"200": _json("Tokens, translation and attention weights", result), **_errors(400, 413, 415)},
+        "responses": {"200": _json("Tokens, translation and attention weights", result),
+                      **_errors(400, 413, 415, 429)},
     }}
 
 
@@ -153,7 +204,7 @@ def _inspector(summary: str, description: str, properties: dict[str, Any], resul
     return {"post": {
         "summary": summary, "description": description, "tags": ["inspect"],
         "requestBody": _body({"q": _INSPECTOR_Q, **properties}, ["q"]),
-        "responses": {"200": _json(summary, result), **_errors(400, 415), "413": too_long},
+        "responses": {"200": _json(summary, result), **_errors(400, 415, 429), "413": too_long},
     }}
 
 
@@ -250,14 +301,71 @@ def _beam() -> dict[str, Any]:
                       {}, result)
 
 
+def _permalink() -> dict[str, Any]:
+    link = {"type": "object", "required": ["id", "url"], "properties": {
+        "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$"},
+        "url": {"type": "string", "example": "/?p=AbCdEfGhIjKlMnOp",
+                "description": "the translate page of the text; /attention and /beam take p= as well"}}}
+    text = {"type": "string", "description": "one text, at most MAX_CHARS characters, not blank"}
+    return {"post": {
+        "summary": "A stored link for a text too long for a /?q=... URL",
+        "description": "The same text always gets the same link. Links are kept PERMALINK_TTL seconds after "
+                       "their last use, at most MAX_PERMALINKS of them (least recently used dropped first).",
+        "tags": ["translate"],
+        "requestBody": _body({"q": text}, ["q"]),
+        "responses": {"201": _json("The stored link", link), **_errors(400, 413, 415),
+                      "503": _json("The link store (Redis) is unavailable", _ref("Error"))},
+    }}
+
+
+def _dictionary() -> dict[str, Any]:
+    pair = {"type": "object", "required": ["de", "en"], "properties": {"de": {"type": "string"},
+                                                                      "en": {"type": "string"}}}
+    nullable = {"type": "string", "nullable": True}
+    entry = {"type": "object", "properties": {
+        "headword": {"type": "string", "example": "Termin"},
+        "word_class": {**nullable, "example": "noun"},
+        "gender": {**nullable, "example": "m", "description": "m, f, n (nouns), or several: \"m, f\""},
+        "labels": {**_STRINGS, "description": "Ding's labels of the headword: register, region, domain"},
+        "forms": {**_STRINGS, "description": "a noun's plural, a verb's participles and persons, an "
+                                             "adjective's comparison, as Ding lists them"},
+        "senses": {**_STRINGS, "example": ["appointment (arrangement to meet with sb.)"]},
+        "synonyms": {**_STRINGS, "description": "the line's other German headwords"},
+        "phrases": {"type": "array", "items": pair},
+        "examples": {"type": "array", "items": pair, "description": "example sentences"},
+        "match": {"type": "string", "enum": ["headword", "form"]}}}
+    result = {"type": "object", "required": ["query", "entries", "attribution", "license"], "properties": {
+        "query": {"type": "string"}, "entries": {"type": "array", "items": entry},
+        "attribution": {"type": "string"}, "license": {"type": "string", "example": "GPL-2.0-or-later"}}}
+    return {"get": {
+        "summary": "Ding dictionary entries for one to three German words",
+        "description": "The headword as written, else ignoring case, or a form Ding lists with it (Termine, "
+                       "gegessen), or the words without a leading article. Nothing found: 200 with no "
+                       "entries. 404 when the server has no dictionary (DICTIONARY_PATH).",
+        "tags": ["inspect"],
+        "parameters": [{"name": "q", "in": "query", "required": True, "example": "Termin",
+                        "schema": {"type": "string", "maxLength": 100},
+                        "description": "one to three words"}],
+        "responses": {"200": _json("The entries, best first, with the dictionary's attribution and licence",
+                                   result), **_errors(400, 404)},
+    }}
+
+
 def _schemas() -> dict[str, Any]:
     detection = {"type": "object", "required": ["confidence", "language"], "properties": {
         "confidence": {"type": "number", "minimum": 0, "maximum": 100, "example": 97.4},
         "language": {"type": "string", "example": "de"}}}
     language = {"type": "object", "required": ["code", "name"], "properties": {
         "code": {"type": "string"}, "name": {"type": "string"}}}
+    glossary_info = {"type": "object", "required": ["id", "name", "created", "entry_count"], "properties": {
+        "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$"}, "name": {"type": "string"},
+        "created": {"type": "string", "format": "date-time", "example": "2026-11-25T09:30:00Z"},
+        "entry_count": {"type": "integer"}}}
     return {
         "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+        "GlossaryInfo": glossary_info,
+        "Glossary": {"allOf": [glossary_info, {"type": "object", "required": ["entries"],
+                                               "properties": {"entries": _ENTRIES}}]},
         "Detection": detection,
         "Translation": {"type": "object", "required": ["translatedText"], "properties": {
             "translatedText": {"oneOf": [{"type": "string"}, _STRINGS]},
@@ -270,7 +378,7 @@ def _schemas() -> dict[str, Any]:
         "FrontendSettings": {"type": "object", "properties": {
             "charLimit": {"type": "integer", "description": "MAX_CHARS"},
             "frontendTimeout": {"type": "integer", "description": "milliseconds"},
-            "apiKeys": {"type": "boolean", "description": "whether API keys are enabled (API_KEYS)"},
+            "apiKeys": {"type": "boolean", "description": "whether API keys are enabled (API_KEYS, API_KEYS_DB)"},
             "keyRequired": {"type": "boolean"},
             "suggestions": {"type": "boolean"},
             "filesTranslation": {"type": "boolean"},
@@ -315,8 +423,12 @@ def document() -> dict[str, Any]:
             "/api/explain": _explain(),
             "/api/complete": _complete(),
             "/api/beam": _beam(),
+            "/api/permalink": _permalink(),
+            "/api/dictionary": _dictionary(),
+            "/glossaries": _glossaries(),
+            "/glossaries/{glossary_id}": _glossary(),
             "/api/random": _get("A random corpus sentence with its references and translation", "inspect",
-                                random, 404),
+                                random, 404, 429),
             "/health": _get("Service status", "status", health),
             "/spec": _get("This OpenAPI document", "status", {"type": "object"}),
         },

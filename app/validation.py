@@ -8,6 +8,7 @@ the query string (``request.values``), exactly as LibreTranslate reads them. Eve
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,16 +70,16 @@ def check_text(name: str, text: str) -> None:
         raise ApiError(400, f"Invalid request: {name} contains a control character (U+{ord(bad.group()):04X})")
 
 
-def parse_texts(value: Any, *, max_chars: int, max_texts: int) -> tuple[list[str], bool]:
-    """``q`` as a list of texts and whether it came as a list."""
+def parse_texts(value: Any, *, max_chars: int, batch_limit: int) -> tuple[list[str], bool]:
+    """``q`` as a list of texts (at most ``batch_limit``) and whether it came as a list."""
     if value is None or value == "" or value == []:
         raise ApiError(400, "Invalid request: missing q parameter")
     batch = isinstance(value, list)
     texts = value if batch else [value]
     if not all(isinstance(t, str) for t in texts):
         raise ApiError(400, "Invalid request: q must be a string or a list of strings")
-    if len(texts) > max_texts:
-        raise ApiError(413, f"Invalid request: {len(texts)} texts exceed the limit of {max_texts} texts per request")
+    if len(texts) > batch_limit:
+        raise ApiError(413, f"Invalid request: {len(texts)} texts exceed the limit of {batch_limit} texts per request")
     chars = sum(len(t) for t in texts)
     if chars > max_chars:
         raise ApiError(413, f"Invalid request: {chars} characters exceed the limit of {max_chars} characters per request")
@@ -123,8 +124,9 @@ def parse_format(value: Any) -> bool:
     return value == "html"
 
 
-def check_api_key(value: Any, keys: frozenset[str]) -> None:
-    """Keys are only checked when the server has some (API_KEYS), as in LibreTranslate."""
+def check_api_key(value: Any, keys: Container[str]) -> None:
+    """Keys are only checked when the server has some, as in LibreTranslate: ``keys`` is falsy
+    without (a set of keys, or ``apikeys.ApiKeys``: API_KEYS and the key database)."""
     if not keys:
         return
     if value is None or value == "":
@@ -133,10 +135,10 @@ def check_api_key(value: Any, keys: frozenset[str]) -> None:
         raise ApiError(403, "Invalid API key")
 
 
-def parse_translate(params: dict[str, Any], config: dict[str, Any]) -> TranslateRequest:
-    """All /translate parameters, checked in LibreTranslate's order."""
-    check_api_key(params.get("api_key"), config["API_KEYS"])
-    texts, batch = parse_texts(params.get("q"), max_chars=config["MAX_CHARS"], max_texts=config["MAX_TEXTS"])
+def parse_translate(params: dict[str, Any], config: dict[str, Any], keys: Container[str]) -> TranslateRequest:
+    """All /translate parameters, checked in LibreTranslate's order (``keys`` as for ``check_api_key``)."""
+    check_api_key(params.get("api_key"), keys)
+    texts, batch = parse_texts(params.get("q"), max_chars=config["MAX_CHARS"], batch_limit=config["BATCH_LIMIT"])
     source, target = params.get("source"), params.get("target")
     parse_languages(source, target)
     alternatives = parse_alternatives(params.get("alternatives"), config["MAX_ALTERNATIVES"])
@@ -164,7 +166,7 @@ def parse_text(value: Any, max_chars: int) -> str:
     /api/sentences, which cuts the whole text of the translate form into sentences."""
     if value is not None and value != "" and not isinstance(value, str):
         raise ApiError(400, "Invalid request: q must be a string")
-    texts, _ = parse_texts(value, max_chars=max_chars, max_texts=1)
+    texts, _ = parse_texts(value, max_chars=max_chars, batch_limit=1)
     return texts[0]
 
 

@@ -1,13 +1,22 @@
-"""Load test for the web service: N concurrent clients on loopback for T seconds.
+"""Load test for the web service: N concurrent clients on loopback, each request a new sentence.
 
-    python bench/load.py --url http://127.0.0.1:8000 --clients 8 --duration 10
     python bench/load.py --checkpoint checkpoints/de-en.pt --clients 8 --duration 10
+    python bench/load.py --url http://127.0.0.1:8000 --clients 8 --duration 10
 
-With --checkpoint it starts the Procfile's ``web:`` command itself (gunicorn on a free port) and
-stops it afterwards. Each client sends ``POST /translate`` requests back to back, cycling through a
-few German sentences, and the script prints requests/s, p50/p99 latency and errors. Standard
-library only (threads + http.client); only loopback addresses are accepted, and clients and time
-are bounded, so it cannot be pointed at somebody else's server by accident.
+With --checkpoint it starts the Procfile's ``web:`` command itself (gunicorn on a free port,
+``METRICS=1``) and stops it afterwards. Each client sends ``POST /translate`` requests back to back,
+each with the next sentence of ``--sentences`` that no request has sent yet (German column of a
+corpus TSV; default the shipped Random sample, 5,000 sentences), so the translation cache cannot
+answer: the repeats (when the list runs out) and the server's cache hits (from ``/metrics``, where
+it is on) are printed. It prints requests/s, p50/p99 latency and errors.
+
+With --checkpoint it then compares, in the same run, with the bare engine on the same cores:
+CTranslate2 int8 of the same checkpoint translating the sentences the server was sent, batched
+(64, beam 4, all cores), sentences/s; the ratio served / raw is the issue's throughput figure.
+``--single N`` (with --checkpoint) sends N sentences one at a time, alternating each with the bare
+engine on one worker's threads: median latencies and their ratio (the served overhead).
+Standard library for the load (threads + http.client); only loopback addresses are accepted, and
+clients and time are bounded, so it cannot be pointed at somebody else's server by accident.
 """
 
 from __future__ import annotations
@@ -15,6 +24,8 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,10 +43,9 @@ from bench import server  # noqa: E402
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_CLIENTS, MAX_DURATION = 64, 300
-SENTENCES = [
-    "Guten Morgen.", "Wo ist der Bahnhof?", "Das Wetter ist heute schön.", "Ich habe Hunger.",
-    "Wir gehen nach Hause.", "Das Buch liegt auf dem Tisch.", "Sprichst du Englisch?", "Die Kinder spielen.",
-]
+DEFAULT_SENTENCES = ROOT / "checkpoints" / "random-sample.tsv"
+BEAM = 4            # the service's default BEAM_SIZE, used for the bare engine too
+RAW_BATCH = 64
 
 
 def bounded(low: int, high: int):
@@ -47,19 +57,50 @@ def bounded(low: int, high: int):
     return parse
 
 
-def client(host: str, port: int, deadline: float, offset: int, latencies: list, errors: Counter, lock) -> None:
+def read_sentences(path: Path) -> list[str]:
+    """The distinct German sentences of a corpus TSV (English<TAB>German[<TAB>...]), in order."""
+    from model.data import read_references
+
+    sources, _ = read_references(path)
+    return sources
+
+
+class Feed:
+    """Hands out the sentences in order, each once; after the last it starts again (a repeat)."""
+
+    def __init__(self, sentences: list[str]):
+        self.sentences = sentences
+        self.sent: list[str] = []
+        self.lock = threading.Lock()
+
+    def next(self) -> str:
+        with self.lock:
+            sentence = self.sentences[len(self.sent) % len(self.sentences)]
+            self.sent.append(sentence)
+            return sentence
+
+    @property
+    def repeats(self) -> int:
+        return max(0, len(self.sent) - len(self.sentences))
+
+
+def translate_once(conn: http.client.HTTPConnection, text: str) -> str | None:
+    """POST /translate with one text; None when it worked, else what went wrong."""
+    body = json.dumps({"q": text, "source": "de", "target": "en"})
+    conn.request("POST", "/translate", body=body, headers={"Content-Type": "application/json"})
+    response = conn.getresponse()
+    payload = response.read()
+    ok = response.status == 200 and "translatedText" in json.loads(payload)
+    return None if ok else f"HTTP {response.status}"
+
+
+def client(host: str, port: int, deadline: float, feed: Feed, latencies: list, errors: Counter, lock) -> None:
     conn = http.client.HTTPConnection(host, port, timeout=30)
-    i = offset
     while time.perf_counter() < deadline:
-        body = json.dumps({"q": SENTENCES[i % len(SENTENCES)], "source": "de", "target": "en"})
-        i += 1
+        text = feed.next()
         start = time.perf_counter()
         try:
-            conn.request("POST", "/translate", body=body, headers={"Content-Type": "application/json"})
-            response = conn.getresponse()
-            payload = response.read()
-            ok = response.status == 200 and "translatedText" in json.loads(payload)
-            problem = None if ok else f"HTTP {response.status}"
+            problem = translate_once(conn, text)
         except (OSError, http.client.HTTPException, ValueError) as exc:
             problem = type(exc).__name__
             conn.close()  # a fresh connection for the next request
@@ -72,13 +113,17 @@ def client(host: str, port: int, deadline: float, offset: int, latencies: list, 
     conn.close()
 
 
-def run_load(host: str, port: int, clients: int, duration: float) -> dict:
+def percentile(ordered: list[float], p: float) -> float:
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000 if ordered else float("nan")
+
+
+def run_load(host: str, port: int, clients: int, duration: float, feed: Feed) -> dict:
     latencies: list[float] = []
     errors: Counter = Counter()
     lock = threading.Lock()
     deadline = time.perf_counter() + duration
-    threads = [threading.Thread(target=client, args=(host, port, deadline, k, latencies, errors, lock), daemon=True)
-               for k in range(clients)]
+    threads = [threading.Thread(target=client, args=(host, port, deadline, feed, latencies, errors, lock), daemon=True)
+               for _ in range(clients)]
     started = time.perf_counter()
     for t in threads:
         t.start()
@@ -86,18 +131,74 @@ def run_load(host: str, port: int, clients: int, duration: float) -> dict:
         t.join(duration + 60)
     wall = time.perf_counter() - started
     ordered = sorted(latencies)
-
-    def pct(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000 if ordered else float("nan")
-
     return {"clients": clients, "duration_s": round(wall, 2), "requests": len(ordered),
-            "requests_per_s": round(len(ordered) / wall, 1), "p50_ms": round(pct(50), 1),
-            "p99_ms": round(pct(99), 1), "max_ms": round(ordered[-1] * 1000, 1) if ordered else None,
-            "errors": sum(errors.values()), "error_kinds": dict(errors)}
+            "requests_per_s": round(len(ordered) / wall, 1), "p50_ms": round(percentile(ordered, 50), 1),
+            "p99_ms": round(percentile(ordered, 99), 1), "max_ms": round(ordered[-1] * 1000, 1) if ordered else None,
+            "errors": sum(errors.values()), "error_kinds": dict(errors), "repeated_sentences": feed.repeats}
+
+
+def cache_hits(host: str, port: int) -> float | None:
+    """The server's translation-cache hits so far (``/metrics``), None without metrics."""
+    conn = http.client.HTTPConnection(host, port, timeout=10)
+    try:
+        conn.request("GET", "/metrics")
+        response = conn.getresponse()
+        text = response.read().decode()
+    except (OSError, http.client.HTTPException):
+        return None
+    finally:
+        conn.close()
+    if response.status != 200:
+        return None
+    values = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+              if line.startswith("nmt_cache_hits_total")]
+    return sum(values) if values else None
+
+
+def bare_engine(checkpoint: str, threads: int):
+    """CTranslate2 int8 of the checkpoint, as the server's default engine (ENGINE=auto on a CPU)."""
+    from model.inference.ct2_engine import CT2Translator
+    from pipeline.ending import close_sentence
+
+    engine = CT2Translator.from_checkpoint(checkpoint, "cpu", quantization="int8", threads=threads)
+    return lambda texts: engine.output_ids([close_sentence(t) for t in texts], beam_size=BEAM, batch_size=RAW_BATCH)
+
+
+def raw_throughput(checkpoint: str, sentences: list[str], threads: int) -> float:
+    """Sentences/s of the bare engine translating ``sentences`` in batches, on ``threads`` threads."""
+    translate = bare_engine(checkpoint, threads)
+    translate(sentences[:RAW_BATCH])  # warm-up
+    started = time.perf_counter()
+    for k in range(0, len(sentences), RAW_BATCH):
+        translate(sentences[k:k + RAW_BATCH])
+    return len(sentences) / (time.perf_counter() - started)
+
+
+def single(host: str, port: int, checkpoint: str, sentences: list[str], threads: int) -> dict:
+    """Each sentence sent alone to the server, then given alone to the bare engine, in turn."""
+    translate = bare_engine(checkpoint, threads)
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    served, raw, errors = [], [], 0
+    for text in sentences:
+        start = time.perf_counter()
+        try:
+            problem = translate_once(conn, text)
+        except (OSError, http.client.HTTPException, ValueError):
+            problem = "error"
+            conn.close()
+        served.append(time.perf_counter() - start)
+        errors += problem is not None
+        start = time.perf_counter()
+        translate([text])
+        raw.append(time.perf_counter() - start)
+    conn.close()
+    s, r = statistics.median(served) * 1000, statistics.median(raw) * 1000
+    return {"sentences": len(sentences), "served_p50_ms": round(s, 2), "raw_p50_ms": round(r, 2),
+            "ratio": round(s / r, 2), "overhead_ms": round(s - r, 2), "errors": errors}
 
 
 def start_server(checkpoint: str, workers: int | None) -> tuple[subprocess.Popen, int]:
-    settings = {"MODEL_PATH": str(Path(checkpoint).resolve())}
+    settings = {"MODEL_PATH": str(Path(checkpoint).resolve()), "METRICS": "1"}
     if workers:
         settings["WEB_CONCURRENCY"] = str(workers)
     # The server's log would drown the report: it goes to a file, shown only if the server fails.
@@ -118,12 +219,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--clients", type=bounded(1, MAX_CLIENTS), default=8)
     parser.add_argument("--duration", type=bounded(1, MAX_DURATION), default=10, help="seconds")
     parser.add_argument("--workers", type=bounded(1, 16), help="WEB_CONCURRENCY for --checkpoint")
+    parser.add_argument("--sentences", type=Path, default=DEFAULT_SENTENCES,
+                        help="corpus TSV whose German sentences are sent, each once (default: %(default)s)")
+    parser.add_argument("--single", type=bounded(0, 10_000), default=0,
+                        help="with --checkpoint: this many sentences one at a time, served vs bare engine")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.single and not args.checkpoint:
+        parser.error("--single needs --checkpoint (the bare engine runs the same checkpoint)")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    try:
+        sentences = read_sentences(args.sentences)
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"bench/load.py: error: --sentences: {exc}") from None
     process = None
     if args.url:
         url = urllib.parse.urlsplit(args.url)
@@ -133,18 +245,45 @@ def main(argv: list[str] | None = None) -> int:
     else:
         process, port = start_server(args.checkpoint, args.workers)
         host = "127.0.0.1"
+    # Warm-up (each worker makes its CTranslate2 translator on its first request) with sentences
+    # of their own, at the end of the list, so that the measured ones stay unseen.
+    warm = Feed(sentences[-32:])
+    sentences = sentences[:-32]
+    feed = Feed(sentences[args.single:])
     try:
-        client(host, port, time.perf_counter() + 0.5, 0, [], Counter(), threading.Lock())  # warm-up
-        result = run_load(host, port, args.clients, args.duration)
+        client(host, port, time.perf_counter() + 0.5, warm, [], Counter(), threading.Lock())
+        hits_before = cache_hits(host, port)
+        result = run_load(host, port, args.clients, args.duration, feed)
+        hits_after = cache_hits(host, port)
+        result["cache_hits"] = None if hits_after is None else hits_after - (hits_before or 0)
+        if args.single:
+            workers = int(args.workers or 0) or min(4, os.cpu_count() or 1)
+            result["single"] = single(host, port, args.checkpoint, sentences[:args.single],
+                                      max(1, (os.cpu_count() or 1) // workers))
     finally:
         if process is not None:
             server.stop(process)
+    if args.checkpoint and result["requests"]:
+        served = feed.sent[:result["requests"]]
+        raw = raw_throughput(args.checkpoint, served, os.cpu_count() or 1)
+        result["raw_sentences_per_s"] = round(raw, 1)
+        result["served_vs_raw"] = round(result["requests_per_s"] / raw, 2)
     if args.json:
         print(json.dumps(result))
-    else:
-        print(f"{result['clients']} clients, {result['duration_s']} s: {result['requests']} requests, "
-              f"{result['requests_per_s']} requests/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
-              f"max {result['max_ms']} ms, errors {result['errors']} {result['error_kinds'] or ''}".rstrip())
+        return 0 if result["errors"] == 0 else 1
+    hits = "n/a (no /metrics)" if result["cache_hits"] is None else f"{result['cache_hits']:.0f}"
+    print(f"{result['clients']} clients, {result['duration_s']} s: {result['requests']} requests "
+          f"(distinct sentences; repeated {result['repeated_sentences']}, server cache hits {hits}), "
+          f"{result['requests_per_s']} requests/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
+          f"max {result['max_ms']} ms, errors {result['errors']} {result['error_kinds'] or ''}".rstrip())
+    if "raw_sentences_per_s" in result:
+        print(f"bare CTranslate2 int8, same sentences, batched {RAW_BATCH}, beam {BEAM}, {os.cpu_count()} threads: "
+              f"{result['raw_sentences_per_s']} sentences/s; served / raw = {result['served_vs_raw']}")
+    if "single" in result:
+        one = result["single"]
+        print(f"one at a time, {one['sentences']} sentences alternating: served p50 {one['served_p50_ms']} ms, "
+              f"bare engine p50 {one['raw_p50_ms']} ms, ratio {one['ratio']}, overhead {one['overhead_ms']} ms, "
+              f"errors {one['errors']}")
     return 0 if result["errors"] == 0 else 1
 
 

@@ -1,5 +1,5 @@
-"""Whole files in, translated files out: ``.txt``, ``.html``, ``.docx``, gettext ``.po``/``.pot`` and
-``.srt``/``.vtt`` subtitles, given a translate function.
+"""Whole files in, translated files out: ``.txt``, ``.html``, ``.docx``, gettext ``.po``/``.pot``,
+``.srt``/``.vtt`` subtitles, ``.json`` string files and ``.md`` Markdown, given a translate function.
 
 ``read(extension, data)`` parses the bytes (raising ``DocumentError`` for input that is not what
 its extension says, ``DocumentTooLarge`` for a .docx that unpacks to too much) and returns a
@@ -16,11 +16,16 @@ sentences go to the model as one batch.
 - ``.po``/``.pot``: a gettext catalog whose ``msgid`` is German, read with polib: the output is the
   English catalog. See ``_Catalog``.
 - ``.srt``/``.vtt``: subtitles, read with srt and webvtt-py. See ``_Subtitles``.
+- ``.md``: Markdown through ``pipeline.markdown`` (text and headings translated; code, link
+  targets, images and HTML as written).
+- ``.json``: a localization file (nested objects of strings, as i18next, FormatJS, vue-i18n and
+  Chrome's messages use): keys stay, string values are translated. See ``_JsonStrings``.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import time
@@ -37,7 +42,9 @@ import docx
 from docx.oxml import OxmlElement
 from lxml import etree
 
-FORMATS = (".docx", ".html", ".po", ".pot", ".srt", ".txt", ".vtt")
+from .segment import lines_like
+
+FORMATS = (".docx", ".html", ".json", ".md", ".po", ".pot", ".srt", ".txt", ".vtt")
 SUPPORTED = f"{', '.join(FORMATS[:-1])} or {FORMATS[-1]}"   # the formats, as error messages list them
 # A .docx is a zip: its declared sizes are checked before anything is decompressed (zipfile never
 # reads past a declared size), so a small upload cannot unpack into gigabytes.
@@ -59,14 +66,21 @@ class DocumentTooLarge(DocumentError):
 
 def pipeline_translate(pipeline: Any) -> Translate:
     """A ``Pipeline``'s translate function in this module's signature ``(texts, html=False)``:
-    plain texts through ``Pipeline.translate``, HTML fragments through ``pipeline.markup`` with the
+    plain texts through ``Pipeline.translate`` (ICU plural/select messages by their parts,
+    ``pipeline.icu``; a keyboard accelerator onto the translated word, ``pipeline.accelerators``),
+    HTML fragments through ``pipeline.markup`` with the
     pipeline's alignment (NFC first: the word spans index the NFC form)."""
+    from .accelerators import translate_marked
+    from .icu import translate_messages
     from .markup import translate_html
 
     def translate(texts: list[str], html: bool = False) -> list[str]:
         if html:
             return translate_html([unicodedata.normalize("NFC", t) for t in texts], pipeline.translate_aligned)
-        return pipeline.translate(texts)
+        lexicon = pipeline.translator.lexicon
+        knows = lexicon.knows if lexicon is not None else None
+        return translate_messages(list(texts), lambda units: translate_marked(
+            units, pipeline.translate, pipeline.translate_aligned, knows))
 
     return translate
 
@@ -89,6 +103,10 @@ def read(extension: str, data: bytes):
         return _Catalog(data)
     if extension in (".srt", ".vtt"):
         return _Subtitles(data, extension)
+    if extension == ".json":
+        return _JsonStrings(data)
+    if extension == ".md":
+        return _MarkdownFile(data)
     raise ValueError(f"unsupported extension {extension!r}; supported: {', '.join(FORMATS)}")
 
 
@@ -491,26 +509,6 @@ class _Catalog:
 _TAG = re.compile(r"<[^>]*>")
 
 
-def _lines_like(text: str, count: int) -> str:
-    """``text`` cut into ``count`` lines of balanced length at spaces outside tags."""
-    words = re.split(r" (?![^<]*>)", text)
-    if count <= 1 or len(words) < 2:
-        return text
-    count = min(count, len(words))
-    visible = [len(_TAG.sub("", w)) for w in words]
-    target = (sum(visible) + len(words) - 1) / count
-    lines, current, width = [], [], 0.0
-    for i, (word, size) in enumerate(zip(words, visible)):
-        left = len(words) - i   # words not yet placed, this one included
-        if current and (width + size / 2 > target * (len(lines) + 1) or left == count - len(lines) - 1):
-            lines.append(current)
-            current = []
-        current.append(word)
-        width += size + 1
-    lines.append(current)
-    return "\n".join(" ".join(line) for line in lines)
-
-
 class _Subtitles:
     def __init__(self, data: bytes, extension: str):
         text = _utf8(data).removeprefix(_BOM)
@@ -537,7 +535,7 @@ class _Subtitles:
         plain = [i for i, t in enumerate(texts) if t and not _TAG.search(t)]
         done = dict(zip(plain, translate([texts[i] for i in plain]) if plain else []))
         done.update(zip(tagged, translate([texts[i] for i in tagged], html=True) if tagged else []))
-        out = [_lines_like(done[i], len(lines)) if i in done else "\n".join(lines)
+        out = [lines_like(done[i], len(lines)) if i in done else "\n".join(lines)
                for i, lines in enumerate(self.lines)]
         if self.extension == ".srt":
             import srt
@@ -548,3 +546,66 @@ class _Subtitles:
         for cue, text in zip(self.vtt.captions, out):
             cue.text = text
         return self.vtt.content.encode("utf-8")
+
+
+# ------------------------------------------------------------------------------------------ .json
+#
+# Localization files map keys (never translated: the program looks them up) to strings, nested in
+# objects (i18next, vue-i18n, FormatJS) or lists. Every string value with a letter is translated,
+# its format directives ({{name}}, {name}, %s, ICU plurals) protected by the pipeline. The file is
+# changed only inside those strings: keys, numbers, order, indentation and line breaks stay byte
+# for byte. In Chrome's messages.json (every entry an object with "message"), "description" is a
+# note to translators and stays as written.
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
+_DESCRIPTION = "description"
+
+
+class _JsonStrings:
+    def __init__(self, data: bytes):
+        text = _utf8(data)
+        try:
+            tree = json.loads(text.removeprefix(_BOM))
+        except ValueError as exc:
+            raise DocumentError(f"file is not valid JSON: {exc}") from None
+        chrome = isinstance(tree, dict) and bool(tree) and all(
+            isinstance(v, dict) and "message" in v for v in tree.values())
+        self.text = text
+        self.values: list[tuple[int, int, str]] = []   # (start, end, decoded) of the strings to translate
+        key = None
+        for match in _JSON_STRING.finditer(text):
+            after = text[match.end():match.end() + 64].lstrip()
+            decoded = json.loads(match.group())
+            if after.startswith(":"):
+                key = decoded
+                continue
+            if any(c.isalpha() for c in decoded) and not (chrome and key == _DESCRIPTION):
+                self.values.append((match.start(), match.end(), decoded))
+            key = None
+        self.chars = sum(len(value) for _, _, value in self.values)
+
+    def translate(self, translate: Translate) -> bytes:
+        cores = [_split_line(value) for _, _, value in self.values]
+        done = translate([core for _, core, _ in cores]) if cores else []
+        out, position = [], 0
+        for (start, end, _), (lead, _, trail), text in zip(self.values, cores, done):
+            out += [self.text[position:start], json.dumps(lead + text + trail, ensure_ascii=False)]
+            position = end
+        out.append(self.text[position:])
+        return "".join(out).encode("utf-8")
+
+
+class _MarkdownFile:
+    def __init__(self, data: bytes):
+        from .markdown import MarkdownDocument
+
+        text = _utf8(data)
+        self.bom = _BOM if text.startswith(_BOM) else ""
+        bad = _CONTROL.search(text)
+        if bad:
+            raise DocumentError(f"file contains a control character (U+{ord(bad.group()):04X})")
+        self.document = MarkdownDocument(text[len(self.bom):])
+        self.chars = self.document.chars
+
+    def translate(self, translate: Translate) -> bytes:
+        return (self.bom + self.document.translate(translate)).encode("utf-8")

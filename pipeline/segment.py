@@ -347,3 +347,30 @@ def has_loop(output: str, *, max_unit: int = 8) -> bool:
             if all(tokens[start + k * unit:start + (k + 1) * unit] == first for k in range(1, repeats)):
                 return True
     return False
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def lines_like(text: str, count: int, unbreakable: re.Pattern | None = None) -> str:
+    """``text`` cut into ``count`` lines of balanced length at spaces outside tags (and outside
+    what ``unbreakable`` matches, where given: a Markdown link's target)."""
+    if unbreakable is None:
+        words = re.split(r" (?![^<]*>)", text)
+    else:
+        words = re.findall(rf"(?:{unbreakable.pattern}|<[^>]*>|[^ ])+", text)
+    if count <= 1 or len(words) < 2:
+        return text
+    count = min(count, len(words))
+    visible = [len(_TAG.sub("", w)) for w in words]
+    target = (sum(visible) + len(words) - 1) / count
+    lines, current, width = [], [], 0.0
+    for i, (word, size) in enumerate(zip(words, visible)):
+        left = len(words) - i   # words not yet placed, this one included
+        if current and (width + size / 2 > target * (len(lines) + 1) or left == count - len(lines) - 1):
+            lines.append(current)
+            current = []
+        current.append(word)
+        width += size + 1
+    lines.append(current)
+    return "\n".join(" ".join(line) for line in lines)

@@ -8,12 +8,18 @@ them, and ``restore`` puts the spans (numbers converted to English notation) bac
 
 Detection (``find_spans``) is one pass of one regular expression whose alternatives are ordered by
 priority: placeholder lookalikes, `backticks`, URLs, e-mails, @handles, #hashtags, format directives,
-paths, file names, dates, times, phone numbers, codes, numbers, emoji. Among matches the leftmost wins, and at one position the first alternative.
+HTML entities, commands, paths, file names, dates, times, phone numbers, identifiers, codes,
+numbers, emoji. Among matches the leftmost wins, and at one position the first alternative.
 Decisions, each made so that copying verbatim is never worse than what the model would do:
 
 * Format directives: ``model.data.software.FORMAT_DIRECTIVE``, the pattern that masks them in
   training pairs (``%s``, ``%(name)s``, ``{0}``, Qt ``%1``, ``$VAR``, ...); not when glued to a
   word before or after ("50%ige" is German).
+* HTML entities in plain text (``&amp;``, ``&#160;``) are copied as written.
+* Commands: a known command-line tool and its arguments (``npm install express``, ``sudo apt-get
+  install -y redis-server``), up to a German particle or conjunction ("... express aus").
+* Identifiers: ``snake_case``, ``camelCase`` and ``PascalCase`` with an inner capital
+  (``DataFrame``); German words have no inner capitals, so none of them is taken.
 * Paths (``/etc/app``, ``~/.bashrc``, ``../docs/``, ``C:\\Users\\...``) and file names or domains
   with an extension of a fixed list (``config.yaml``, ``beispiel.de``): a list, because a missing
   space ("Ende.der") must not turn words into a name.
@@ -38,6 +44,9 @@ Decisions, each made so that copying verbatim is never worse than what the model
 
 Identical span texts of one family share a placeholder ("5 ... 5" → "⦅N1⦆ ... ⦅N1⦆"), so the
 model need not invent a distinction the source does not make.
+
+Glossary terms (``pipeline.glossary``) are spans too, of kind "glossary" (or "glossary_plural"),
+found by the glossary, not here; their ``target`` (the English term) is what ``restore`` puts back.
 """
 
 from __future__ import annotations
@@ -54,8 +63,10 @@ from model.network.placeholders import (  # noqa: F401  (part of this module's A
 
 NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code"})
 KINDS = NUMBER_KINDS | {
-    "placeholder", "backticks", "url", "email", "handle", "hashtag", "directive", "path", "filename",
-    "emoji", "unrepresentable", "name"}
+    "placeholder", "backticks", "url", "email", "handle", "hashtag", "directive", "entity", "command",
+    "path", "filename", "identifier", "emoji", "unrepresentable", "name", "glossary", "glossary_plural"}
+# A glossary term (pipeline.glossary) whose English is its singular (or has no number), its plural.
+GLOSSARY_KINDS = frozenset({"glossary", "glossary_plural"})
 
 
 def _emoji_class() -> str:
@@ -85,6 +96,19 @@ _EXTENSIONS = "|".join(sorted("""
     conf toml lock log sql sqlite db env properties ftl tex bib epub
     com org net de at ch eu io dev info edu gov uk fr it es nl be pl
 """.split(), key=lambda e: (-len(e), e)))
+# Command-line tools whose invocations (with at least one argument) are copied as written: "npm
+# install express", "sudo apt-get install -y redis-server". The arguments end before a German
+# verb particle or conjunction ("Führen Sie npm install aus.") or a token that is no argument.
+_TOOLS = "|".join(sorted("""
+    npm npx yarn pnpm pip pip3 pipx python python3 node deno bun git apt apt-get dpkg snap brew dnf yum
+    pacman docker podman kubectl helm cargo rustup go dotnet mvn gradle make cmake gcc ssh scp rsync
+    curl wget systemctl journalctl chmod chown mkdir rm cp mv cd ls cat grep tar unzip conda poetry
+""".split(), key=lambda t: (-len(t), t)))
+_STOP = "|".join("""
+    aus an ab auf ein durch und oder im in mit zu zum zur um nach vor bei zurück neu los fest weg hoch
+    her hin dann bevor wenn danach dort hier ist sind wird werden als ins im am vom beim die der das den
+    dem des eine einen einem einer es sie er wir ihr sure
+""".split())
 _DAY, _MONTH = r"(?:0?[1-9]|[12][0-9]|3[01])", r"(?:0?[1-9]|1[0-2])"
 _ALTERNATIVES = {
     "placeholder": r"⦅[^⦅⦆\s]*⦆|[⦅⦆]",
@@ -94,6 +118,9 @@ _ALTERNATIVES = {
     "handle": r"(?<![\w@.])@[^\W_]\w*(?:\.\w+)*(?:@[\w-]+(?:\.[\w-]+)+)?",
     "hashtag": r"(?<![\w#&])#(?=[\w-]*[^\W\d_])\w+(?:-\w+)*",
     "directive": rf"(?<![\w%$]){FORMAT_DIRECTIVE}",
+    "entity": r"&(?:[A-Za-z][A-Za-z0-9]{1,30}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});",
+    "command": rf"(?<![\w./-])(?:sudo[ \t]+)?(?:{_TOOLS})(?:[ \t]+(?!(?:{_STOP})(?![\w/:=@+~-]))"
+               r"[a-z0-9@./:=+~_-][\w@./:=+~-]*)+(?![\w./:=@+~-])",
     "path": r"(?<![\w./~\\-])(?:~|\.{1,2})?/(?=[\w.-]*[^\W\d_])[\w.-]+(?:/[\w.-]+)*/?"
             r"|(?<!\w)[A-Za-z]:\\(?:[\w .-]+\\)*[\w.-]*",
     "filename": rf"(?<![\w.@/\\-])(?=[\w-]*[^\W\d_])[\w-]{{2,}}(?:\.[\w-]+)*\.(?:{_EXTENSIONS})(?![\w-]|\.\w)",
@@ -106,13 +133,16 @@ _ALTERNATIVES = {
     # A token with a digit and a letter or a joined digit; _token_spans decides what it is.
     "phone": r"(?<![\w+])(?:\+[1-9][0-9]{0,2} ?(?:\(0\) ?)?[1-9][0-9]{1,4}|\(0[1-9][0-9]{1,4}\)|0[1-9][0-9]{1,4})"
              r"(?:[ /-][0-9]{2,}){1,3}(?![\w.,]?[0-9])",
+    "identifier": r"(?<![\w./@-])(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*"
+                  r"|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*)(?![\w-])",
     "code": r"(?<![\w/-])(?=[\w/-]*?[0-9])(?=[\w/-]*?(?:[^\W\d_]|[0-9][-/][^\W_]))"
             r"[^\W_]+(?:[-/][^\W_]+)*(?!\w)",
     "number": rf"(?<!\w)(?<![0-9][.,])[-+−]?[0-9]+(?:[.,][0-9]+)*{_NUM_END}(?![\ufe0f\u20e3])",
     "emoji": rf"{_EMOJI_UNIT}(?:\u200d?{_EMOJI_UNIT})*",
 }
 _SPAN_RE = re.compile("|".join(f"(?P<{kind}>{rx})" for kind, rx in _ALTERNATIVES.items()))
-_MAYBE_SPAN_CHAR = re.compile(rf"[0-9@#`⦅⦆%{{$/\\{_EMOJI}]|\.[a-z]")
+_MAYBE_SPAN_CHAR = re.compile(rf"[0-9@#`⦅⦆%{{$/\\&{_EMOJI}]|\.[a-z]|[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]"
+                              rf"|(?<![\w./-])(?:{_TOOLS})[ \t]")
 _PARTS = re.compile(r"[^\W_]+")
 _URL_TRAILING = ".,;:!?'’"
 
@@ -124,12 +154,15 @@ def _maybe_spans(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Span:
-    """``text[start:end]`` is a protected span of the given kind (one of ``KINDS``)."""
+    """``text[start:end]`` is a protected span of the given kind (one of ``KINDS``); ``target``:
+    what it becomes in the English output when that is not the span's own text (a glossary term's
+    English, ``pipeline.glossary``), else None."""
 
     start: int
     end: int
     kind: str
     text: str
+    target: str | None = None
 
     @property
     def family(self) -> str:
@@ -196,7 +229,7 @@ def find_spans(text: str, representable: Callable[[str], bool] | None = None) ->
             if kind == "code":
                 spans.extend(_token_spans(match[0], start))
                 continue
-            found = _trim_url(match[0]) if kind in ("url", "path") else match[0]
+            found = _trim_url(match[0]) if kind in ("url", "path", "command") else match[0]
             # A URL that trimming reduced to its bare prefix ("http://.") is no URL.
             if kind != "url" or len(found) > (4 if found.startswith("www.") else found.find("/") + 2):
                 spans.append(Span(start, start + len(found), kind, found))
@@ -251,12 +284,19 @@ def english_number(text: str) -> str:
 
 def replacement(span: Span) -> str:
     """What a span becomes in the English output."""
+    if span.target is not None:
+        return span.target
     return english_number(span.text) if span.kind == "number" else span.text
+
+
+def slot_key(span: Span) -> tuple[str, object]:
+    """Spans with equal keys share a placeholder: equal texts of a family (with equal ``target``s)."""
+    return (span.family, span.text) if span.target is None else (span.family, (span.text, span.target))
 
 
 def slots_needed(spans: Sequence[Span]) -> dict[str, int]:
     """Placeholders per family that ``mask`` would use: ``{"N": ..., "X": ...}``."""
-    distinct = {(span.family, span.text) for span in spans}
+    distinct = {slot_key(span) for span in spans}
     return {family: sum(1 for f, _ in distinct if f == family) for family in SLOTS}
 
 
@@ -266,7 +306,9 @@ class Masked:
 
     ``slots`` maps each placeholder to its text in the English output (numbers converted),
     ``counts`` to how often it occurs in ``text``, and ``regions`` lists every replacement as
-    ``(masked_start, masked_end, original_start, original_end)`` in text order.
+    ``(masked_start, masked_end, original_start, original_end)`` in text order; ``glossary``
+    maps the placeholders of glossary terms to whether the term is plural
+    (``pipeline.glossary.fit_terms`` fits them into the output).
     """
 
     original: str
@@ -274,6 +316,7 @@ class Masked:
     slots: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     regions: tuple[tuple[int, int, int, int], ...] = ()
+    glossary: dict[str, bool] = field(default_factory=dict)
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The range of ``original`` that the range ``text[start:end]`` came from.
@@ -313,14 +356,16 @@ def mask(text: str, spans: Sequence[Span]) -> Masked:
         if needed > SLOTS[family]:
             raise ValueError(
                 f"too many distinct {family!r} spans for {SLOTS[family]} placeholders: {needed!r}")
-    assigned: dict[tuple[str, str], str] = {}
+    assigned: dict[tuple[str, object], str] = {}
     masked = Masked(text, "")
     pieces, regions, position, length = [], [], 0, 0
     for span in spans:
-        key = (span.family, span.text)
+        key = slot_key(span)
         if key not in assigned:  # equal texts share a placeholder
             assigned[key] = placeholder(span.family, 1 + sum(f == span.family for f, _ in assigned))
             masked.slots[assigned[key]] = replacement(span)
+            if span.kind in GLOSSARY_KINDS:
+                masked.glossary[assigned[key]] = span.kind == "glossary_plural"
         symbol = assigned[key]
         masked.counts[symbol] = masked.counts.get(symbol, 0) + 1
         length += span.start - position

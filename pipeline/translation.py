@@ -15,7 +15,8 @@ the span is carried over verbatim between them: less fluent, never lossy.
 
 ``Pipeline.translate`` returns strings; ``Pipeline.translate_aligned`` also returns each output's
 word alignment with its input, as character spans of the original text (for HTML markup and the
-inspector).
+inspector). Both take a ``glossary`` (``pipeline.glossary``) for the call: its terms become spans
+whose placeholders come back as the English terms.
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ from model.search.options import DEFAULT
 from . import words as W
 from .casing import apply_style, style, truecase
 from .ending import close_sentence, reopen_sentence
+from .glossary import Glossary, fit_terms, merge
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, mask, restore,
-    slots_needed, with_names,
+    slot_key, slots_needed, with_names,
 )
 
 
@@ -136,13 +138,20 @@ class Pipeline:
 
     # ------------------------------------------------------------------------------- public API
 
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        """One English text per German text, same layout (lines, paragraphs)."""
-        return [aligned.target for aligned in self._run(list(texts), aligned=False)]
+    def translate(self, texts: Sequence[str], glossary: Glossary | None = None) -> list[str]:
+        """One English text per German text, same layout (lines, paragraphs); the ``glossary``'s
+        terms, where given, come out as its English terms (``pipeline.glossary``)."""
+        return [aligned.target for aligned in self._run(list(texts), aligned=False, glossary=glossary)]
 
-    def translate_aligned(self, texts: Sequence[str]) -> list[AlignedText]:
+    def translate_aligned(self, texts: Sequence[str], glossary: Glossary | None = None) -> list[AlignedText]:
         """``translate`` with a word alignment; ``source_words`` index the texts as given (NFC)."""
-        return self._run(list(texts), aligned=True)
+        return self._run(list(texts), aligned=True, glossary=glossary)
+
+    def with_glossary(self, glossary: Glossary | None) -> "Pipeline | GlossaryPipeline":
+        """This pipeline where ``glossary`` is None or empty, else a view of it whose ``translate``
+        and ``translate_aligned`` use ``glossary`` (made per call: the pipeline itself, shared by
+        every request, keeps no request's glossary)."""
+        return GlossaryPipeline(self, glossary) if glossary else self
 
     def count(self, text: str) -> int:
         return len(self.translator.tokenizer.encode(text))
@@ -170,11 +179,13 @@ class Pipeline:
         text_style, model_text = self._cased(masked.text, text, spans if fits else [])
         return ModelInput(model_text, masked if fits else None, text_style)
 
-    def _spans(self, sentence: str) -> list[Span]:
-        """The protected spans of a sentence (``find_spans``), and its names (``with_names``) where
-        the model has a lexicon and the words are normally cased (in ALL CAPS or Title Case every
-        word looks like a name)."""
+    def _spans(self, sentence: str, glossary: Glossary | None = None) -> list[Span]:
+        """The protected spans of a sentence (``find_spans``), the ``glossary``'s terms outside
+        them, and its names (``with_names``) where the model has a lexicon and the words are
+        normally cased (in ALL CAPS or Title Case every word looks like a name)."""
         spans = find_spans(sentence, self.representable)
+        if glossary:
+            spans = merge(spans, glossary.spans(sentence, spans))
         if self.lexicon is None or style(_words_only(sentence, spans)) != "normal":
             return spans
         return with_names(sentence, spans, self.lexicon.knows)
@@ -197,12 +208,12 @@ class Pipeline:
         styled = apply_style(output, model_input.style)
         return restore(styled, model_input.masked) if model_input.masked is not None else styled
 
-    def _chunks(self, text: str, start: int, end: int) -> list[_Chunk]:
+    def _chunks(self, text: str, start: int, end: int, glossary: Glossary | None = None) -> list[_Chunk]:
         """The sentence text[start:end] as chunks: one masked chunk; with more distinct spans than
         placeholders, masked parts that each have room for theirs (``_slot_groups``); with a
         vocabulary without placeholders, translated parts with verbatim spans between them."""
         sentence = text[start:end]
-        spans = self._spans(sentence)
+        spans = self._spans(sentence, glossary)
         if self.placeholders:
             groups = _slot_groups(sentence, spans)
             chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group])
@@ -216,7 +227,7 @@ class Pipeline:
             if sentence[position:span.start].strip():
                 chunks.append(self._masked_chunk(text, start + position, start + span.start, []))
             chunks.append(_Chunk(start + span.start, start + span.end, verbatim=mask(span.text, [
-                Span(0, len(span.text), span.kind, span.text)]).slots.popitem()[1]))
+                Span(0, len(span.text), span.kind, span.text, span.target)]).slots.popitem()[1]))
             position = span.end
         position += self._leading_punctuation(text, start + position, end, chunks)
         if sentence[position:].strip():
@@ -252,7 +263,8 @@ class Pipeline:
 
     # ------------------------------------------------------------------------------- running
 
-    def translate_n_best(self, texts: Sequence[str], n: int) -> list[list[tuple[str, float]]]:
+    def translate_n_best(self, texts: Sequence[str], n: int,
+                         glossary: Glossary | None = None) -> list[list[tuple[str, float]]]:
         """Up to ``n`` distinct (translation, score) pairs per text, best first.
 
         The best is ``translate``'s. Alternative k puts together the k-th beam hypothesis of every
@@ -260,7 +272,7 @@ class Pipeline:
         hypotheses' scores (log-probability / GNMT length penalty)."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
-        plan = self.plan(list(texts))
+        plan = self.plan(list(texts), glossary)
         texts, layouts, plans, units, sources = plan.texts, plan.layouts, plan.plans, plan.units, plan.sources
         inputs = [close_sentence(s) for s in sources]
         o = self.options
@@ -285,11 +297,13 @@ class Pipeline:
                     options.append((text, sum(mine) / len(mine) if mine else 0.0))
         return results
 
-    def plan(self, texts: Sequence[str]) -> Plan:
-        """The first stage of a translation: the texts cut into sentences, chunks and model inputs."""
+    def plan(self, texts: Sequence[str], glossary: Glossary | None = None) -> Plan:
+        """The first stage of a translation: the texts cut into sentences, chunks and model inputs
+        (the ``glossary``'s terms masked as spans)."""
         texts = [unicodedata.normalize("NFC", t) for t in texts]
         layouts = [segment(t) for t in texts]
-        plans = [[self._chunks(t, s, e) for line in layout for s, e in line] for t, layout in zip(texts, layouts)]
+        plans = [[self._chunks(t, s, e, glossary) for line in layout for s, e in line]
+                 for t, layout in zip(texts, layouts)]
         units = [(chunk, unit) for plan in plans for sentence in plan for chunk in sentence
                  if chunk.masked is not None for unit in chunk.units]
         return Plan(texts, layouts, plans, units)
@@ -313,8 +327,8 @@ class Pipeline:
         return {(id(chunk), unit): self._unit_words(chunk, unit, output)
                 for (chunk, unit), output in zip(units, outputs)}
 
-    def _run(self, texts: list[str], aligned: bool) -> list[AlignedText]:
-        plan = self.plan(texts)
+    def _run(self, texts: list[str], aligned: bool, glossary: Glossary | None = None) -> list[AlignedText]:
+        plan = self.plan(texts, glossary)
         return self.assemble(plan, self.model_outputs(plan.sources, aligned))
 
     def _model(self, sources: list[str], aligned: bool, depth: int = 0,
@@ -386,7 +400,10 @@ class Pipeline:
         for symbol, sources in occurrences.items():
             W.repair_placeholder(words, symbol, sources, anchors, edges)
         styled = W.restyle(words, chunk.style)
-        return W.restore_words(styled, chunk.masked.slots)
+        slots = chunk.masked.slots
+        if chunk.masked.glossary:
+            slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0)
+        return W.restore_words(styled, slots)
 
     def _assemble(self, text: str, layout, plan, results) -> AlignedText:
         """The text's translation and alignment from its sentences' chunks and units."""
@@ -429,12 +446,12 @@ def _slot_groups(sentence: str, spans: Sequence[Span]) -> list[tuple[int, int, l
     parts: list[tuple[int, int, list[Span]]] = []
     begin, current, seen = 0, [], {family: set() for family in SLOTS}
     for span in spans:
-        if span.text not in seen[span.family] and len(seen[span.family]) == SLOTS[span.family]:
+        if slot_key(span) not in seen[span.family] and len(seen[span.family]) == SLOTS[span.family]:
             space = sentence.rfind(" ", current[-1].end, span.start)
             cut = space if space >= 0 else span.start
             parts.append((begin, cut, current))
             begin, current, seen = cut, [], {family: set() for family in SLOTS}
-        seen[span.family].add(span.text)
+        seen[span.family].add(slot_key(span))
         current.append(span)
     parts.append((begin, len(sentence), current))
     trimmed = []
@@ -457,7 +474,7 @@ def _words_only(text: str, spans: Sequence[Span]) -> str:
 
 
 def _shift(span: Span, by: int) -> Span:
-    return Span(span.start + by, span.end + by, span.kind, span.text)
+    return Span(span.start + by, span.end + by, span.kind, span.text, span.target)
 
 
 def _edges(output: AlignedText, anchors: Sequence[Range]) -> dict[Range, str]:
@@ -500,3 +517,24 @@ def _concat(source: str, pieces: Sequence[Range], parts: Sequence[AlignedText]) 
     number = {span: i for i, span in enumerate(source_words)}
     links = sorted({(t, number[span]) for t, w in enumerate(joined) for span in w.sources})
     return AlignedText(source, target, source_words, target_words, links)
+
+
+class GlossaryPipeline:
+    """A ``Pipeline`` with a glossary for the calls made through it (``Pipeline.with_glossary``):
+    ``translate`` and ``translate_aligned`` as the pipeline's, ``translator`` the pipeline's, so
+    that what takes a pipeline (``documents.pipeline_translate``) takes this one too."""
+
+    def __init__(self, pipeline: Pipeline, glossary: Glossary):
+        self.pipeline = pipeline
+        self.glossary = glossary
+        self.translator = pipeline.translator
+        self.options = pipeline.options
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return self.pipeline.translate(texts, glossary=self.glossary)
+
+    def translate_aligned(self, texts: Sequence[str]) -> list[AlignedText]:
+        return self.pipeline.translate_aligned(texts, glossary=self.glossary)
+
+    def translate_n_best(self, texts: Sequence[str], n: int) -> list[list[tuple[str, float]]]:
+        return self.pipeline.translate_n_best(texts, n, glossary=self.glossary)

@@ -1,6 +1,7 @@
 // JSON calls to this service, shared by the translate page's scripts (translate.js, inspector.js,
 // alternatives.js). A refusal becomes an Error with the server's own one-line message
-// ({"error": ...}), which the pages show as it is.
+// ({"error": ...}), which the pages show as it is. A call may be given an AbortSignal
+// (get(url, signal), post(url, body, signal)): aborted, it rejects with an AbortError.
 "use strict";
 
 window.api = (function () {
@@ -13,10 +14,10 @@ window.api = (function () {
   }
 
   return {
-    get: (url) => request(url, { headers: { Accept: "application/json" } }),
-    post: (url, body) => request(url, {
+    get: (url, signal) => request(url, { headers: { Accept: "application/json" }, signal: signal }),
+    post: (url, body, signal) => request(url, {
       method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
+      body: JSON.stringify(body), signal: signal,
     }),
   };
 })();

@@ -12,6 +12,11 @@
 //   one replaces the rest of that sentence's translation, which /api/explain then explains as
 //   given (forced), so the new words are aligned and shaded too.
 // Arrow keys move between the words of a side (one tab stop per side).
+// Explanations are remembered per sentence (EXPLAINED), so that translating as you type explains
+// only the sentences that changed. The words drawn are always the translation shown: with
+// source=auto a sentence that is clearly not German comes back as it is, and is drawn as it is,
+// without words to inspect; if the sentences' translations do not make up the translation shown,
+// it stays plain text and the status line says so.
 "use strict";
 
 (function () {
@@ -26,7 +31,9 @@
   if (!result || !output || !panel || !window.api || !window.makeAlternatives) return;
 
   const post = window.api.post;
-  let units = [];        // one per sentence: {source, sep, translation, spans, sourceSpans, data}
+  const EXPLAINED = 200;  // sentences whose explanation is kept (least recently used dropped)
+  const explanations = new Map();  // German sentence -> /api/explain's answer
+  let units = [];        // one per sentence: {source, sourceSep, sep, translation, spans, sourceSpans, data, kept}
   let generation = 0;    // bumps with every new translation: late answers of an old one are dropped
 
   // ---------------------------------------------------------------------------- words
@@ -107,6 +114,7 @@
     tgt.className = "sentence";
     tgt.dataset.unit = String(u);
     if (unit.pending) tgt.setAttribute("aria-busy", "true");
+    if (unit.kept) tgt.title = "Kept as written: not German";
     tgt.replaceChildren(...wordNodes(unit.translation, unit.spans, (w, i) => {
       const b = wordButton(w, "tgt", u, i);
       b.setAttribute("aria-haspopup", "listbox");
@@ -127,18 +135,17 @@
     });
   }
 
-  function render() {
+  function render(tail) {
     const sourceNodes = [];
     const targetNodes = [];
     units.forEach((unit, u) => {
-      if (u) {
-        sourceNodes.push(document.createTextNode(unit.sep));
-        targetNodes.push(document.createTextNode(unit.sep));
-      }
+      if (u) sourceNodes.push(document.createTextNode(unit.sourceSep));
+      if (unit.sep) targetNodes.push(document.createTextNode(unit.sep));
       const [src, tgt] = sentenceNodes(unit, u);
       sourceNodes.push(src);
       targetNodes.push(tgt);
     });
+    if (tail) targetNodes.push(document.createTextNode(tail));
     sourceBox.replaceChildren(...sourceNodes);
     output.replaceChildren(...targetNodes);
     tabStops();
@@ -323,9 +330,18 @@
 
   // --------------------------------------------------------------------------- loading
 
+  function remembered(source, data) {
+    explanations.delete(source);
+    explanations.set(source, data);
+    if (explanations.size > EXPLAINED) explanations.delete(explanations.keys().next().value);
+  }
+
   async function explainUnit(unit) {
     try {
-      explained(unit, await post("/api/explain", { q: unit.source }));
+      let data = explanations.get(unit.source);
+      if (!data) data = await post("/api/explain", { q: unit.source });
+      remembered(unit.source, data);
+      explained(unit, data);
     } catch (e) {
       // Too long for the inspector (MAX_ATTENTION_CHARS), say: translate it plainly, show it as text.
       unit.error = e.message;
@@ -345,7 +361,25 @@
   // time, and their translations, each after its separator, are the translation shown.
   async function sentencesOf(q) {
     const answer = await post("/api/sentences", { q: q });
-    return answer.sentences.map((s) => ({ source: s.text, sep: s.separator }));
+    return answer.sentences.map((s) => ({ source: s.text, sourceSep: s.separator }));
+  }
+
+  // Each sentence's translation in its place in the translation shown, with the text between them
+  // taken from there (unit.sep); a sentence found there as written was kept as it is (not German).
+  // Returns what follows the last sentence, or null when the sentences do not make up the text.
+  function fit(todo, translation) {
+    let at = 0;
+    for (const unit of todo) {
+      const start = at + /^\s*/.exec(translation.slice(at))[0].length;
+      if (!translation.startsWith(unit.translation, start)) {
+        if (!translation.startsWith(unit.source, start)) return null;
+        Object.assign(unit, { translation: unit.source, data: null, spans: [], sourceSpans: [], kept: true });
+      }
+      unit.sep = translation.slice(at, start);
+      at = start + unit.translation.length;
+    }
+    const tail = translation.slice(at);
+    return tail.trim() ? null : tail;
   }
 
   async function inspect(q, translation) {
@@ -378,8 +412,13 @@
       status.textContent = "The inspector is not available for this text: " + lost.error;
       return;
     }
+    const tail = fit(todo, translation);
+    if (tail == null) {
+      status.textContent = "The inspector is not available for this text: its sentences' translations differ from the translation shown.";
+      return;
+    }
     units = todo;
-    render();
+    render(tail);
     const failed = units.filter((u) => u.error).length;
     status.textContent = failed ? failed + " of " + units.length + " sentences could not be explained (" +
       units.find((u) => u.error).error + "); they are shown as plain text." : "";

@@ -1,22 +1,164 @@
-// Translate and Random without reloading the page. Without JavaScript the same form works as a
-// plain GET (/?q=... and /?random=1), so this file only adds in-place updates.
+// The translate page in place: translation as you type, the source language (detected, or German),
+// Random, copy, the character counter, keyboard shortcuts and links that always fit in a URL.
+// Without JavaScript the same form is POSTed and redirected to the text's page (/?q=..., or a stored
+// /?p=... for a long text; app/pages.py), so this file only adds to a page that works without it.
+//
+// - Typing: the text is translated DEBOUNCE_MS after the last keystroke; a newer request aborts the
+//   one in flight (AbortController), so an older answer can never overwrite a newer one. The whole
+//   text is sent each time: the server remembers each sentence's translation (TRANSLATION_CACHE),
+//   so only new or changed sentences reach the model, and the inspector explains only sentences it
+//   has not explained before (inspector.js). Texts translated before are shown from a small cache
+//   here without a request (undo, going back to an earlier text).
+// - Translate, Ctrl+Enter (Cmd+Enter) and Random translate at once; Ctrl+Enter submits the form as
+//   the Translate button does, so "random" alone gives a random sentence either way, as /?q=random.
+// - Links: a text whose "q=..." fits in data-url-bytes bytes is linked as /?q=..., and the address bar
+//   shows that link. A longer one is stored on the server (POST /api/permalink, /?p=<id>) only when
+//   its link is asked for: a click on Permalink, Attention or Beam search (which need a URL). Until
+//   then the address bar shows the bare page, "/", and the text waits in history.state (and
+//   sessionStorage) for a reload, which shows it again; it never leaves the browser but to be
+//   translated.
 "use strict";
 
 (function () {
+  const DEBOUNCE_MS = 400;
+  const CACHE_SIZE = 50;
+  const NAMES = { de: "German", en: "English" };
+
   const form = document.getElementById("translate-form");
   const input = document.getElementById("q");
+  const sourceSelect = document.getElementById("source");
   const status = document.getElementById("status");
   const error = document.getElementById("error");
   const result = document.getElementById("result");
-  const buttons = form.querySelectorAll("button");
+  const output = document.getElementById("translation");
+  const counter = document.getElementById("char-count");
+  const detectedBox = document.getElementById("detected");
+  const hint = document.getElementById("english-hint");
+  const forceGerman = document.getElementById("force-german");
+  const copyButton = document.getElementById("copy-button");
+  const copyStatus = document.getElementById("copy-status");
+  const translateButton = document.getElementById("translate-button");
+  const randomButton = document.getElementById("random-button");
+  const linksBox = document.querySelector("#result .links");
+  const permalink = document.getElementById("permalink");
+  const maxChars = Number(form.dataset.maxChars);
+  const urlBytes = Number(form.dataset.urlBytes);
+  const numbers = new Intl.NumberFormat("en-US");
 
-  function pageUrl(path, q) {
-    return path + "?" + new URLSearchParams({ q: q }).toString();
+  let timer = null;        // the typed text's pending translation
+  let controller = null;   // the request in flight, aborted by any newer one
+  let shown = result.hidden ? null : { text: result.dataset.source, source: sourceSelect.value };
+  const cache = new Map(); // source + NUL + text -> {translation, detected}, least recently used first
+  const links = new Map(); // text -> id of its stored link
+  const stored = new URLSearchParams(location.search).get("p");
+  if (stored && shown) links.set(shown.text, stored);
+  const SAVED = "translate:text";  // sessionStorage: the long unstored text shown, for a reload
+  let storing = null;      // the text whose stored link is being made
+
+  // ------------------------------------------------------------------------ the text
+
+  // Characters as the server counts them (code points: an emoji is one, not two).
+  function length(text) {
+    let n = 0;
+    for (const _ of text) n++;  // eslint-disable-line no-unused-vars
+    return n;
   }
 
-  function setBusy(busy, message) {
-    buttons.forEach((b) => { b.disabled = busy; });
-    form.setAttribute("aria-busy", busy ? "true" : "false");
+  function updateCounter() {
+    const n = length(input.value);
+    counter.firstChild.textContent = numbers.format(n) + " / " + numbers.format(maxChars);
+    counter.classList.toggle("near", n > 0.9 * maxChars);
+  }
+
+  function typedRandom() {
+    return Boolean(randomButton) && input.value.trim().toLowerCase() === "random";
+  }
+
+  // ------------------------------------------------------------------------ links
+
+  function query(params) {
+    return new URLSearchParams(params).toString();
+  }
+
+  function fitsInUrl(text) {
+    return query({ q: text }).length <= urlBytes;
+  }
+
+  // The links of a text: by q when short, by its stored link p (id) when it has one; null: a long
+  // text not stored (yet).
+  function linkArgs(text, id) {
+    return fitsInUrl(text) ? { q: text } : id ? { p: id } : null;
+  }
+
+  function hrefs(args, source) {
+    const forced = source === "de" ? { source: "de" } : {};
+    return args ? {
+      page: "/?" + query(Object.assign({}, args, forced)),
+      attention: "/attention?" + query(args),
+      beam: "/beam?" + query(args),
+    } : { page: "/", attention: "/attention", beam: "/beam" };
+  }
+
+  function saved(state) {
+    try {
+      if (state) sessionStorage.setItem(SAVED, JSON.stringify(state));
+      else sessionStorage.removeItem(SAVED);
+    } catch (e) { /* storage off: history.state still holds it */ }
+  }
+
+  // A long text without a stored link: its links say so (linkClicked stores it when one is
+  // followed), and the address bar goes back to "/", the text kept in history.state for a reload.
+  function setLinks(text, source, id) {
+    const args = linkArgs(text, id);
+    const to = hrefs(args, source);
+    document.getElementById("attention-link").href = to.attention;
+    document.getElementById("beam-link").href = to.beam;
+    forceGerman.href = "/?" + query(Object.assign({}, args || {}, { source: "de" }));
+    permalink.href = to.page;
+    linksBox.classList.toggle("unstored", !args);
+    if (args) {
+      history.replaceState(null, "", to.page);
+      saved(null);
+    } else {
+      const state = { q: text, source: source };
+      history.replaceState(state, "", "/");
+      saved(state);
+    }
+  }
+
+  // Permalink, Attention, Beam search for a long text not stored yet: store it now (the one place
+  // this page sends a text to POST /api/permalink), then follow the link (in a new tab when asked).
+  async function linkClicked(event) {
+    if (!shown || linkArgs(shown.text, links.get(shown.text))) return;  // its href is right as it is
+    if (event.type === "auxclick" && event.button !== 1) return;
+    event.preventDefault();
+    const text = shown.text;
+    const source = shown.source;
+    const which = event.currentTarget.id === "attention-link" ? "attention"
+      : event.currentTarget.id === "beam-link" ? "beam" : "page";
+    const newTab = event.button === 1 || event.ctrlKey || event.metaKey || event.shiftKey;
+    if (storing === text) return;  // a second click while the first is on its way
+    storing = text;
+    status.textContent = "Making a permalink…";
+    try {
+      const body = await window.api.post("/api/permalink", { q: text });
+      links.set(text, body.id);
+      if (shown && shown.text === text) setLinks(text, shown.source, body.id);
+      status.textContent = "";
+      const href = hrefs({ p: body.id }, source)[which];
+      if (newTab) window.open(href, "_blank", "noopener");
+      else location.assign(href);
+    } catch (e) {
+      status.textContent = "No link: " + e.message;
+    } finally {
+      storing = null;
+    }
+  }
+
+  // ------------------------------------------------------------------------ showing
+
+  function setBusy(message) {
+    result.setAttribute("aria-busy", message ? "true" : "false");
     status.textContent = message || "";
   }
 
@@ -26,10 +168,18 @@
     result.hidden = true;
   }
 
+  function showDetected(source, detected) {
+    const known = source === "auto" && detected && detected.confidence > 0;
+    detectedBox.textContent = known
+      ? "Detected: " + (NAMES[detected.language] || detected.language) + " (" + Math.round(detected.confidence) + "%)"
+      : "";
+    hint.hidden = !(source === "auto" && detected && detected.language === "en");
+  }
+
   // textContent only: translations and references are never parsed as HTML.
-  function show(source, translation, references, chrf) {
+  function show(text, source, translation, detected, references, chrf, id) {
     error.hidden = true;
-    document.getElementById("translation").textContent = translation;
+    output.textContent = translation;
     const block = document.getElementById("references-block");
     const list = document.getElementById("references");
     list.replaceChildren(...(references || []).map((ref) => {
@@ -39,64 +189,184 @@
     }));
     block.hidden = !(references && references.length);
     document.getElementById("chrf").textContent = chrf == null ? "" : chrf.toFixed(1);
-    document.getElementById("attention-link").href = pageUrl("/attention", source);
-    document.getElementById("beam-link").href = pageUrl("/beam", source);
-    document.getElementById("permalink").href = pageUrl("/", source);
+    showDetected(source, detected);
+    setLinks(text, source, id);
     result.hidden = false;
-    history.replaceState(null, "", pageUrl("/", source));
+    shown = { text: text, source: source };
     // inspector.js explains the new translation word by word
-    result.dataset.source = source;
-    result.dispatchEvent(new CustomEvent("translation", { detail: { source: source, translation: translation } }));
+    result.dataset.source = text;
+    result.dispatchEvent(new CustomEvent("translation", { detail: { source: text, translation: translation } }));
   }
 
-  async function translate() {
-    const q = input.value;
-    if (!q.trim()) {
-      showError("Type some German text first.");
-      input.focus();
-      return;
-    }
-    setBusy(true, "Translating…");
+  function clear() {
+    cancel();
+    shown = null;
+    error.hidden = true;
+    result.hidden = true;
+    setBusy("");
+    showDetected("auto", null);
+    history.replaceState(null, "", "/");
+    saved(null);
+    result.dataset.source = "";
+    result.dispatchEvent(new CustomEvent("translation", { detail: { source: "", translation: "" } }));
+  }
+
+  // ------------------------------------------------------------------------ requests
+
+  function cancel() {
+    clearTimeout(timer);
+    timer = null;
+    if (controller) controller.abort();
+    controller = null;
+  }
+
+  function remember(key, answer) {
+    cache.delete(key);
+    cache.set(key, answer);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value);
+  }
+
+  async function translate(text, source) {
+    cancel();
+    const mine = new AbortController();
+    controller = mine;
+    const key = source + "\u0000" + text;
+    const cached = cache.get(key);
+    setBusy("Translating…");
     try {
-      const body = await window.api.post("/translate", { q: q, source: "de", target: "en", format: "text" });
-      show(q, body.translatedText, [], null);
-      setBusy(false, "Translated.");
+      const answer = cached ? cached
+        : await window.api.post("/translate", { q: text, source: source, target: "en", format: "text" }, mine.signal)
+          .then((body) => ({ translation: body.translatedText, detected: body.detectedLanguage || null }));
+      if (mine !== controller) return;  // a newer request has begun: this answer is stale
+      controller = null;
+      remember(key, answer);
+      show(text, source, answer.translation, answer.detected, [], null, links.get(text));
+      setBusy("Translated.");
     } catch (e) {
-      setBusy(false, "");
+      if (mine !== controller || e.name === "AbortError") return;
+      controller = null;
+      setBusy("");
       showError(e.message);
     }
   }
 
   async function random() {
-    setBusy(true, "Picking a random sentence…");
+    cancel();
+    const mine = new AbortController();
+    controller = mine;
+    setBusy("Picking a random sentence…");
     try {
-      const body = await window.api.get("/api/random");
+      const body = await window.api.get("/api/random", mine.signal);
+      if (mine !== controller) return;
+      controller = null;
       input.value = body.source;
-      show(body.source, body.translation, body.references, body.chrf);
-      setBusy(false, "Random sentence translated.");
+      updateCounter();
+      show(body.source, sourceSelect.value, body.translation, null, body.references, body.chrf, null);
+      setBusy("Random sentence translated.");
     } catch (e) {
-      setBusy(false, "");
+      if (mine !== controller || e.name === "AbortError") return;
+      controller = null;
+      setBusy("");
       showError(e.message);
     }
   }
 
+  // ------------------------------------------------------------------------ events
+
+  input.addEventListener("input", () => {
+    updateCounter();
+    cancel();
+    const text = input.value;
+    if (!text.trim()) {
+      clear();
+      return;
+    }
+    if (typedRandom()) {  // only on purpose: Translate or Ctrl+Enter, never a pause in typing
+      setBusy("Press Translate or Ctrl+Enter for a random sentence.");
+      return;
+    }
+    timer = setTimeout(() => {
+      timer = null;
+      const source = sourceSelect.value;
+      if (shown && shown.text === text && shown.source === source && result.hidden === false) {
+        setBusy("");  // typed back to the text shown
+        return;
+      }
+      translate(text, source);
+    }, DEBOUNCE_MS);
+  });
+
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const submitter = event.submitter;
-    const randomButton = document.getElementById("random-button");
-    // The word "random" alone asks for a random sentence, as the button does (when Random is on).
-    const typedRandom = randomButton && input.value.trim().toLowerCase() === "random";
-    if ((submitter && submitter.id === "random-button") || typedRandom) {
+    if ((submitter && submitter === randomButton) || typedRandom()) {
       random();
+    } else if (!input.value.trim()) {
+      showError("Type some German text first.");
+      input.focus();
     } else {
-      translate();
+      translate(input.value, sourceSelect.value);
     }
   });
 
-  input.addEventListener("keydown", (event) => {
+  // Ctrl+Enter (Cmd+Enter) anywhere in the form: exactly what the Translate button does.
+  form.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      translate();
+      form.requestSubmit(translateButton);
     }
   });
+
+  sourceSelect.addEventListener("change", () => {
+    if (input.value.trim() && !typedRandom()) translate(input.value, sourceSelect.value);
+  });
+
+  // "Translate it as German": one click (or Enter) switches the source to German.
+  forceGerman.addEventListener("click", (event) => {
+    event.preventDefault();
+    sourceSelect.value = "de";
+    sourceSelect.focus();
+    translate(input.value, "de");
+  });
+
+  for (const link of [permalink, document.getElementById("attention-link"), document.getElementById("beam-link")]) {
+    link.addEventListener("click", linkClicked);
+    link.addEventListener("auxclick", linkClicked);
+  }
+
+  // Copy: shown only where the page may write to the clipboard (a secure context).
+  let copyTimer = null;
+  if (navigator.clipboard && navigator.clipboard.writeText) copyButton.hidden = false;
+  copyButton.addEventListener("click", async () => {
+    clearTimeout(copyTimer);
+    try {
+      await navigator.clipboard.writeText(output.textContent);
+      copyStatus.textContent = "Copied";
+    } catch (e) {
+      copyStatus.textContent = "Could not copy: " + e.message;
+    }
+    copyTimer = setTimeout(() => { copyStatus.textContent = ""; }, 3000);
+  });
+
+  // A reload of "/" showing a long unstored text: the text again, from history.state (or, where the
+  // browser kept no state, from sessionStorage), never from the URL.
+  function restore() {
+    if (shown) return;  // the server showed the page's own text (?q=, ?p=)
+    let state = history.state;
+    if (!(state && typeof state.q === "string")) {
+      const navigation = performance.getEntriesByType("navigation")[0];
+      try {
+        state = navigation && navigation.type === "reload" ? JSON.parse(sessionStorage.getItem(SAVED) || "null") : null;
+      } catch (e) {
+        state = null;
+      }
+    }
+    if (!state || typeof state.q !== "string" || !state.q.trim() || (input.value && input.value !== state.q)) return;
+    input.value = state.q;
+    sourceSelect.value = state.source === "de" ? "de" : "auto";
+    translate(state.q, sourceSelect.value);
+  }
+
+  restore();
+  updateCounter();
 })();

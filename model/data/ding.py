@@ -24,10 +24,15 @@ stand at a term's edge, where they are removed ("etw. wahrnehmen" -> "wahrnehmen
 
 from __future__ import annotations
 
+import bisect
 import functools
 import os
 import re
+import unicodedata
+import weakref
+from array import array
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from model.data.corpus import CorpusError, Pair, normalize, read_lines
 
@@ -127,3 +132,381 @@ def _read_all(path: str, key: object) -> dict[str, tuple[Pair, ...]]:
         for kind, pair in parse_line(line):
             found[kind].setdefault(pair)
     return {kind: tuple(pairs) for kind, pairs in found.items()}
+
+
+# ------------------------------------------------------------------------------ noun plurals
+
+_GENDER = re.compile(r"\{([mfn])\}")
+_NOUN = re.compile(r"[A-ZÄÖÜ][^\W\d_]*(?:-[^\W\d_]+)*")
+
+
+def _noun(term: str) -> str | None:
+    """The one capitalized word of a Ding term with its annotations removed, else None."""
+    text = _GLOSS.sub(" ", _ANNOTATION.sub(" ", term)).strip()
+    return text if _NOUN.fullmatch(text) else None
+
+
+def read_noun_forms(path: str | os.PathLike) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Ding's nouns: ``{noun: (genders, plurals)}`` for every one-word noun a line tags with its
+    gender (``{m}``, ``{f}``, ``{n}``), its plurals from the sub-entry after it where that one is
+    tagged ``{pl}``, synonym by synonym ("Termin {m}; Verabredung {f} | Termine {pl};
+    Verabredungen {pl}"). ``genders`` holds every gender of the noun's lines ("mn" for "Teil"),
+    ``plurals`` every plural ("Bank": "Banken", "Bänke"). A plural must start as its noun does
+    (umlauts aside), so that a misaligned line adds nothing."""
+    found: dict[str, tuple[set[str], list[str]]] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if "{pl}" in line and not line.startswith("#"):
+                _add_nouns(line, found)
+    return {noun: ("".join(sorted(g)), tuple(p)) for noun, (g, p) in found.items()}
+
+
+def _add_nouns(line: str, found: dict[str, tuple[set[str], list[str]]]) -> None:
+    subs = line.split(" :: ")[0].split(" | ", 2)
+    if len(subs) > 1 and "{pl}" in subs[1]:
+        plural_sub = subs[1].split(";")
+        for k, synonym in enumerate(subs[0].split(";")):
+            gender = _GENDER.search(synonym)
+            noun = _noun(synonym) if gender and k < len(plural_sub) and "{pl}" in plural_sub[k] else None
+            plural = _noun(plural_sub[k]) if noun else None
+            if noun and plural and _same_stem(noun, plural):
+                genders, plurals = found.setdefault(noun, (set(), []))
+                genders.add(gender[1])
+                if plural not in plurals:
+                    plurals.append(plural)
+
+
+_PLAIN = str.maketrans("äöüÄÖÜ", "aouAOU")
+
+
+def _same_stem(noun: str, plural: str) -> bool:
+    stem = noun[:max(2, min(len(noun) - 1, 4))].translate(_PLAIN)
+    return plural.translate(_PLAIN).startswith(stem)
+
+
+# ------------------------------------------------------------------------------ dictionary lookup
+#
+# The translate page's dictionary panel (app/dictionary.py): Ding's lines by headword and by the
+# forms a line lists. A line's first sub-entry holds its headwords ("Termin {m}; Verabredung {f}"),
+# the English senses they share and, after them, the forms of its words: a noun's plural (the next
+# sub-entry, tagged {pl}), a verb's participles and persons ("essend | gegessen | ich esse | du
+# isst | ich/er/sie aß"), an adjective's or adverb's comparison ("besser | am besten"); then
+# phrases and example sentences.
+
+DING_ATTRIBUTION = "Ding German–English dictionary, © Frank Richter, TU Chemnitz (https://dict.tu-chemnitz.de/)"
+DING_LICENSE = "GPL-2.0-or-later"
+
+# Ding's word-class tags; a pair of braces may hold several ({m,f}, {prp; +Dat.}).
+_CLASSES = {"m": "noun", "f": "noun", "n": "noun", "pl": "noun", "vt": "transitive verb", "vi": "intransitive verb",
+            "vr": "reflexive verb", "v": "verb", "adj": "adjective", "adv": "adverb", "prp": "preposition",
+            "conj": "conjunction", "pron": "pronoun", "ppron": "pronoun", "art": "article", "num": "numeral",
+            "interj": "interjection"}
+_TAG = re.compile(r"\{([^{}]*)\}")
+_LABEL = re.compile(r"\[([^\[\]]*)\]")
+# not inside braces or parentheses: "to eat {ate; eaten}; to dine", "(Ort; Zeit) verabreden"
+_SYNONYM_SEPARATOR = re.compile(r";(?![^{]*\})(?![^(]*\))")
+_PRONOUN = r"(?:ich|du|er|sie|es|wir|ihr|man)"
+# A form as Ding lists it: "gegessen", "ich esse", "ich/er/sie aß", "er/sie sagt ab", "am besten", "iss!".
+_FORM = re.compile(rf"(?:(?:{_PRONOUN}(?:/{_PRONOUN})*|am) )?[^\W\d_]+(?:[ /][^\W\d_]+)*!?")
+_FORM_PREFIX = re.compile(rf"^(?:{_PRONOUN}(?:/{_PRONOUN})*|am|sich) ")
+_EDGE_PUNCTUATION = " .,;:!?\"'„“”‚‘’«»…"
+ARTICLES = frozenset("der die das den dem des ein eine einen einem einer eines".split())
+
+
+@dataclass(frozen=True)
+class DictionaryEntry:
+    """One Ding line as found by one of its headwords (or that headword's form, ``match``
+    "form"): the headword as written (tags and labels removed, glosses kept), its word class
+    and gender (None where Ding tags none), labels ("ugs.", "Schw."), its listed forms, the
+    English senses, the line's other headwords (German synonyms), and its phrases and example
+    sentences as (German, English) pairs."""
+
+    headword: str
+    word_class: str | None
+    gender: str | None
+    labels: tuple[str, ...]
+    forms: tuple[str, ...]
+    senses: tuple[str, ...]
+    synonyms: tuple[str, ...]
+    phrases: tuple[Pair, ...]
+    examples: tuple[Pair, ...]
+    match: str
+
+
+def split_entry(line: str) -> list[tuple[str, str]] | None:
+    """A Ding line's aligned ``(German, English)`` sub-entries; None for a comment or a line
+    whose sides do not align."""
+    german, separator, english = line.rstrip("\n").partition(" :: ")
+    if not separator or line.startswith("#") or " :: " in english:
+        return None
+    german_subs, english_subs = german.split(" | "), english.split(" | ")
+    return list(zip(german_subs, english_subs)) if len(german_subs) == len(english_subs) else None
+
+
+def split_synonyms(sub_entry: str) -> list[str]:
+    """The ``;``-separated synonyms of a sub-entry, stripped."""
+    parts = _SYNONYM_SEPARATOR.split(sub_entry) if "{" in sub_entry or "(" in sub_entry else sub_entry.split(";")
+    return [part.strip() for part in parts if part and not part.isspace()]
+
+
+def display_text(text: str) -> str:
+    """A Ding term or sub-entry as the panel shows it: tags ({m}), spelling variants (<...>) and
+    abbreviations (/.../) removed, labels ([ugs.]) and glosses kept."""
+    return " ".join(_ANNOTATION.sub(lambda m: m[0] if m[0].startswith("[") else " ", text).split())
+
+
+def plain_term(term: str) -> str:
+    """A term as it is looked up, case kept: annotations and glosses removed, placeholders at its
+    edges too ("etw. absagen" -> "absagen"), whitespace runs as one space, and punctuation and
+    quotes at its ends ("Guten Morgen!" -> "Guten Morgen")."""
+    if "{" in term:
+        term = _TAG.sub(" ", term)
+    if "[" in term or "<" in term or "(" in term or "/" in term:
+        term = _GLOSS.sub(" ", _ANNOTATION.sub(" ", term))
+    term = " ".join(term.split())
+    if "etw" in term or "jd" in term:
+        term = _EDGE.sub("", term)
+    return term.strip(_EDGE_PUNCTUATION)
+
+
+def lookup_key(term: str) -> str:
+    """``plain_term`` lower-cased (not case-folded: "aß" must not find "Ass")."""
+    return plain_term(term).lower()
+
+
+def word_class(term: str) -> tuple[str | None, str | None]:
+    """(word class, gender) from a term's tags: ("noun", "m") for "Termin {m}", ("transitive
+    verb, intransitive verb", None) for "absagen {vt} {vi}", ("noun (plural)", None) for a
+    plural headword; (None, None) without a tag."""
+    classes: list[str] = []
+    genders: list[str] = []
+    for tags in _TAG.findall(term):
+        for tag in re.split(r"[,;]\s*", tags):
+            tag = tag.strip()
+            if tag in _CLASSES and _CLASSES[tag] not in classes:
+                classes.append(_CLASSES[tag])
+            if tag in ("m", "f", "n") and tag not in genders:
+                genders.append(tag)
+    if classes == ["noun"] and not genders:
+        return "noun (plural)", None
+    return (", ".join(classes) or None), (", ".join(genders) or None)
+
+
+def _inflects(head: str) -> str | None:
+    """Which forms Ding lists after a headword: "noun", "verb", "adjective" (or adverb), None."""
+    if "{v" in head:  # {v}, {vt}, {vi}, {vr}
+        return "verb"
+    if "{adj}" in head or "{adv}" in head:
+        return "adjective"
+    if "{m" in head or "{f" in head or "{pl}" in head or "{n" in head.replace("{num}", ""):
+        return "noun"
+    return None
+
+
+def _form_run(german: list[str]) -> int:
+    """How many German sub-entries after the first list forms of its words (tags may stand on the
+    last headword alone: "etw. verabreden; abmachen; ausmachen {vt}")."""
+    kind = _inflects(german[0]) if len(german) > 1 else None
+    if kind == "noun":
+        plurals = split_synonyms(german[1]) if "{pl}" in german[1] else []
+        return 1 if plurals and all("{pl}" in plural for plural in plurals) else 0
+    heads = [_FORM_PREFIX.sub("", lookup_key(head)) for head in split_synonyms(german[0])] if kind else []
+    run = 0
+    for sub in german[1:] if kind else ():
+        if "{" in sub:  # a tagged word: a compound or a derived word, no longer a form
+            break
+        texts = [" ".join(_GLOSS.sub(" ", _ANNOTATION.sub(" ", s)).split()) for s in split_synonyms(sub)]
+        if not texts or not all(_is_form(text, heads[j] if j < len(heads) else "") for j, text in enumerate(texts)):
+            break
+        run += 1
+    return run
+
+
+def _is_form(text: str, head: str) -> bool:
+    """One word, or a pronoun (or "am") and words, or a separable verb's form: "macht ab" of "abmachen"."""
+    if not _FORM.fullmatch(text):
+        return False
+    words = _FORM_PREFIX.sub("", text).split(" ")
+    return len(words) == 1 or bool(_FORM_PREFIX.match(text)) or (
+        len(words) == 2 and len(words[1]) < len(head) and head.startswith(words[1].lower()))
+
+
+def _form_keys(form: str) -> set[str]:
+    """A listed form's keys: as written, and without its pronoun ("ich/er/sie aß" -> "aß")."""
+    key = lookup_key(form)
+    return {k for k in (key, _FORM_PREFIX.sub("", key)) if k and "/" not in k}
+
+
+def _head_keys(head: str) -> set[str]:
+    key = lookup_key(head)
+    return {key, key[5:]} if key.startswith("sich ") else {key}
+
+
+def line_keys(line: str) -> set[str]:
+    """Every ``lookup_key`` a Ding line is found by: its headwords (a reflexive verb also
+    without "sich") and their listed forms."""
+    german, separator, english = line.partition(" :: ")
+    if not separator or line.startswith("#") or " :: " in english or german.count(" | ") != english.count(" | "):
+        return set()
+    subs = german.split(" | ")
+    keys: set[str] = set()
+    for head in split_synonyms(subs[0]):
+        keys |= _head_keys(head)
+    for sub in subs[1:1 + _form_run(subs)]:
+        for form in split_synonyms(sub):
+            keys |= _form_keys(form)
+    keys.discard("")
+    return keys
+
+
+def line_entries(line: str, text: str) -> list[tuple[DictionaryEntry, bool, int]]:
+    """The entries of a Ding line that ``text`` finds (its ``lookup_key`` is a headword's or a
+    listed form's), each with whether it matches as written (case included) and its headword's
+    place among the line's headwords (0: the first)."""
+    subs = split_entry(line)
+    if not subs:
+        return []
+    plain = plain_term(text)
+    key = plain.lower()
+    heads = split_synonyms(subs[0][0])
+    run = _form_run([de for de, _ in subs])
+    forms = [split_synonyms(de) for de, _ in subs[1:1 + run]]
+    phrases, examples = [], []
+    for de, en in subs[1 + run:]:
+        first = split_synonyms(de)
+        sentence = bool(first) and is_sentence(_GLOSS.sub(" ", display_text(first[0])).strip())
+        (examples if sentence else phrases).append((display_text(de), display_text(en)))
+    found = []
+    for k, head in enumerate(heads):
+        own = [synonyms[k] for synonyms in forms if k < len(synonyms)]
+        head_plain = plain_term(head)
+        written = [w for w in (head_plain, head_plain[5:] if head_plain.startswith("sich ") else "") if w]
+        match = "headword" if key in _head_keys(head) else None
+        for form in own if match is None else ():
+            if key in _form_keys(form):
+                form_plain = plain_term(form)
+                match, written = "form", [form_plain, _FORM_PREFIX.sub("", form_plain)]
+                break
+        if match is None:
+            continue
+        cls, gender = word_class(head)
+        if cls is None:  # "abmachen" of "etw. verabreden; abmachen; ausmachen {vt}": the sub-entry's tags
+            cls = word_class(subs[0][0])[0]
+        entry = DictionaryEntry(
+            headword=" ".join(_LABEL.sub(" ", display_text(head)).split()), word_class=cls, gender=gender,
+            labels=tuple(_LABEL.findall(head)), forms=tuple(display_text(form) for form in own),
+            senses=tuple(display_text(sense) for sense in split_synonyms(subs[0][1])),
+            synonyms=tuple(display_text(h) for j, h in enumerate(heads) if j != k),
+            phrases=tuple(phrases), examples=tuple(examples), match=match)
+        found.append((entry, plain in written, k))
+    return found
+
+
+class DingDictionary:
+    """Ding's lines by ``lookup_key``, for one-to-three-word lookups (``lookup``).
+
+    Built in one pass over the file (about a second) and compact, so that processes forked after
+    loading share it copy-on-write: the distinct keys, sorted, as one UTF-8 blob with their
+    offsets, each key's line numbers, and every line's byte offset, all in ``array``s (a handful
+    of Python objects, about 10 MB for Ding's 206,000 lines). A line is read from the file when
+    looked up, through a descriptor opened when loading (a package upgrade replaces the file by
+    a new one; this keeps reading the one it indexed)."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = os.fspath(path)
+        self.version = ""
+        self._fd = os.open(self.path, os.O_RDONLY)
+        self._closer = weakref.finalize(self, os.close, self._fd)  # closed with the index, or by close()
+        try:
+            self._build()
+        except BaseException:
+            self._closer()
+            raise
+
+    def _build(self) -> None:
+        starts = array("I", [0])  # the byte offset of every line, and one past the last
+        found: list[str] = []     # "key\0line number", sorted below by key (code points: UTF-8 byte order)
+        with open(self._fd, "rb", closefd=False) as lines:
+            for number, raw in enumerate(lines):
+                starts.append(starts[-1] + len(raw))
+                if raw.startswith(b"# Version :: "):
+                    self.version = raw[13:].decode("utf-8", "replace").strip()
+                elif b" :: " in raw and not raw.startswith(b"#"):
+                    found.extend(f"{key}\0{number}" for key in line_keys(raw.decode("utf-8").rstrip("\n")))
+        if not found:
+            raise CorpusError(f"not a Ding dictionary (no 'German :: English' line): {self.path!r}")
+        found.sort()
+        blob, key_starts, firsts, numbers = bytearray(), array("I"), array("I"), array("I")
+        previous = None
+        for item in found:
+            key, _, number = item.partition("\0")
+            if key != previous:
+                key_starts.append(len(blob))
+                firsts.append(len(numbers))
+                blob += key.encode("utf-8") + b"\n"
+                previous = key
+            numbers.append(int(number))
+        key_starts.append(len(blob))
+        firsts.append(len(numbers))
+        self._keys, self._key_starts, self._firsts, self._numbers, self._starts = (
+            bytes(blob), key_starts, firsts, numbers, starts)
+
+    def __len__(self) -> int:
+        """The number of distinct keys."""
+        return len(self._key_starts) - 1
+
+    def __getitem__(self, i: int) -> bytes:
+        """The ``i``-th key in order, UTF-8 (so that ``bisect`` searches the keys)."""
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self._keys[self._key_starts[i]:self._key_starts[i + 1] - 1]
+
+    def nbytes(self) -> int:
+        """Bytes held by the index's arrays and key blob."""
+        arrays = (self._key_starts, self._firsts, self._numbers, self._starts)
+        return len(self._keys) + sum(a.itemsize * len(a) for a in arrays)
+
+    def _line(self, number: int) -> str:
+        start = self._starts[number]
+        return os.pread(self._fd, self._starts[number + 1] - start, start).decode("utf-8")
+
+    def _find(self, text: str) -> list[DictionaryEntry]:
+        key = lookup_key(text).encode("utf-8")
+        i = bisect.bisect_left(self, key)
+        if not key or i == len(self) or self[i] != key:
+            return []
+        ranked = []
+        for number in self._numbers[self._firsts[i]:self._firsts[i + 1]]:
+            line = self._line(number)
+            for entry, exact, place in line_entries(line, text):
+                # headwords before forms; a line's first headword before its synonyms; richer lines first
+                rank = (entry.match != "headword", place > 0, -line.count(" | "), number)
+                ranked.append((rank, entry, exact))
+        ranked.sort(key=lambda found: found[0])
+        exact = [entry for _, entry, as_written in ranked if as_written]
+        return exact or [entry for _, entry, _ in ranked]
+
+    def lookup(self, text: str) -> list[DictionaryEntry]:
+        """The entries of ``text``: those whose headword or listed form it is as written (case
+        included), else ignoring case; if none, the same for ``text`` without a leading article
+        ("der Termin"). Headword matches first, the richest lines (most sub-entries) first."""
+        text = " ".join(unicodedata.normalize("NFC", text).split())
+        found = self._find(text)
+        first, _, rest = text.partition(" ")
+        if not found and rest and first.lower() in ARTICLES:
+            found = self._find(rest)
+        return found
+
+    def close(self) -> None:
+        self._closer()
+
+
+@functools.lru_cache(maxsize=2)
+def _cached_dictionary(path: str, key: object) -> DingDictionary:
+    return DingDictionary(path)
+
+
+def load_dictionary(path: str | os.PathLike) -> DingDictionary:
+    """``DingDictionary(path)``, built once per process and file version (size and mtime)."""
+    stat = os.stat(path)
+    return _cached_dictionary(os.path.abspath(path), (stat.st_size, stat.st_mtime_ns))

@@ -31,6 +31,7 @@ FORMAT_DIRECTIVE = "|".join([
     r"%[A-Z][A-Z0-9_]+(?![a-z])",                                           # LibreOffice %PRODUCTNAME
     _PRINTF,
     r"%[1-9][0-9]?(?![0-9])",                                               # Qt %1
+    r"\{\{-?\s*[A-Za-z_$][\w.$]*\s*(?:,[^{}]*)?\}\}",                         # i18next/Handlebars {{name}}
     r"\{(?:[A-Za-z_][\w.]*|[0-9]+)?(?:![rsa])?(?::[^{}\s]*)?\}",            # {name} {0:.2f} {}
     r"\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_][\w.]*\)|\$[A-Z_][A-Z0-9_]*\b",       # ${var} $(ARG1) $VAR
 ])

@@ -17,9 +17,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from model.inference.alignment import AlignedText
+from model.inference.batching import BatchingEngine, BatchingOptions
 from model.inference.interface import Engine, TorchBacked
 from model.network.config import require_int
 from model.search.options import DEFAULT, SearchOptions
@@ -66,8 +67,10 @@ def resolve_engine(engine: str, device: str = "auto") -> str:
 
 
 def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto", quantization: str = "int8",
-                threads: int = 0, cache_size: int = 0) -> Engine:
-    """The translator of ``engine`` for checkpoint ``path``, wrapped in a cache when ``cache_size`` > 0.
+                threads: int = 0, cache_size: int = 0, batching: BatchingOptions | None = None) -> Engine:
+    """The translator of ``engine`` for checkpoint ``path``; with ``batching``, behind a scheduler
+    that batches concurrent callers (``BatchingEngine``); then in a cache of this process when
+    ``cache_size`` > 0 (its ``store`` may be replaced by a shared one), so that only misses are batched.
 
     ``threads``: CTranslate2's intra-op threads (0 = its default); torch's are set by the caller."""
     from model.inference.translator import Translator
@@ -92,6 +95,8 @@ def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto",
         translator = with_fallback(ct2, pytorch)
     else:
         translator = ct2()
+    if batching is not None:
+        translator = BatchingEngine(translator, batching)
     return CachedTranslator(translator, cache_size) if cache_size else translator
 
 
@@ -120,12 +125,15 @@ class CachedTranslator(TorchBacked):
     pays where inputs repeat: the web form re-sends the whole text after every pause in typing,
     so all but the last sentence are repeats; Random draws from a fixed corpus."""
 
-    def __init__(self, inner: Any, size: int):
+    def __init__(self, inner: Any, size: int, store: CacheStore | None = None):
         require_int("size", size, 1)
         self.inner = inner
         self.size = size
         self.hits = self.misses = 0
-        self._entries: OrderedDict[tuple, list[int]] = OrderedDict()
+        # Where the outputs live: this process's LRU (``LocalStore``), or one shared by processes
+        # and machines (the app's Redis store); keys are (text, beam, length penalty, n-gram size).
+        self.store: CacheStore = store if store is not None else LocalStore(size)
+        self.on_lookup: Callable[[int, int], None] | None = None  # told (hits, misses) per call, for metrics
         self._lock = threading.Lock()
 
     @property
@@ -142,12 +150,15 @@ class CachedTranslator(TorchBacked):
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
         return self.inner.align(sources, outputs_ids, **kwargs)
 
+    def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], **kwargs: Any):
+        return self.inner.word_confidences(sources, outputs, **kwargs)
+
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self.store)
 
     def clear(self) -> None:
         with self._lock:
-            self._entries.clear()
+            self.store.clear()
             self.hits = self.misses = 0
 
     def translate(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
@@ -168,21 +179,63 @@ class CachedTranslator(TorchBacked):
         SearchOptions(beam_size=beam_size, batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
         options = (beam_size, float(length_penalty), no_repeat_ngram_size)
         keys = [(text, *options) for text in texts]
-        with self._lock:
-            found = {key: self._entries[key] for key in keys if key in self._entries}
-            for key in found:
-                self._entries.move_to_end(key)
+        found = self.store.get_many(list(dict.fromkeys(keys)))
         missing = list(dict.fromkeys(key for key in keys if key not in found))
         if missing:
             computed = self.inner.output_ids([key[0] for key in missing], beam_size=beam_size,
                                    length_penalty=length_penalty, batch_size=batch_size,
                                    no_repeat_ngram_size=no_repeat_ngram_size)
             found.update(zip(missing, computed))
+            self.store.put_many({key: found[key] for key in missing})
+        hits = len(keys) - len(missing)
         with self._lock:
-            self.hits += len(keys) - len(missing)
+            self.hits += hits
             self.misses += len(missing)
-            for key in missing:
-                self._entries[key] = found[key]
-                if len(self._entries) > self.size:
-                    self._entries.popitem(last=False)
+        if self.on_lookup is not None:
+            try:
+                self.on_lookup(hits, len(missing))
+            except Exception:  # noqa: BLE001 - metrics must never fail a translation
+                log.exception("cache metrics")
         return [list(found[key]) for key in keys]
+
+
+class CacheStore(Protocol):
+    """Where ``CachedTranslator`` keeps outputs: keys are (text, beam size, length penalty, n-gram
+    size) tuples, values lists of output piece ids. A store that cannot answer (a shared one that
+    is down) answers with fewer entries and drops writes: a cache miss, never an error."""
+
+    def get_many(self, keys: list[tuple]) -> dict[tuple, list[int]]: ...
+    def put_many(self, entries: dict[tuple, list[int]]) -> None: ...
+    def clear(self) -> None: ...
+    def __len__(self) -> int: ...
+
+
+class LocalStore:
+    """A bounded LRU of this process (the default ``CacheStore``)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._entries: OrderedDict[tuple, list[int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_many(self, keys: list[tuple]) -> dict[tuple, list[int]]:
+        with self._lock:
+            found = {key: self._entries[key] for key in keys if key in self._entries}
+            for key in found:
+                self._entries.move_to_end(key)
+        return found
+
+    def put_many(self, entries: dict[tuple, list[int]]) -> None:
+        with self._lock:
+            for key, value in entries.items():
+                self._entries[key] = value
+                self._entries.move_to_end(key)
+                while len(self._entries) > self.size:
+                    self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)

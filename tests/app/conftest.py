@@ -145,3 +145,79 @@ def page(browser):
     yield page
     context.close()
     assert problems == []
+
+
+# ------------------------------------------------------------------------------ Redis
+
+@dataclass
+class RedisServer:
+    """A real redis-server (the Debian package) on a free loopback port, without persistence."""
+
+    port: int
+    process: "subprocess.Popen"
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        """Kill the server (an outage): clients see refused connections from now on."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def start_redis() -> RedisServer:
+    import shutil
+    import subprocess
+    import time
+
+    import redis
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("redis-server is missing: apt-get install redis-server (.ci/run installs it)")
+    port = free_port()
+    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    client = redis.Redis(port=port, socket_connect_timeout=0.2)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                pytest.fail(f"redis-server did not start on port {port}")
+            time.sleep(0.05)
+    return RedisServer(port, process)
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """One redis-server for the session; tests use distinct keys or flush it (``redis_url``)."""
+    server = start_redis()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server) -> str:
+    """The session's Redis, emptied for this test."""
+    import redis
+
+    redis.Redis.from_url(redis_server.url).flushall()
+    return redis_server.url
+
+
+@pytest.fixture
+def own_redis():
+    """A redis-server of this test alone, for outage tests (``.stop()`` kills it)."""
+    server = start_redis()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,13 +1,18 @@
 """Bad input: exact statuses and messages, always JSON, never a 500 or a logged traceback."""
 
 import json
+from urllib.parse import urlencode
 
 import pytest
+
+from app.errors import MAX_QUERY_BYTES
 
 OK = {"source": "de", "target": "en"}
 TOO_MANY_CHARS = "Invalid request: {n} characters exceed the limit of 5000 characters per request"
 NOT_STRINGS = "Invalid request: q must be a string or a list of strings"
 MISSING_Q = "Invalid request: missing q parameter"
+QUERY_TOO_LONG = ("URI too long: the query string has {n} bytes, more than the limit of 4096 bytes "
+                  "(send long texts in a request body, or paste them into the form)")
 
 
 pytestmark = pytest.mark.usefixtures("no_logged_errors")
@@ -78,6 +83,8 @@ FORM_CASES = {
 @pytest.mark.parametrize("params, status, message", FORM_CASES.values(), ids=FORM_CASES.keys())
 def test_translate_form_and_query(client, how, params, status, message):
     kwargs = {"data": params} if how == "form" else {"query_string": params}
+    if how == "query" and len(urlencode(params)) > MAX_QUERY_BYTES:  # too long for a URL: the app's 414 first
+        status, message = 414, QUERY_TOO_LONG.format(n=len(urlencode(params)))
     response = client.post("/translate", **kwargs)
     assert (response.status_code, response.get_json()) == (status, {"error": message})
 
@@ -154,7 +161,7 @@ def test_attention_broken_json(client):
 
 
 def test_limits_follow_the_settings(make_app):
-    client = make_app(MAX_CHARS=10, MAX_TEXTS=2, MAX_ALTERNATIVES=1).test_client()
+    client = make_app(MAX_CHARS=10, BATCH_LIMIT=2, MAX_ALTERNATIVES=1).test_client()
     too_long = client.post("/translate", json={"q": "Guten Morgen", **OK})
     assert too_long.get_json() == {"error": "Invalid request: 12 characters exceed the limit of 10 characters per request"}
     too_many = client.post("/translate", json={"q": ["a", "b", "c"], **OK})
@@ -179,6 +186,9 @@ def test_odd_text_never_breaks_any_endpoint(client, q):
         client.post("/api/attention", json={"q": q}),
         client.get("/", query_string={"q": q}),
         client.get("/attention", query_string={"q": q, "s": "1"}),
+        # the form, for texts too long for a URL (a 414 above): /?q=... or a stored /?p=...
+        client.post("/", data={"q": q}, follow_redirects=True),
+        client.post("/attention", data={"q": q}, follow_redirects=True),
     ]
     assert all(a.status_code < 500 for a in answers), [a.status_code for a in answers]
 

@@ -164,7 +164,7 @@ def test_mouse_choice_in_the_first_of_several_sentences(page, live_server):
     expect(page.locator("#translation")).to_have_text("The weather is nice today.\nIt is raining.")
     assert page.locator("#translation").text_content() == "The weather is nice today.\nIt is raining."
     page.locator("#translation .word", has_text="nice").click()
-    option = page.get_by_role("option").first
+    option = page.get_by_role("listbox").get_by_role("option").first  # not the source select's
     word = option.locator("strong").text_content()
     option.click()
     expect(page.get_by_role("listbox")).to_be_hidden()
@@ -185,7 +185,7 @@ def test_a_chosen_text_that_cannot_be_explained_keeps_rough_words(browser, live_
     page.route("**/api/explain", refuse_given_translations)
     inspected(page, live_server, "Wo ist der Bahnhof?")
     page.locator("#translation .word", has_text="train").click()
-    option = page.get_by_role("option").first
+    option = page.get_by_role("listbox").get_by_role("option").first
     chosen = option.locator("strong").text_content()
     option.click()
     status = page.locator("#inspector-status")

@@ -175,9 +175,29 @@ def test_dockerignore_lets_in_exactly_what_the_image_copies():
 
 
 def test_load_benchmark_against_the_live_server(live_server):
-    result = load.run_load("127.0.0.1", live_server.port, clients=2, duration=2)
+    sentences = load.read_sentences(load.DEFAULT_SENTENCES)
+    assert len(sentences) == len(set(sentences)) > 4000
+    feed = load.Feed(sentences)
+    result = load.run_load("127.0.0.1", live_server.port, clients=2, duration=2, feed=feed)
     assert result["errors"] == 0 and result["requests"] > 0
     assert result["p50_ms"] <= result["p99_ms"]
+    # Every request a sentence no request sent before: the translation cache cannot answer.
+    assert result["repeated_sentences"] == 0 and len(set(feed.sent)) == len(feed.sent) >= result["requests"]
+
+
+def test_feed_repeats_only_after_the_last_sentence():
+    feed = load.Feed(["a", "b", "c"])
+    assert [feed.next() for _ in range(5)] == ["a", "b", "c", "a", "b"] and feed.repeats == 2
+
+
+def test_load_benchmark_compares_with_the_bare_engine(tiny_checkpoint, capsys):
+    code = load.main(["--checkpoint", str(tiny_checkpoint), "--clients", "2", "--duration", "1",
+                      "--workers", "2", "--single", "5", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0 and result["errors"] == 0 and result["repeated_sentences"] == 0
+    assert result["cache_hits"] == 0  # read from the server's /metrics (METRICS=1)
+    assert result["raw_sentences_per_s"] > 0 and result["served_vs_raw"] > 0
+    assert result["single"]["sentences"] == 5 and result["single"]["errors"] == 0
 
 
 def test_load_benchmark_refuses_other_hosts():
@@ -185,3 +205,5 @@ def test_load_benchmark_refuses_other_hosts():
         load.main(["--url", "http://example.org:80", "--duration", "1"])
     with pytest.raises(SystemExit):
         load.main(["--url", "http://127.0.0.1:1", "--clients", "1000"])
+    with pytest.raises(SystemExit):  # the bare engine needs the checkpoint
+        load.main(["--url", "http://127.0.0.1:1", "--single", "5"])

@@ -13,6 +13,7 @@ from app import StartupError, create_app
 from app.settings import DEFAULTS, SettingsError, validate
 from bench import server
 from model.inference.alignment import AlignedText
+from model.inference.batching import BatchingEngine
 from model.inference.engines import CachedTranslator, engine_name, resolve_engine
 from model.inference.translator import Translator
 
@@ -75,10 +76,15 @@ def test_ct2_without_ctranslate2_stops_the_start(make_app, monkeypatch):
 
 
 def test_cache_setting_wraps_the_engine(make_app):
-    cached = make_app(ENGINE="torch", TRANSLATION_CACHE=5).extensions["translation_service"].translator
-    assert isinstance(cached, CachedTranslator) and cached.size == 5 and isinstance(cached.inner, Translator)
-    plain = make_app(ENGINE="torch", TRANSLATION_CACHE=0).extensions["translation_service"].translator
-    assert isinstance(plain, Translator)
+    # The cache in front of the batching scheduler in front of the model: only misses are batched.
+    service = make_app(ENGINE="torch", TRANSLATION_CACHE=5).extensions["translation_service"]
+    cached = service.translator
+    assert isinstance(cached, CachedTranslator) and cached.size == 5 and cached is service.cache
+    assert isinstance(cached.inner, BatchingEngine) and cached.inner is service.batcher
+    assert isinstance(cached.inner.inner, Translator) and service.model_lock is service.batcher.lock
+    plain = make_app(ENGINE="torch", TRANSLATION_CACHE=0).extensions["translation_service"]
+    assert isinstance(plain.translator, BatchingEngine) and plain.cache is None
+    assert isinstance(plain.translator.inner, Translator)
 
 
 def test_repeated_sentences_skip_the_model(make_app, monkeypatch):

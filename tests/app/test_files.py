@@ -18,7 +18,7 @@ from app.settings import SettingsError, validate
 
 OK = {"source": "de", "target": "en"}
 GONE = "Not found: no such file; a translated file can be downloaded once, within 600 seconds"
-NOT_SUPPORTED = "Invalid request: file format not supported; use .docx, .html, .po, .pot, .srt, .txt or .vtt"
+NOT_SUPPORTED = "Invalid request: file format not supported; use .docx, .html, .json, .md, .po, .pot, .srt, .txt or .vtt"
 
 
 def upload(client, data: bytes, name: str, **fields):
@@ -427,3 +427,41 @@ def test_subtitles_come_back_translated_cue_for_cue(release_app_client):
     assert got.headers["Content-Disposition"] == "attachment; filename=film_en.srt"
     assert got.data.decode() == ("1\n00:00:01,000 --> 00:00:03,500\nI'm hungry.\n\n"
                                  "2\n00:00:04,000 --> 00:00:06,000\nThe dog is sleeping\nunder the table.\n\n")
+
+
+def test_a_json_string_file_comes_back_with_keys_directives_and_plurals_kept(release_app_client):
+    import json
+
+    from model.data.software import directives
+
+    source = {"menu": {"save": "Datei speichern", "greeting": "Hallo {{name}}, willkommen!",
+                       "missing": "Die Datei %s wurde nicht gefunden.",
+                       "deleted": "Sie haben {count, plural, one {# Datei} other {# Dateien}} gelöscht."},
+              "size": 12}
+    got = download(release_app_client, upload(release_app_client, json.dumps(source, indent=4).encode(), "de.json"))
+    assert got.status_code == 200 and got.mimetype == "application/json"
+    assert got.headers["Content-Disposition"] == "attachment; filename=de_en.json"
+    out = json.loads(got.data)
+    assert list(out) == ["menu", "size"] and out["size"] == 12 and list(out["menu"]) == list(source["menu"])
+    for key, german in source["menu"].items():
+        english = out["menu"][key]
+        assert english and english != german
+        assert sorted(directives(english)) == sorted(directives(german)), (german, english)
+    deleted = out["menu"]["deleted"]
+    assert re.search(r"\{count, plural, one \{# [a-z]+\} other \{# [a-z]+\}\}", deleted), deleted
+    assert got.data.decode().startswith('{\n    "menu": {\n        "save": ')  # the layout as written
+
+
+def test_a_markdown_file_comes_back_with_code_links_and_layout_kept(release_app_client):
+    source = ("# Erste Schritte\n\nInstallieren Sie das Paket mit `pip install beispiel` und lesen Sie die "
+              "[Anleitung](https://example.org/docs \"Hilfe\").\n\n```sh\necho \"Hallo Welt\"\n```\n\n"
+              "- Guten Morgen\n- Vielen Dank\n")
+    got = download(release_app_client, upload(release_app_client, source.encode(), "LIESMICH.md"))
+    assert got.status_code == 200 and got.mimetype == "text/markdown"
+    assert got.headers["Content-Disposition"] == "attachment; filename=LIESMICH_en.md"
+    out = got.data.decode()
+    lines = out.split("\n")
+    assert lines[0].startswith("# ") and lines[0] != "# Erste Schritte"
+    assert "`pip install beispiel`" in lines[2] and '](https://example.org/docs "Hilfe").' in lines[2]
+    assert lines[4:7] == ["```sh", 'echo "Hallo Welt"', "```"]   # code as written
+    assert lines[8:] == ["- Good morning", "- Thank you very much", ""]

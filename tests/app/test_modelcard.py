@@ -47,3 +47,66 @@ def test_data_facts_of_several_corpora_and_the_weights_licence():
 def test_data_facts_without_data():
     assert data_facts({}) == ([], DEFAULT_ATTRIBUTION, False)
     assert data_facts({"data": "weird"}) == ([], DEFAULT_ATTRIBUTION, False)
+
+
+# ------------------------------------------------------------------------------ which BLEU is which
+
+RELEASE_LIKE = {
+    "dev_bleu": 50.33,
+    "train_args": {"data": ["/data/tatoeba-deu-eng/deu-eng.zip", "ding-words:/usr/share/trans/de-en@0.1"],
+                   "eval_sentences": 1000},
+    "data": {"dev_pairs": 2000, "test_pairs": 2001},
+    "curves": {"step": [500, 1000, 1500, 2000], "dev_bleu": [49.41, 49.93, 50.33, 50.28]},
+    "averaged_from": [{"file": "de-en.pt", "step": 12000}, {"file": "step-0002000.pt", "step": 2000}],
+}
+
+
+def test_dev_bleu_says_its_set_search_and_when():
+    from app.modelcard import dev_bleu_facts
+
+    facts = dev_bleu_facts(RELEASE_LIKE)
+    assert facts["value"] == 50.33 and facts["split"] == "the dev split of Tatoeba (deu-eng.zip)"
+    assert facts["text"] == (
+        "Measured on the dev split of Tatoeba (deu-eng.zip), up to 1,000 of its sources spread evenly (the split "
+        "has 2,000 pairs), with all their references; greedy search, the bare model (no text pipeline); the best "
+        "of the run's evaluations during training (step 1,500); measured before averaging: this checkpoint "
+        "averages 2 checkpoints and carries the metadata of one.")
+
+
+def test_dev_bleu_of_a_valid_file_and_of_checkpoints_that_say_less():
+    from app.modelcard import dev_bleu_facts
+
+    facts = dev_bleu_facts({"dev_bleu": 12.5, "train_args": {"valid": "runs/x/dev.tsv", "data": ["a.tsv"]}})
+    assert facts["text"] == ("Measured on dev.tsv (--valid); greedy search, the bare model (no text pipeline); the "
+                             "best of the run's evaluations during training.")
+    assert dev_bleu_facts({"dev_bleu": 3.0})["split"] == "the dev split of the training corpus"
+    assert dev_bleu_facts({}) is None and dev_bleu_facts({"dev_bleu": "n/a"}) is None
+
+
+def test_the_shipped_checkpoints_dev_bleu_is_labelled_from_its_meta():
+    import torch
+
+    from app.modelcard import dev_bleu_facts
+    from tests.conftest import ROOT
+
+    meta = torch.load(ROOT / "checkpoints" / "de-en.pt", map_location="cpu", weights_only=True)["meta"]
+    facts = dev_bleu_facts(meta)
+    assert facts["value"] == meta["dev_bleu"] and facts["split"] == "the dev split of Tatoeba (deu-eng.zip)"
+    assert facts["search"] == "greedy search, the bare model (no text pipeline)"
+    assert f"up to {meta['train_args']['eval_sentences']:,} of its sources" in facts["sample"]
+
+
+def test_the_model_page_says_which_bleu_it_shows(client):
+    import re
+    from html import unescape
+
+    html = client.get("/model").get_data(as_text=True)
+    dev = " ".join(unescape(re.search(r'<dd id="dev-bleu">(.*?)</dd>', html, re.S)[1]).split())
+    dev = re.sub(r"<[^>]+>", "", dev)
+    assert dev.startswith("100.0 Measured on pairs40.tsv (--valid), up to 1,000 of its sources spread evenly (the "
+                          "split has 40 pairs), with all their references; greedy search, the bare model (no text "
+                          "pipeline); the best of the run's evaluations during training (step ")
+    assert dev.endswith("Not the headline figure: the README and the model card give test BLEU, on the Tatoeba test "
+                        "split (held out like the dev split), with beam 4, through the text pipeline (python -m "
+                        "model.evaluate). Model card.")
+    assert "<dt>best dev BLEU (greedy, dev split)</dt>" in html

@@ -40,7 +40,7 @@ def test_strings_from_the_environment_are_converted():
 @pytest.mark.parametrize("name, value, message", [
     ("MAX_CHARS", "abc", "MAX_CHARS must be an integer >= 1, got 'abc'"),
     ("MAX_CHARS", "0", "MAX_CHARS must be an integer >= 1, got '0'"),
-    ("MAX_TEXTS", -1, "MAX_TEXTS must be an integer >= 1, got -1"),
+    ("BATCH_LIMIT", -1, "BATCH_LIMIT must be an integer >= 1, got -1"),
     ("BEAM_SIZE", 2.5, "BEAM_SIZE must be an integer >= 1, got 2.5"),
     ("BEAM_SIZE", True, "BEAM_SIZE must be an integer >= 1, got True"),
     ("MAX_CONTENT_LENGTH", "10", "MAX_CONTENT_LENGTH must be an integer >= 1024, got '10'"),
@@ -56,11 +56,11 @@ def test_bad_settings(name, value, message):
 
 def test_environment_overrides_defaults_and_test_config_overrides_environment(monkeypatch, app_config):
     monkeypatch.setenv("MAX_CHARS", "123")
-    monkeypatch.setenv("MAX_TEXTS", "7")
-    config = {k: v for k, v in app_config.items() if k not in ("MAX_CHARS", "MAX_TEXTS")}
-    app = create_app({**config, "MAX_TEXTS": 9})
+    monkeypatch.setenv("BATCH_LIMIT", "7")
+    config = {k: v for k, v in app_config.items() if k not in ("MAX_CHARS", "BATCH_LIMIT")}
+    app = create_app({**config, "BATCH_LIMIT": 9})
     assert app.config["MAX_CHARS"] == 123  # from the environment
-    assert app.config["MAX_TEXTS"] == 9    # test mapping wins
+    assert app.config["BATCH_LIMIT"] == 9  # test mapping wins
     assert app.config["MAX_CONTENT_LENGTH"] == DEFAULTS["MAX_CONTENT_LENGTH"]
     assert not app.debug
 

@@ -13,16 +13,16 @@ def error_of(call, *args, **kwargs):
 
 
 def test_parse_texts_shapes():
-    assert parse_texts("Hallo", max_chars=10, max_texts=1) == (["Hallo"], False)
-    assert parse_texts(["a", ""], max_chars=10, max_texts=2) == (["a", ""], True)
-    assert parse_texts("\tTab\r\n", max_chars=10, max_texts=1) == (["\tTab\r\n"], False)
+    assert parse_texts("Hallo", max_chars=10, batch_limit=1) == (["Hallo"], False)
+    assert parse_texts(["a", ""], max_chars=10, batch_limit=2) == (["a", ""], True)
+    assert parse_texts("\tTab\r\n", max_chars=10, batch_limit=1) == (["\tTab\r\n"], False)
 
 
 def test_parse_texts_limits_are_inclusive():
-    assert parse_texts("a" * 10, max_chars=10, max_texts=1)
-    assert error_of(parse_texts, "a" * 11, max_chars=10, max_texts=1)[0] == 413
-    assert parse_texts(["a"] * 3, max_chars=10, max_texts=3)
-    assert error_of(parse_texts, ["a"] * 4, max_chars=10, max_texts=3)[0] == 413
+    assert parse_texts("a" * 10, max_chars=10, batch_limit=1)
+    assert error_of(parse_texts, "a" * 11, max_chars=10, batch_limit=1)[0] == 413
+    assert parse_texts(["a"] * 3, max_chars=10, batch_limit=3)
+    assert error_of(parse_texts, ["a"] * 4, max_chars=10, batch_limit=3)[0] == 413
 
 
 @pytest.mark.parametrize("value, expected", [(None, 0), ("", 0), (0, 0), (3, 3), ("2", 2), (" 1 ", 1), (-5, 0), ("-1", 0)])

@@ -235,7 +235,7 @@ ERRORS = {
     "file-and-raw": ("translate", ["--file", "{bad}/a.txt", "--out", "{bad}/b.txt", "--raw"],
                      "--file translates through the text pipeline, with one translation: not with --raw or --n-best"),
     "file-format": ("translate", ["--checkpoint", "{ckpt}", "--file", "{texts}/src.de", "--out", "{bad}/out.de"],
-                    "'{texts}/src.de': unsupported file format; use .docx, .html, .po, .pot, .srt, .txt or .vtt"),
+                    "'{texts}/src.de': unsupported file format; use .docx, .html, .json, .md, .po, .pot, .srt, .txt or .vtt"),
     "file-out-extension": ("translate", ["--checkpoint", "{ckpt}", "--file", "{bad}/notes.txt",
                                          "--out", "{bad}/notes.html"],
                            "--out '{bad}/notes.html' must have the extension of --file (.txt)"),

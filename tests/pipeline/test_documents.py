@@ -19,7 +19,7 @@ from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 
 from model.inference.alignment import AlignedText
-from pipeline import documents
+from pipeline import documents, segment
 from pipeline.documents import DocumentError, DocumentTooLarge, read
 from pipeline.markup import translate_html
 
@@ -412,7 +412,7 @@ def test_vtt_keeps_header_notes_styles_identifiers_and_cue_settings():
     ("a b c", 1, "a b c"),
 ])
 def test_subtitle_lines_are_balanced_at_spaces_outside_tags(text, lines, expected):
-    assert documents._lines_like(text, lines) == expected
+    assert segment.lines_like(text, lines) == expected
 
 
 @pytest.mark.parametrize("extension, data, message", [
@@ -423,4 +423,47 @@ def test_subtitle_lines_are_balanced_at_spaces_outside_tags(text, lines, expecte
 def test_unreadable_subtitles(extension, data, message):
     with pytest.raises(DocumentError) as info:
         read(extension, data)
+    assert str(info.value) == message
+
+
+JSON = """{
+  "app": {
+    "title": "Mein Kalender",
+    "greeting": "Hallo {{name}}, willkommen zur\\u00fcck!",
+    "buttons": ["Speichern", "Abbrechen", "", "42 %"],
+    "count": 3, "enabled": true, "nothing": null
+  },
+  "title": "  Titel  "
+}
+"""
+
+
+def test_json_strings_are_translated_in_place_and_the_rest_is_byte_for_byte():
+    translate = Upper()
+    document = read(".json", JSON.encode())
+    assert document.chars == len("Mein Kalender") + len("Hallo {{name}}, willkommen zurück!") + len(
+        "Speichern") + len("Abbrechen") + len("  Titel  ")
+    out = document.translate(translate).decode()
+    # keys, numbers, order, layout as written; the strings without a letter untouched; one call
+    assert translate.calls == [(["Mein Kalender", "Hallo {{name}}, willkommen zurück!", "Speichern", "Abbrechen",
+                                 "Titel"], False)]
+    assert out == JSON.replace('"Mein Kalender"', '"MEIN KALENDER"').replace(
+        '"Hallo {{name}}, willkommen zur\\u00fcck!"', '"HALLO {{NAME}}, WILLKOMMEN ZURÜCK!"').replace(
+        '["Speichern", "Abbrechen"', '["SPEICHERN", "ABBRECHEN"').replace('"  Titel  "', '"  TITEL  "')
+
+
+def test_chrome_messages_keep_their_descriptions():
+    messages = '{"save": {"message": "Speichern", "description": "Knopf"}, "description": {"message": "Hallo"}}'
+    out = read(".json", messages.encode()).translate(Upper()).decode()
+    assert out == '{"save": {"message": "SPEICHERN", "description": "Knopf"}, "description": {"message": "HALLO"}}'
+
+
+@pytest.mark.parametrize("data, message", [
+    (b'{"a": "Hallo",}', "file is not valid JSON: Expecting property name enclosed in double quotes: line 1 column 15 (char 14)"),
+    (b'', "file is not valid JSON: Expecting value: line 1 column 1 (char 0)"),
+    (b'{"a": "\xff"}', "file is not UTF-8 text"),
+])
+def test_unreadable_json(data, message):
+    with pytest.raises(DocumentError) as info:
+        read(".json", data)
     assert str(info.value) == message

@@ -117,6 +117,18 @@ def test_placeholder_rejects(family, index, message):
     ("Mehr auf beispiel.de, in README.md und setup.py", [("filename", t) for t in ("beispiel.de", "README.md", "setup.py")],
      "Mehr auf ⦅X1⦆, in ⦅X2⦆ und ⦅X3⦆"),
     ("Ende.der Satz, z.B. und d.h. und/oder", [], "Ende.der Satz, z.B. und d.h. und/oder"),
+    # commands up to a German particle, HTML entities in plain text, identifiers
+    ("Führen Sie zuerst npm install express aus.", [("command", "npm install express")],
+     "Führen Sie zuerst ⦅X1⦆ aus."),
+    ("Mit sudo apt-get install -y redis-server und dann git commit -m fix.",
+     [("command", "sudo apt-get install -y redis-server"), ("command", "git commit -m fix")],
+     "Mit ⦅X1⦆ und dann ⦅X2⦆."),
+    ("Bitte cd ins Verzeichnis, make sure", [], "Bitte cd ins Verzeichnis, make sure"),
+    ("A &amp; B &#160; C &x", [("entity", "&amp;"), ("entity", "&#160;")], "A ⦅X1⦆ B ⦅X2⦆ C &x"),
+    ("Die Variable file_name, getElementById, DataFrame und iPhone.",
+     [("identifier", t) for t in ("file_name", "getElementById", "DataFrame", "iPhone")],
+     "Die Variable ⦅X1⦆, ⦅X2⦆, ⦅X3⦆ und ⦅X4⦆."),
+    ("DER ZUG SCHLIESST DIE TÜREN. Das Auto ist rot.", [], "DER ZUG SCHLIESST DIE TÜREN. Das Auto ist rot."),
     # phone numbers: the groups of one number stay together
     ("Rufen Sie uns unter 0221 9876543 an.", [("phone", "0221 9876543")], "Rufen Sie uns unter ⦅N1⦆ an."),
     ("Tel. +49 221 9876543 oder (030) 123 45 67 oder 030/1234567.",

@@ -1,0 +1,142 @@
+"""The dictionary beside the translation: ``GET /api/dictionary?q=Termin`` and the translate page's
+panel, Ding's entries for an input of one to three words.
+
+``DICTIONARY_PATH`` names the Ding file (Debian's ``trans-de-en`` installs /usr/share/trans/de-en).
+``create_app`` builds its index once (``model.data.ding.DingDictionary``: about a second, ~10 MB of
+arrays), in gunicorn's master before the workers fork, so they share it copy-on-write. Where the
+default file is missing (the package is not installed), or ``DICTIONARY_PATH`` is empty, the
+dictionary is off: the page has no panel and the API answers 404 saying why; a path set to
+anything else that is missing, or not a Ding file, stops the start.
+
+Lookup (``DingDictionary.lookup``): the headword as written, else ignoring case; the forms Ding
+lists with a word (a noun's plural "Termine", a verb's participles and persons "gegessen", "aß",
+"macht ab", an adjective's comparison "besser", "am besten"); a leading article dropped ("der
+Termin") when the text as given finds nothing. No other inflection is guessed. A text of one to
+three words that finds nothing is a 200 with no entries: the panel says "no entry".
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from flask import Blueprint, Flask, current_app, jsonify, request
+
+from model.data.corpus import CorpusError
+from model.data.ding import DING_ATTRIBUTION, DING_LICENSE, DictionaryEntry, DingDictionary, load_dictionary
+
+from . import settings, validation
+from .validation import ApiError
+
+bp = Blueprint("dictionary", __name__)
+
+EXTENSION = "dictionary"
+MAX_WORDS = 3
+MAX_CHARS = 100
+# How many entries the page shows before "More entries" (the API gives all).
+PANEL_ENTRIES = 5
+OFF = "The dictionary is off: DICTIONARY_PATH is empty"
+NOT_INSTALLED = ("The dictionary is not installed on this server: it needs Debian's trans-de-en package "
+                 "(DICTIONARY_PATH, {path})")
+
+
+class Dictionary:
+    """The app's dictionary: an index, or None and the reason it is off."""
+
+    def __init__(self, index: DingDictionary | None, reason: str = ""):
+        self.index = index
+        self.reason = reason
+
+    def entries(self, text: str) -> list[DictionaryEntry]:
+        if self.index is None:
+            raise ApiError(404, self.reason)
+        return self.index.lookup(text)
+
+
+def init_app(app: Flask) -> None:
+    from .service import StartupError
+
+    path = app.config["DICTIONARY_PATH"]
+    if not path:
+        app.extensions[EXTENSION] = Dictionary(None, OFF)
+    elif not os.path.isfile(path):
+        if path != settings.DEFAULTS["DICTIONARY_PATH"]:
+            raise StartupError(f"DICTIONARY_PATH: no such file: {path!r}")
+        app.extensions[EXTENSION] = Dictionary(None, NOT_INSTALLED.format(path=path))
+    else:
+        started = time.perf_counter()
+        try:
+            index = load_dictionary(path)
+        except (OSError, UnicodeDecodeError, CorpusError) as exc:
+            raise StartupError(f"DICTIONARY_PATH: cannot read {path!r} as a Ding dictionary: {exc}") from None
+        app.logger.info("dictionary: %s keys from %s (%.1f MB) in %.2f s", f"{len(index):,}", path,
+                        index.nbytes() / 1e6, time.perf_counter() - started)
+        app.extensions[EXTENSION] = Dictionary(index)
+    app.context_processor(_template_context)
+
+
+def _template_context() -> dict:
+    """What templates need of the panel: whether it is on, its limits and the attribution."""
+    return {"dictionary_on": get_dictionary().index is not None,
+            "dictionary_info": {"max_words": MAX_WORDS, "max_chars": MAX_CHARS, "shown": PANEL_ENTRIES,
+                                "attribution": DING_ATTRIBUTION, "license": DING_LICENSE}}
+
+
+def get_dictionary() -> Dictionary:
+    return current_app.extensions[EXTENSION]
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def parse_query(value) -> str:
+    """``q``: one to three words, at most ``MAX_CHARS`` characters (400 otherwise)."""
+    if value is None or value == "":
+        raise ApiError(400, "Invalid request: missing q parameter")
+    if not isinstance(value, str):
+        raise ApiError(400, "Invalid request: q must be a string")
+    validation.check_text("q", value)
+    if not value.strip():
+        raise ApiError(400, "Invalid request: q is blank")
+    if len(value) > MAX_CHARS:
+        raise ApiError(400, f"Invalid request: q has {len(value)} characters; the dictionary looks up at most {MAX_CHARS}")
+    if words(value) > MAX_WORDS:
+        raise ApiError(400, f"Invalid request: q has {words(value)} words; the dictionary looks up at most {MAX_WORDS}")
+    return " ".join(value.split())
+
+
+def as_json(entry: DictionaryEntry) -> dict:
+    return {"headword": entry.headword, "word_class": entry.word_class, "gender": entry.gender,
+            "labels": list(entry.labels), "forms": list(entry.forms), "senses": list(entry.senses),
+            "synonyms": list(entry.synonyms),
+            "phrases": [{"de": de, "en": en} for de, en in entry.phrases],
+            "examples": [{"de": de, "en": en} for de, en in entry.examples],
+            "match": entry.match}
+
+
+def answer(text: str) -> dict:
+    """The JSON answer for a valid ``q``."""
+    return {"query": text, "entries": [as_json(entry) for entry in get_dictionary().entries(text)],
+            "attribution": DING_ATTRIBUTION, "license": DING_LICENSE}
+
+
+def panel(q: str) -> dict | None:
+    """What the translate page's panel shows for its text ``q``: None (no panel) when the
+    dictionary is off or ``q`` is not one to three words."""
+    dictionary = get_dictionary()
+    if dictionary.index is None or not q.strip() or words(q) > MAX_WORDS or len(q) > MAX_CHARS:
+        return None
+    try:
+        return answer(parse_query(q))
+    except ApiError:
+        return None
+
+
+@bp.get("/api/dictionary")
+def lookup():
+    """``?q=Termin`` -> ``{"query", "entries": [...], "attribution", "license"}`` (README)."""
+    dictionary = get_dictionary()
+    if dictionary.index is None:  # off: 404 whatever q is
+        raise ApiError(404, dictionary.reason)
+    return jsonify(answer(parse_query(request.args.get("q"))))

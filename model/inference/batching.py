@@ -1,0 +1,213 @@
+"""Batching across callers: the sentences of concurrent requests go to the engine in one call.
+
+A web worker serves several requests at once (gunicorn's gthread worker: one thread per request).
+Translated one request at a time, an engine call carries one or two sentences, and most of its
+time goes to per-call work that a batch shares (CTranslate2's call overhead, one pass of the
+encoder and decoder for every sentence together). ``BatchingEngine`` puts a small scheduler in
+front of an engine:
+
+- ``output_ids`` (and so ``translate`` and ``translate_aligned``) queue the caller's sentences and
+  wait; one scheduler thread per process takes the queued calls with the same search options,
+  up to ``max_sentences`` sentences, and translates them in one engine call;
+- a lone call never waits: when nothing else is queued or recently seen, its batch leaves at
+  once. Only under load (the last batch held several calls, or several are queued) does the
+  scheduler hold a batch open for up to ``max_wait`` seconds after its first call arrived, so that
+  callers on their way join it;
+- results go back to their callers in order; when a batched engine call raises, each call of the
+  batch is run again alone, so one caller's bad input fails that caller only;
+- every other model call (n-best lists, alignment, word confidences) runs under the same ``lock``,
+  and so does the app's inspector: one model call at a time per process, as the worker's cores
+  are set aside for one.
+
+A batch gives each sentence exactly the output it gets alone: the engines translate every
+sentence of a call independently (padding is masked), and a test checks it on both engines.
+``on_batch`` (if set) is told each engine call's sentence count and each call's queue wait, for
+metrics. The scheduler thread is started on first use in each process, so a gunicorn worker forked
+from a master that built the engine starts its own.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from model.inference.alignment import AlignedText
+from model.inference.interface import TorchBacked
+from model.search.options import DEFAULT, SearchOptions
+
+
+@dataclass(frozen=True)
+class BatchingOptions:
+    """How the scheduler gathers; checked once, when made (ValueError, one line)."""
+
+    max_wait: float = 0.005      # seconds a batch under load waits for more callers
+    max_sentences: int = DEFAULT.batch_size  # sentences gathered into one engine call, at least one call
+
+    def __post_init__(self) -> None:
+        if isinstance(self.max_wait, bool) or not isinstance(self.max_wait, (int, float)) or not 0 <= self.max_wait <= 1:
+            raise ValueError(f"max_wait must be between 0 and 1 second, got {self.max_wait!r}")
+        if isinstance(self.max_sentences, bool) or not isinstance(self.max_sentences, int) or self.max_sentences < 1:
+            raise ValueError(f"max_sentences must be an integer >= 1, got {self.max_sentences!r}")
+
+
+@dataclass
+class _Call:
+    texts: list[str]
+    search: dict[str, Any]
+    key: tuple
+    arrived: float = field(default_factory=time.monotonic)
+    done: threading.Event = field(default_factory=threading.Event)
+    result: list[list[int]] | None = None
+    error: BaseException | None = None
+
+
+class BatchingEngine(TorchBacked):
+    """An engine (``interface.Engine``) whose best-translation calls are batched across threads."""
+
+    def __init__(self, inner: Any, options: BatchingOptions = BatchingOptions()):
+        self.inner = inner
+        self.options = options
+        # Reentrant: the app's inspector holds it around torch calls that may call ``align``.
+        self.lock = threading.RLock()
+        self.on_batch: Callable[[int, list[float]], None] | None = None
+        self._queue: list[_Call] = []
+        self._ready = threading.Condition()
+        self._loaded = False        # the last batch held several calls: keep gathering
+        self._pid: int | None = None
+        self._waiting = 0           # callers waiting for their outputs, queued or in a batch
+
+    @property
+    def engine(self) -> str:
+        return self.inner.engine
+
+    @property
+    def torch(self) -> Any:
+        return self.inner.torch
+
+    # ------------------------------------------------------------------------------ batched
+
+    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
+                   batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
+        """As the inner engine's ``output_ids``, translated together with concurrent callers' texts."""
+        SearchOptions(beam_size=beam_size, batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
+        texts = list(texts)
+        if not texts:
+            return []
+        search = dict(beam_size=beam_size, length_penalty=float(length_penalty), batch_size=batch_size,
+                      no_repeat_ngram_size=no_repeat_ngram_size)
+        call = _Call(texts, search, (beam_size, float(length_penalty), no_repeat_ngram_size))
+        with self._ready:
+            self._start()
+            self._queue.append(call)
+            self._waiting += 1
+            self._ready.notify_all()
+        call.done.wait()
+        with self._ready:
+            self._waiting -= 1
+        if call.error is not None:
+            raise call.error
+        return call.result
+
+    def translate(self, texts: Sequence[str], **search: Any) -> list[str]:
+        return [self.tokenizer.decode(ids) for ids in self.output_ids(texts, **search)]
+
+    def translate_aligned(self, texts: Sequence[str], **search: Any) -> list[AlignedText]:
+        outputs = self.output_ids(texts, **search)
+        return self.align(texts, outputs, batch_size=search.get("batch_size", DEFAULT.batch_size))
+
+    def queued(self) -> int:
+        """Calls waiting for the scheduler to take them."""
+        with self._ready:
+            return len(self._queue)
+
+    def waiting(self) -> int:
+        """Callers waiting for their outputs: queued, or in the batch being translated."""
+        with self._ready:
+            return self._waiting
+
+    # ------------------------------------------------------------------------------ one at a time
+
+    def translate_n_best(self, texts: Sequence[str], **search: Any) -> list[list[tuple[str, float]]]:
+        with self.lock:
+            return self.inner.translate_n_best(texts, **search)
+
+    def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
+        with self.lock:
+            return self.inner.align(sources, outputs_ids, **kwargs)
+
+    def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], **kwargs: Any):
+        with self.lock:
+            return self.inner.word_confidences(sources, outputs, **kwargs)
+
+    # ------------------------------------------------------------------------------ the scheduler
+
+    def _start(self) -> None:
+        """Start this process's scheduler thread (called with ``_ready`` held)."""
+        if self._pid != os.getpid():
+            # A fork copies the queue and flags of the parent's moment, but not its thread.
+            self._queue, self._loaded, self._waiting = [], False, 0
+            self._pid = os.getpid()
+            threading.Thread(target=self._serve, name="batching-engine", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            batch = self._gather()
+            self._run(batch)
+
+    def _gather(self) -> list[_Call]:
+        """The next batch: the first queued call and the queued calls with its search options, up
+        to ``max_sentences`` sentences; under load, waiting up to ``max_wait`` for more."""
+        with self._ready:
+            while not self._queue:
+                self._ready.wait()
+            first = self._queue[0]
+            deadline = first.arrived + self.options.max_wait
+            while True:
+                batch, sentences = self._fits(first)
+                full = sentences >= self.options.max_sentences
+                loaded = self._loaded or len(self._queue) > 1
+                left = deadline - time.monotonic()
+                if full or not loaded or left <= 0:
+                    break
+                self._ready.wait(left)
+            taken = set(map(id, batch))
+            self._queue = [c for c in self._queue if id(c) not in taken]
+            self._loaded = len(batch) > 1
+            return batch
+
+    def _fits(self, first: _Call) -> tuple[list[_Call], int]:
+        batch, sentences = [first], len(first.texts)
+        for call in self._queue[1:]:
+            if call.key == first.key and sentences + len(call.texts) <= self.options.max_sentences:
+                batch.append(call)
+                sentences += len(call.texts)
+        return batch, sentences
+
+    def _run(self, batch: list[_Call]) -> None:
+        started = time.monotonic()
+        texts = [t for call in batch for t in call.texts]
+        try:
+            with self.lock:
+                outputs = self.inner.output_ids(texts, **batch[0].search)
+        except BaseException as exc:  # noqa: BLE001 - handed to the callers, never lost
+            if len(batch) == 1:
+                batch[0].error = exc
+                batch[0].done.set()
+            else:
+                for call in batch:  # alone, so that only the bad call fails
+                    self._run([call])
+            return
+        if self.on_batch is not None:
+            try:
+                self.on_batch(len(texts), [started - call.arrived for call in batch])
+            except Exception:  # noqa: BLE001 - metrics must never fail a translation
+                pass
+        start = 0
+        for call in batch:
+            call.result = outputs[start:start + len(call.texts)]
+            start += len(call.texts)
+            call.done.set()

@@ -1,0 +1,134 @@
+"""python -m app.keys (app/keys.py): the API key database's command, on real SQLite files."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from app import apikeys, keys
+from app.apikeys import KeyDatabase
+
+ROOT = Path(__file__).resolve().parents[2]
+PROG = "python -m app.keys"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = keys.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_add_list_remove(tmp_path, capsys):
+    db = str(tmp_path / "api_keys.db")
+    status, out, err = run(capsys, "--db", db, "add", "--req-limit", "120")
+    assert (status, err) == (0, "")
+    first = out.strip()
+    assert len(first) == 32 and out == first + "\n"  # secrets.token_urlsafe(24)
+    second = run(capsys, "--db", db, "add", "--req-limit", "0")[1].strip()
+    assert second != first
+    assert run(capsys, "--db", db, "list") == (0, f"{first}\t120\n{second}\t0\n", "")
+    assert run(capsys, "--db", db, "remove", first) == (0, "", "")
+    assert run(capsys, "--db", db, "list") == (0, f"{second}\t0\n", "")
+    assert KeyDatabase(db).req_limit(second) == 0 and KeyDatabase(db).req_limit(first) is None
+
+
+def test_db_defaults_to_the_servers_setting(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "from_env.db"
+    monkeypatch.setenv("API_KEYS_DB", str(db))
+    key = run(capsys, "add", "--req-limit", "5")[1].strip()
+    assert KeyDatabase(db).keys() == [(key, 5)]
+    assert run(capsys, "--db", str(tmp_path / "other.db"), "add", "--req-limit", "1")[0] == 0  # --db wins
+    assert KeyDatabase(db).keys() == [(key, 5)]
+
+
+@pytest.fixture
+def db(tmp_path) -> str:
+    path = tmp_path / "api_keys.db"
+    KeyDatabase(path, create=True)
+    return str(path)
+
+
+NOT_A_LIMIT = "add: error: argument --req-limit: must be an integer from 0 to 1000000000, got "
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["add", "--req-limit", "abc"], NOT_A_LIMIT + "'abc'"),
+    (["add", "--req-limit", "-1"], NOT_A_LIMIT + "'-1'"),
+    (["add", "--req-limit", "1.5"], NOT_A_LIMIT + "'1.5'"),
+    (["add", "--req-limit", ""], NOT_A_LIMIT + "''"),
+    (["add", "--req-limit", "1000000001"], NOT_A_LIMIT + "'1000000001'"),
+    (["add"], "add: error: the following arguments are required: --req-limit"),
+    (["remove", "nope"], ": error: no such API key in DB: 'nope'"),
+    (["remove"], "remove: error: the following arguments are required: key"),
+    ([], ": error: the following arguments are required: {add,list,remove}"),
+    (["drop"], ": error: argument {add,list,remove}: invalid choice: 'drop' (choose from 'add', 'list', 'remove')"),
+])
+def test_bad_input_is_one_line_and_exit_2(db, capsys, argv, message):
+    """``message`` follows "python -m app.keys" (and a space before a subcommand's name); DB is --db's path."""
+    status, out, err = run(capsys, "--db", db, *argv)
+    prefix = PROG if message.startswith(":") else PROG + " "
+    assert (status, out, err) == (2, "", prefix + message.replace("DB", repr(db)) + "\n")
+    assert KeyDatabase(db).keys() == []  # nothing written
+
+
+def test_bad_databases(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("API_KEYS_DB", raising=False)
+    missing = str(tmp_path / "missing.db")
+    no_dir = str(tmp_path / "no" / "dir.db")
+    not_db = tmp_path / "notes.txt"
+    not_db.write_text("not a database, not at all, " * 100)
+    cases = [
+        (["list"], "no database: give --db PATH or set API_KEYS_DB"),
+        (["--db", " ", "list"], "no database: give --db PATH or set API_KEYS_DB"),
+        (["--db", missing, "list"], f"cannot open API key database {missing!r}: no such file"),
+        (["--db", missing, "remove", "k"], f"cannot open API key database {missing!r}: no such file"),
+        (["--db", str(tmp_path), "list"], f"cannot open API key database {str(tmp_path)!r}: no such file"),
+        (["--db", no_dir, "add", "--req-limit", "1"], f"cannot use API key database {no_dir!r}: unable to open database file"),
+        (["--db", str(not_db), "list"], f"cannot use API key database {str(not_db)!r}: file is not a database"),
+        (["--db", str(not_db), "add", "--req-limit", "1"], f"cannot use API key database {str(not_db)!r}: file is not a database"),
+    ]
+    for argv, message in cases:
+        assert run(capsys, *argv) == (2, "", f"{PROG}: error: {message}\n"), argv
+    assert not os.path.exists(missing)  # list and remove never create a database
+
+
+def test_concurrent_adds_are_all_kept(db):
+    """Each add is one transaction: writers from several threads (connections) lose nothing."""
+    database = KeyDatabase(db)
+    with ThreadPoolExecutor(4) as pool:
+        added = list(pool.map(lambda n: database.add(n), range(40)))
+    assert len(set(added)) == 40
+    assert sorted(database.keys(), key=lambda row: row[1]) == [(key, n) for n, key in enumerate(added)]
+
+
+def test_a_locked_database_is_one_line_and_changes_nothing(db, capsys, monkeypatch):
+    kept = KeyDatabase(db).add(3)
+    monkeypatch.setattr(apikeys, "TIMEOUT", 0.1)  # seconds a write waits for another writer
+    other = sqlite3.connect(db, isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")  # another process is writing
+        assert run(capsys, "--db", db, "add", "--req-limit", "4") == (
+            2, "", f"{PROG}: error: cannot use API key database {db!r}: database is locked\n")
+        assert run(capsys, "--db", db, "remove", kept)[0] == 2
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    assert KeyDatabase(db).keys() == [(kept, 3)]
+
+
+def test_the_command_as_run_and_the_server_use_the_same_keys(tmp_path, make_app):
+    db = tmp_path / "api_keys.db"
+    done = subprocess.run([sys.executable, "-m", "app.keys", "--db", str(db), "add", "--req-limit", "1"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    key = done.stdout.strip()
+    client = make_app(API_KEYS_DB=str(db)).test_client()
+    body = {"q": "Hallo", "source": "de", "target": "en", "api_key": key}
+    assert client.post("/translate", json=body).status_code == 200
+    assert client.post("/translate", json=body).status_code == 429
