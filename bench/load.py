@@ -151,7 +151,7 @@ def cache_hits(host: str, port: int) -> float | None:
     if response.status != 200:
         return None
     values = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
-              if line.startswith("nmt_cache_hits_total")]
+              if line.startswith("nmt_translation_cache_hits_total")]
     return sum(values) if values else None
 
 

