@@ -34,8 +34,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     metrics.init_app(app)  # first of the request hooks: times and counts every request
     filestore.init_app(app)
     permalinks.init_app(app)
-    glossaries.init_app(app)
     dictionary.init_app(app)
+    glossaries.init_app(app)  # its noun plurals come from the dictionary's index
     apikeys.init_app(app)
     limits.init_app(app)
     app.register_blueprint(pages.bp)

@@ -18,12 +18,12 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from typing import Any
-from urllib.parse import quote
 
 from flask import Flask, current_app
 
+from . import sqlite
 from .service import StartupError
 from .validation import ApiError
 
@@ -56,10 +56,9 @@ class KeyDatabase:
 
     @contextmanager
     def _transaction(self, *, create: bool = False) -> Iterator[sqlite3.Connection]:
-        mode = "rwc" if create else "rw"  # never create a file by reading a path that went away
         try:
-            with closing(sqlite3.connect(f"file:{quote(self.path)}?mode={mode}", uri=True,
-                                         timeout=TIMEOUT)) as db, db:  # commit, or roll back on error
+            # create=False: never create a file by reading a path that went away
+            with sqlite.session(self.path, create=create, timeout=TIMEOUT) as db:
                 yield db
         except sqlite3.Error as exc:
             raise KeyDatabaseError(f"cannot use API key database {self.path!r}: {exc}") from None

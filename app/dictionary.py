@@ -86,6 +86,12 @@ def get_dictionary() -> Dictionary:
     return current_app.extensions[EXTENSION]
 
 
+def index_of(app: Flask) -> DingDictionary | None:
+    """The app's Ding index (after ``init_app``), None when the dictionary is off: glossaries
+    take their noun plurals from it."""
+    return app.extensions[EXTENSION].index
+
+
 def words(text: str) -> int:
     return len(text.split())
 

@@ -5,9 +5,10 @@ As in LibreTranslate, the upload (multipart: ``file``, ``source``, ``target``, `
 answered with ``{"translatedFileUrl": ...}``, an absolute URL ending in
 ``/download_file/<token>.<name>_<target><ext>``; what follows the first dot is the name the file
 is downloaded as. The translated file waits in the bounded store (``filestore.py``) and is served
-once. Uploads are only read as text or as a .docx's XML (``pipeline.documents``), and nothing in
-them is run; this module never writes them anywhere (Werkzeug spools a body over 500 kB to an
-anonymous temporary file while parsing it, bounded by MAX_CONTENT_LENGTH).
+once; a .pdf comes back as a .docx (``documents.output_extension``). Uploads are only read as
+text, as the XML of their zips or by pypdf (``pipeline.documents``), and nothing in them is run;
+this module never writes them anywhere (Werkzeug spools a body over 500 kB to an anonymous
+temporary file while parsing it, bounded by MAX_CONTENT_LENGTH).
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ MIMETYPES = {".txt": "text/plain", ".html": "text/html",
              ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
              ".po": "text/x-gettext-translation", ".pot": "text/x-gettext-translation",
              ".srt": "application/x-subrip", ".vtt": "text/vtt", ".json": "application/json",
-             ".md": "text/markdown"}
+             ".md": "text/markdown", ".odt": "application/vnd.oasis.opendocument.text",
+             ".odp": "application/vnd.oasis.opendocument.presentation",
+             ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+             ".epub": "application/epub+zip"}
 NOT_SUPPORTED = f"Invalid request: file format not supported; use {documents.SUPPORTED}"
 GONE = "Not found: no such file; a translated file can be downloaded once, within {ttl} seconds"
 _UNSAFE = re.compile(r"[^\w.-]+")   # \w is Unicode: German names keep their umlauts
@@ -45,11 +49,12 @@ def extension_of(filename: str | None) -> str:
 
 def download_name(filename: str, target: str) -> str:
     """LibreTranslate's name for the result, ``<stem>_<target><ext>``, with a safe stem: no path,
-    no separators or control characters, at most 100 characters."""
+    no separators or control characters, at most 100 characters; ``<ext>`` is the result's (.docx
+    for a .pdf)."""
     base = filename.replace("\\", "/").rsplit("/", 1)[-1]
     stem, extension = os.path.splitext(unicodedata.normalize("NFC", base))
     stem = _UNSAFE.sub("_", stem).strip("._")[:_MAX_STEM] or "file"
-    return f"{stem}_{target}{extension.lower()}"
+    return f"{stem}_{target}{documents.output_extension(extension.lower())}"
 
 
 def read_upload(upload: FileStorage, limit: int) -> bytes:

@@ -28,28 +28,24 @@ glossary, or the same inline one sent again, is not rebuilt on every request.
 
 from __future__ import annotations
 
-import atexit
 import hashlib
 import json
 import os
 import re
 import secrets
-import shutil
 import sqlite3
-import tempfile
 import time
 from collections.abc import Callable, Sequence
-from contextlib import closing, contextmanager
+from contextlib import closing
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Protocol
 
 from flask import Blueprint, Flask, current_app, jsonify, request, url_for
 
 from pipeline.glossary import Glossary, GlossaryError, Inflections, check_entries
 
-from . import settings, validation
+from . import sqlite, validation
 from .api import allow_cross_origin
 from .apikeys import get_api_keys
 from .validation import ApiError
@@ -112,9 +108,9 @@ class SqliteGlossaryStore:
         self.path = os.fspath(path)
         self.max_glossaries = max_glossaries
         self.clock = clock
-        with closing(self._connect()) as db:
+        with closing(sqlite.connect(self.path)) as db:
             db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer; persistent
-            with self._transaction(db):
+            with sqlite.transaction(db):
                 db.execute("CREATE TABLE IF NOT EXISTS glossaries (id TEXT PRIMARY KEY, owner TEXT NOT NULL, "
                            "name TEXT NOT NULL, created TEXT NOT NULL, entry_count INTEGER NOT NULL)")
                 db.execute("CREATE INDEX IF NOT EXISTS glossaries_owner ON glossaries (owner, created)")
@@ -122,26 +118,9 @@ class SqliteGlossaryStore:
                            "REFERENCES glossaries (id) ON DELETE CASCADE, position INTEGER NOT NULL, "
                            "term TEXT NOT NULL, translation TEXT NOT NULL, PRIMARY KEY (glossary_id, position))")
 
-    def _connect(self) -> sqlite3.Connection:
-        # Autocommit; transactions are explicit (BEGIN IMMEDIATE), waiting up to 10 s for a writer.
-        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-        db.execute("PRAGMA foreign_keys = ON")
-        return db
-
-    @staticmethod
-    @contextmanager
-    def _transaction(db: sqlite3.Connection):
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-
     def create(self, owner: str, name: str, entries: Sequence[tuple[str, str]]) -> StoredGlossary:
         glossary = StoredGlossary(secrets.token_urlsafe(12), name, _now_iso(self.clock), len(entries), tuple(entries))
-        with closing(self._connect()) as db, self._transaction(db):
+        with sqlite.session(self.path) as db:
             count = db.execute("SELECT count(*) FROM glossaries WHERE owner = ?", (owner,)).fetchone()[0]
             if count >= self.max_glossaries:
                 raise StoreFull(f"the limit of {self.max_glossaries} stored glossaries is reached: delete one first")
@@ -153,13 +132,13 @@ class SqliteGlossaryStore:
 
     def list(self, owner: str) -> list[StoredGlossary]:
         """The owner's glossaries, oldest first, without their entries."""
-        with closing(self._connect()) as db:
+        with closing(sqlite.connect(self.path)) as db:
             rows = db.execute("SELECT id, name, created, entry_count FROM glossaries WHERE owner = ? "
                               "ORDER BY created, rowid", (owner,)).fetchall()
         return [StoredGlossary(*row) for row in rows]
 
     def get(self, owner: str, glossary_id: str) -> StoredGlossary | None:
-        with closing(self._connect()) as db:
+        with closing(sqlite.connect(self.path)) as db:
             row = db.execute("SELECT id, name, created, entry_count FROM glossaries WHERE id = ? AND owner = ?",
                              (glossary_id, owner)).fetchone()
             if row is None:
@@ -169,7 +148,7 @@ class SqliteGlossaryStore:
         return StoredGlossary(*row, entries=tuple((term, translation) for term, translation in entries))
 
     def delete(self, owner: str, glossary_id: str) -> bool:
-        with closing(self._connect()) as db, self._transaction(db):
+        with sqlite.session(self.path) as db:
             return db.execute("DELETE FROM glossaries WHERE id = ? AND owner = ?", (glossary_id, owner)).rowcount > 0
 
 
@@ -188,26 +167,18 @@ class Glossaries:
 
 def init_app(app: Flask) -> None:
     """The app's glossaries: SQLite at ``GLOSSARY_DB`` (created if missing), else in a private
-    temporary directory removed when its creator exits; noun plurals from ``GLOSSARY_DICTIONARY``
-    (its default, Debian's Ding, only where installed)."""
+    temporary directory removed when its creator exits; noun plurals from the dictionary's index
+    (``DICTIONARY_PATH``; German rules alone when it is off)."""
+    from .dictionary import index_of
     from .service import StartupError
 
     config = app.config
-    dictionary = config["GLOSSARY_DICTIONARY"]
-    if dictionary and dictionary != settings.DEFAULTS["GLOSSARY_DICTIONARY"] and not os.path.isfile(dictionary):
-        raise StartupError(f"GLOSSARY_DICTIONARY: no such file: {dictionary!r}")
-    path = config["GLOSSARY_DB"]
-    if not path:
-        directory = tempfile.mkdtemp(prefix="de-en-nmt-glossaries-")
-        creator = os.getpid()
-        # Only the process that made it (gunicorn's master), not a forked worker, removes it.
-        atexit.register(lambda: os.getpid() == creator and shutil.rmtree(directory, ignore_errors=True))
-        path = str(Path(directory) / "glossaries.sqlite3")
+    path = config["GLOSSARY_DB"] or sqlite.private_path("de-en-nmt-glossaries-", "glossaries.sqlite3")
     try:
         store = SqliteGlossaryStore(path, max_glossaries=config["MAX_GLOSSARIES"])
     except sqlite3.Error as exc:
         raise StartupError(f"GLOSSARY_DB: cannot use {path!r} as an SQLite database: {exc}") from None
-    app.extensions[EXTENSION] = Glossaries(store, Inflections(dictionary or None), config["MAX_GLOSSARY_ENTRIES"])
+    app.extensions[EXTENSION] = Glossaries(store, Inflections(index_of(app)), config["MAX_GLOSSARY_ENTRIES"])
 
 
 def get_glossaries() -> Glossaries:

@@ -114,6 +114,19 @@ def submit():
         return _page_error(error, "index.html", **context)
 
 
+def _requested_sentence(context: dict, *purpose: str) -> tuple[list[str], int, str] | None:
+    """For the one-sentence views (/attention, /beam): the requested text (``q``, or the stored
+    link ``p``) into ``context["q"]`` and, when it is valid, the page's links into
+    ``context["link"]``; returns ``_chosen_sentence``'s answer, or None when there is no text."""
+    q, link_id = _requested_text()
+    context["q"] = q
+    if not q.strip():
+        return None
+    chosen = _chosen_sentence(q, *purpose)
+    context["link"] = _link(q, link_id)
+    return chosen
+
+
 def _chosen_sentence(q: str, *purpose: str) -> tuple[list[str], int, str]:
     """The sentences of ``q``, the index chosen by ``?s=`` (0 when absent or out of range) and that
     sentence, checked against the per-sentence limit (raises ``validation.ApiError``)."""
@@ -130,12 +143,10 @@ def attention():
     service = get_service()
     context = {"q": "", "link": {}, "kinds": ATTENTION_KINDS, "data": None, "sentences": [], "index": 0}
     try:
-        q, link_id = _requested_text()
-        context["q"] = q
-        if not q.strip():
+        chosen = _requested_sentence(context)
+        if chosen is None:
             return render_template("attention.html", **context)
-        sentences, index, text = _chosen_sentence(q)
-        context["link"] = _link(q, link_id)
+        sentences, index, text = chosen
         data = service.attention(text)
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "attention.html", **context)
@@ -161,12 +172,10 @@ def beam():
     /attention, a text of several sentences shows one of them (``s``) and links to the others."""
     context = {"q": "", "link": {}, "data": None, "sentences": [], "index": 0}
     try:
-        q, link_id = _requested_text()
-        context["q"] = q
-        if not q.strip():
+        chosen = _requested_sentence(context, "the beam search view")
+        if chosen is None:
             return render_template("beam.html", **context)
-        sentences, index, text = _chosen_sentence(q, "the beam search view")
-        context["link"] = _link(q, link_id)
+        sentences, index, text = chosen
         data = get_inspector().beam(text)
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "beam.html", **context)

@@ -29,26 +29,22 @@ Where it lives:
 
 from __future__ import annotations
 
-import atexit
 import base64
 import hashlib
 import hmac
 import os
 import re
 import secrets
-import shutil
 import sqlite3
-import tempfile
 import time
 from collections.abc import Callable
-from contextlib import closing, contextmanager
-from pathlib import Path
+from contextlib import closing
 from typing import Protocol
 from urllib.parse import urlencode
 
 from flask import Blueprint, Flask, current_app, jsonify, request, url_for
 
-from . import validation
+from . import sqlite, validation
 from .validation import ApiError
 
 bp = Blueprint("permalinks", __name__)
@@ -95,9 +91,9 @@ class SqliteLinkStore:
         self.max_bytes = max_bytes
         self.ttl = ttl
         self.clock = clock
-        with closing(self._connect()) as db:
+        with closing(sqlite.connect(self.path)) as db:
             db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer; persistent
-            with self._transaction(db):
+            with sqlite.transaction(db):
                 db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 db.execute("CREATE TABLE IF NOT EXISTS links (id TEXT PRIMARY KEY, text TEXT NOT NULL, "
                            "bytes INTEGER NOT NULL, used REAL NOT NULL)")
@@ -105,28 +101,13 @@ class SqliteLinkStore:
                 db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)", (secrets.token_hex(32),))
                 self.secret = bytes.fromhex(db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()[0])
 
-    def _connect(self) -> sqlite3.Connection:
-        # Autocommit; transactions are explicit (BEGIN IMMEDIATE), waiting up to 10 s for a writer.
-        return sqlite3.connect(self.path, timeout=10, isolation_level=None)
-
-    @staticmethod
-    @contextmanager
-    def _transaction(db: sqlite3.Connection):
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-
     def put(self, text: str) -> str:
         """The id of ``text``, stored (or its last use renewed); evicts the least recently used."""
         size = len(text.encode("utf-8"))
         _check_size(size, self.max_bytes)
         link_id = keyed_id(self.secret, text)
         now = self.clock()
-        with closing(self._connect()) as db, self._transaction(db):
+        with sqlite.session(self.path) as db:
             db.execute("DELETE FROM links WHERE used < ?", (now - self.ttl,))
             if db.execute("UPDATE links SET used = ? WHERE id = ?", (now, link_id)).rowcount:
                 return link_id
@@ -143,7 +124,7 @@ class SqliteLinkStore:
         if not valid_id(link_id):
             return None
         now = self.clock()
-        with closing(self._connect()) as db, self._transaction(db):
+        with sqlite.session(self.path) as db:
             row = db.execute("SELECT text, used FROM links WHERE id = ?", (link_id,)).fetchone()
             if row is None:
                 return None
@@ -155,7 +136,7 @@ class SqliteLinkStore:
 
     def links(self) -> list[tuple[str, int, float]]:
         """(id, bytes, last use) of every stored text, least recently used first."""
-        with closing(self._connect()) as db:
+        with closing(sqlite.connect(self.path)) as db:
             return [tuple(row) for row in db.execute("SELECT id, bytes, used FROM links ORDER BY used, id")]
 
 
@@ -260,13 +241,7 @@ def init_app(app: Flask) -> None:
 
         app.extensions[EXTENSION] = RedisLinkStore(connect(config["REDIS_URL"]), **limits)
         return
-    path = config["PERMALINK_DB"]
-    if not path:
-        directory = tempfile.mkdtemp(prefix="de-en-nmt-links-")
-        owner = os.getpid()
-        # Only the process that made it (gunicorn's master), not a forked worker, removes it.
-        atexit.register(lambda: os.getpid() == owner and shutil.rmtree(directory, ignore_errors=True))
-        path = str(Path(directory) / "permalinks.sqlite3")
+    path = config["PERMALINK_DB"] or sqlite.private_path("de-en-nmt-links-", "permalinks.sqlite3")
     try:
         app.extensions[EXTENSION] = SqliteLinkStore(path, **limits)
     except sqlite3.Error as exc:

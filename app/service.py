@@ -144,9 +144,10 @@ class TranslationService:
 
     def translate_document(self, extension: str, data: bytes, max_chars: int,
                            glossary: Glossary | None = None) -> bytes:
-        """A translated file of one of ``pipeline.documents.FORMATS`` (.docx .html .json .md .po .pot .srt
-        .txt .vtt), with the ``glossary``'s terms where given; raises
-        ``documents.DocumentError`` for a broken file, ``DocumentTooLarge`` over ``max_chars``."""
+        """A translated file of one of ``pipeline.documents.FORMATS`` (.docx .epub .html .json .md .odp
+        .odt .pdf .po .pot .pptx .srt .txt .vtt; a .pdf comes back as a .docx), with the
+        ``glossary``'s terms where given; raises ``documents.DocumentError`` for a broken file,
+        ``DocumentTooLarge`` over ``max_chars``."""
         document = documents.read(extension, data)
         if document.chars > max_chars:
             raise documents.DocumentTooLarge(f"{document.chars} characters exceed the limit of "

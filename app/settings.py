@@ -59,7 +59,6 @@ DEFAULTS: dict[str, Any] = {
     "MAX_GLOSSARIES": 1000,       # stored glossaries (per API key when API_KEYS is set)
     # German noun plurals for glossary terms: the Ding dictionary (Debian's trans-de-en), used when
     # the file exists; empty = German inflection rules only.
-    "GLOSSARY_DICTIONARY": "/usr/share/trans/de-en",
     # The translate page's dictionary panel and /api/dictionary (app/dictionary.py): the Ding file of
     # Debian's trans-de-en; off where the default file is missing, and when empty.
     "DICTIONARY_PATH": "/usr/share/trans/de-en",
@@ -118,7 +117,7 @@ def validate(config: dict[str, Any]) -> None:
     for name in _INTS:
         config[name] = _as_int(name, config[name])
     for name in ("MODEL_PATH", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "API_KEYS",
-                 "API_KEYS_DB", "REDIS_URL", "PERMALINK_DB", "GLOSSARY_DB", "GLOSSARY_DICTIONARY",
+                 "API_KEYS_DB", "REDIS_URL", "PERMALINK_DB", "GLOSSARY_DB",
                  "DICTIONARY_PATH"):
         value = config[name]
         if not isinstance(value, (str, os.PathLike)):

@@ -135,7 +135,9 @@ def _detect() -> dict[str, Any]:
 
 def _translate_file() -> dict[str, Any]:
     form = {"type": "object", "required": ["file", "source", "target"], "properties": {
-        "file": {"type": "string", "format": "binary", "description": "a .txt, .html, .docx, .json, .md, .po, .pot, .srt or .vtt file"},
+        "file": {"type": "string", "format": "binary",
+                 "description": "a .txt, .html, .docx, .json, .md, .po, .pot, .srt, .vtt, .odt, .odp, .pptx, .epub "
+                                "or .pdf file (a .pdf comes back as a .docx)"},
         "source": {"type": "string", "enum": ["de", "auto"]},
         "target": {"type": "string", "enum": ["en"]},
         "glossary": {"type": "string", "description": "as for POST /translate: a stored glossary's id, or the "
@@ -266,7 +268,10 @@ def _complete() -> dict[str, Any]:
         "n": {"type": "integer", "minimum": 1, "maximum": 10, "default": 5}}
     return _inspector("Translations that start with a prefix, with distinct next words",
                       "The prefix is forced; the n most probable distinct next words are each completed by "
-                      "beam search. Best score first; fewer than n when the model has no more words.",
+                      "beam search. Whole sentences as /translate shows them, best score first; fewer than n "
+                      "when the model has no more words or some are implausible (the same word in other "
+                      "capitals, a word glued onto the prefix's last, the prefix repeated, a score more than "
+                      "5 below the best).",
                       properties, result)
 
 

@@ -88,7 +88,7 @@ def _main(argv: list[str] | None) -> int:
     for _, term, english, _ in cases:
         if entries.setdefault(term, english) != english:
             raise ValueError(f"{term!r} has two English terms: {entries[term]!r}, {english!r}")
-    inflections = Inflections(args.ding or None)
+    inflections = Inflections.from_path(args.ding)
     glossary = Glossary(entries, inflections)
     pipeline = Pipeline(cli.load_translator(args), Options(beam_size=args.beam))
     texts = [german for german, *_ in cases]

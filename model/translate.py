@@ -6,9 +6,9 @@
     python -m model.translate --file brief.docx --out brief_en.docx [options]
 
 --file IN --out OUT translates one file of a format that POST /translate_file takes (.txt, .html,
-.docx, .po, .pot, .srt, .vtt; see ``pipeline.documents``) exactly as the web service does, with a progress bar
-of its texts on stderr, and writes OUT atomically (OUT must have IN's extension). There is no size
-limit offline.
+.docx, .odt, .odp, .pptx, .epub, .pdf, .po, .pot, .srt, .vtt, .json, .md; see ``pipeline.documents``)
+exactly as the web service does, with a progress bar of its texts on stderr, and writes OUT
+atomically (OUT has IN's extension, but .docx for a .pdf). There is no size limit offline.
 
 Input: UTF-8 text, one text per line (a sentence, or a whole paragraph: nothing is dropped). Only
 "\\n" ends a line ("\\r\\n" is accepted, a byte-order mark is ignored). Each line goes through
@@ -184,8 +184,9 @@ def translate_file(engine, source: str, target: str, progress: bool) -> int:
     from pipeline import documents
 
     kind = documents.extension(source)
-    if documents.extension(target) != kind:
-        raise ValueError(f"--out {target!r} must have the extension of --file ({kind})")
+    result = documents.output_extension(kind)  # a .pdf's translation is a .docx
+    if Path(target).suffix.lower() != result:
+        raise ValueError(f"--out {target!r} must have the extension {result} (--file is {kind})")
     if not Path(target).resolve().parent.is_dir():
         raise FileNotFoundError(2, "No such directory for --out", target)
     with open(source, "rb") as f:

@@ -1,9 +1,11 @@
 """Whole files in, translated files out: ``.txt``, ``.html``, ``.docx``, gettext ``.po``/``.pot``,
-``.srt``/``.vtt`` subtitles, ``.json`` string files and ``.md`` Markdown, given a translate function.
+``.srt``/``.vtt`` subtitles, ``.json`` string files, ``.md`` Markdown, OpenDocument ``.odt``/``.odp``,
+``.pptx``, ``.epub`` and ``.pdf`` (translated into a ``.docx``), given a translate function.
 
 ``read(extension, data)`` parses the bytes (raising ``DocumentError`` for input that is not what
-its extension says, ``DocumentTooLarge`` for a .docx that unpacks to too much) and returns a
-document with ``chars``, the amount of text to translate, and ``translate(translate) -> bytes``.
+its extension says, ``DocumentTooLarge`` for a zip that unpacks to too much or a PDF with too many
+pages) and returns a document with ``chars``, the amount of text to translate, and
+``translate(translate) -> bytes``; ``output_extension`` gives the extension of that result.
 ``translate(texts, html=False)`` is the service's signature: plain texts, or HTML fragments whose
 inline tags follow the words (``pipeline.markup``). Every document makes one call, so all of its
 sentences go to the model as one batch.
@@ -20,23 +22,38 @@ sentences go to the model as one batch.
   targets, images and HTML as written).
 - ``.json``: a localization file (nested objects of strings, as i18next, FormatJS, vue-i18n and
   Chrome's messages use): keys stay, string values are translated. See ``_JsonStrings``.
+- ``.odt``/``.odp``: OpenDocument, content.xml read with lxml (no odfpy: see ``_OpenDocument``'s
+  notes), paragraphs translated as a .docx's are; every other zip member byte for byte.
+- ``.pptx``: read with python-pptx; the paragraphs of slides and speaker notes, as a .docx's.
+- ``.epub``: each content document's body as an .html file (no ebooklib: it is AGPL).
+- ``.pdf``: the text of each page, extracted with pypdf, translated into a .docx (python-docx):
+  layout, pictures and fonts are lost. See ``_PdfDocument``.
+
+The zip-based formats share one guard (``_unzip``: MAX_PARTS and MAX_UNPACKED_BYTES checked on
+the declared sizes before anything is decompressed) and write back only the members they change
+(``_rezip``); the XML read here is parsed with entities, DTDs and the network off (python-docx
+and python-pptx resolve no entities either). Nothing in a file is ever run.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import logging
 import os
+import posixpath
 import re
 import time
 import unicodedata
 import zipfile
+import zlib
 from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import unquote
 
 import docx
 from docx.oxml import OxmlElement
@@ -44,10 +61,12 @@ from lxml import etree
 
 from .segment import lines_like
 
-FORMATS = (".docx", ".html", ".json", ".md", ".po", ".pot", ".srt", ".txt", ".vtt")
+FORMATS = (".docx", ".epub", ".html", ".json", ".md", ".odp", ".odt", ".pdf", ".po", ".pot", ".pptx", ".srt", ".txt",
+           ".vtt")
 SUPPORTED = f"{', '.join(FORMATS[:-1])} or {FORMATS[-1]}"   # the formats, as error messages list them
-# A .docx is a zip: its declared sizes are checked before anything is decompressed (zipfile never
-# reads past a declared size), so a small upload cannot unpack into gigabytes.
+# .docx .pptx .odt .odp .epub are zips: their declared sizes are checked before anything is
+# decompressed (zipfile never reads past a declared size), so a small upload cannot unpack into
+# gigabytes. MAX_PARTS also bounds a PDF's pages.
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 MAX_PARTS = 1000
 
@@ -107,6 +126,14 @@ def read(extension: str, data: bytes):
         return _JsonStrings(data)
     if extension == ".md":
         return _MarkdownFile(data)
+    if extension in (".odt", ".odp"):
+        return _OpenDocument(data, extension)
+    if extension == ".pptx":
+        return _Presentation(data)
+    if extension == ".epub":
+        return _Epub(data)
+    if extension == ".pdf":
+        return _PdfDocument(data)
     raise ValueError(f"unsupported extension {extension!r}; supported: {', '.join(FORMATS)}")
 
 
@@ -145,6 +172,80 @@ class _TextDocument:
         done = dict(zip(todo, translate([lines[i][1] for i in todo]))) if todo else {}
         out = "\n".join(lead + done.get(i, content) + trail for i, (lead, content, trail) in enumerate(lines))
         return (self.bom + out).encode("utf-8")
+
+
+# ------------------------------------------------------------------------------ zips and XML
+#
+# .docx, .pptx, .odt, .odp and .epub are zips. Their declared sizes are checked before anything is
+# decompressed (zipfile never reads past a declared size), so a small upload cannot unpack into
+# gigabytes, and every member's CRC is checked before any text goes to the model. Only the members
+# that hold the text are changed; the others are written back byte for byte. The XML this module
+# parses itself is read with entities and DTDs off and nothing fetched, and a DOCTYPE is refused.
+
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, RuntimeError,
+               NotImplementedError, zlib.error)   # RuntimeError: an encrypted member
+
+
+def _unzip(data: bytes, label: str) -> zipfile.ZipFile:
+    """The archive in ``data`` (``label``: its extension, for messages), within MAX_PARTS and
+    MAX_UNPACKED_BYTES and with every member readable; DocumentError otherwise."""
+    invalid = DocumentError(f"file is not a valid {label} document")
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except _ZIP_ERRORS:
+        raise invalid from None
+    unpacked = sum(info.file_size for info in infos)
+    if len(infos) > MAX_PARTS:
+        raise DocumentTooLarge(f"the {label} has {len(infos)} parts, over the limit of {MAX_PARTS}")
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise DocumentTooLarge(f"the {label} unpacks to {unpacked} bytes, over the limit of "
+                               f"{MAX_UNPACKED_BYTES} bytes")
+    try:
+        broken = archive.testzip()
+    except _ZIP_ERRORS:
+        broken = True
+    if broken:
+        raise invalid
+    return archive
+
+
+def _rezip(archive: zipfile.ZipFile, changed: dict[str, bytes], *, mimetype_first: bool = False) -> bytes:
+    """The archive with the members in ``changed`` replaced and every other member's bytes as they
+    were, in their order; with ``mimetype_first`` (ODF, EPUB) the ``mimetype`` member first and
+    stored uncompressed, as those formats require."""
+    infos = archive.infolist()
+    if mimetype_first:
+        infos.sort(key=lambda info: info.filename != "mimetype")   # stable: the rest in order
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as new:
+        for info in infos:
+            member = zipfile.ZipInfo(info.filename, info.date_time)
+            member.external_attr = info.external_attr
+            stored = info.compress_type == zipfile.ZIP_STORED or (mimetype_first and info.filename == "mimetype")
+            member.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
+            new.writestr(member, changed[info.filename] if info.filename in changed else archive.read(info))
+    return out.getvalue()
+
+
+def _member(archive: zipfile.ZipFile, name: str, label: str) -> bytes:
+    try:
+        return archive.read(name)
+    except KeyError:
+        raise DocumentError(f"file is not a valid {label} document: it has no {name}") from None
+
+
+def _parse_xml(data: bytes, name: str, label: str) -> Any:
+    """The root element of the XML member ``name``: no entity expanded, no DTD loaded, nothing
+    fetched, and a document with a DOCTYPE refused (none of these formats has one)."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        raise DocumentError(f"file is not a valid {label} document: {name} is not well-formed XML") from None
+    if root.getroottree().docinfo.doctype:
+        raise DocumentError(f"file is not a valid {label} document: {name} has a DOCTYPE, which is refused")
+    return root
 
 
 # ------------------------------------------------------------------------------------------ .docx
@@ -193,7 +294,7 @@ class _Paragraph:
     runs: list[Any] = field(default_factory=list)                # data-r: source text runs
     run_scope: list[int | None] = field(default_factory=list)    # the container of each run
     run_chars: list[int] = field(default_factory=list)
-    breaks: list[tuple[Any, int]] = field(default_factory=list)  # data-b: (w:br or w:cr, run)
+    breaks: list[tuple[Any, int | None]] = field(default_factory=list)  # data-b: (the break, its run)
     inline: list[Any] = field(default_factory=list)              # data-i: pictures ... in a run
     atoms: list[list[Any]] = field(default_factory=list)         # data-a: stretches kept as written
     containers: list[Any] = field(default_factory=list)          # data-c
@@ -372,13 +473,18 @@ def _add_content(run: Any, token: _Token, para: _Paragraph) -> None:
         run.append(t)
 
 
-def _rebuild(para: _Paragraph, translated: str) -> None:
-    """Replace the paragraph's content with runs made from its translated fragment."""
+def _tokens(para: _Paragraph, translated: str) -> list[_Token]:
+    """The translated fragment of ``para`` as tokens, spaced as the source was."""
     reader = _Reader()
     reader.feed(translated)
     reader.close()
-    tokens = reader.tokens
-    _spacing(para, tokens)
+    _spacing(para, reader.tokens)
+    return reader.tokens
+
+
+def _rebuild(para: _Paragraph, translated: str) -> None:
+    """Replace the paragraph's content with runs made from its translated fragment."""
+    tokens = _tokens(para, translated)
     p = para.element
     for child in [c for c in p if c.tag != _W + "pPr"]:
         p.remove(child)
@@ -423,17 +529,7 @@ def _rebuild(para: _Paragraph, translated: str) -> None:
 
 class _WordDocument:
     def __init__(self, data: bytes):
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                infos = archive.infolist()
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError):
-            raise DocumentError("file is not a valid .docx document") from None
-        unpacked = sum(info.file_size for info in infos)
-        if len(infos) > MAX_PARTS:
-            raise DocumentTooLarge(f"the .docx has {len(infos)} parts, over the limit of {MAX_PARTS}")
-        if unpacked > MAX_UNPACKED_BYTES:
-            raise DocumentTooLarge(f"the .docx unpacks to {unpacked} bytes, over the limit of "
-                                   f"{MAX_UNPACKED_BYTES} bytes")
+        _unzip(data, ".docx").close()
         try:
             self.document = docx.Document(io.BytesIO(data))
         except Exception:  # noqa: BLE001 -- whatever fails in parsing an upload is the upload's fault
@@ -450,6 +546,455 @@ class _WordDocument:
             _rebuild(para, output)
         out = io.BytesIO()
         self.document.save(out)
+        return out.getvalue()
+
+
+# ------------------------------------------------------------------------------------ .odt / .odp
+#
+# OpenDocument text and presentations: zipfile and lxml, not odfpy. Only content.xml holds the
+# text to translate, and every other member (pictures, styles.xml, meta.xml, settings, the
+# thumbnail, macros, which are never run) must come back byte for byte: zipfile gives exactly
+# that, where odfpy (last released in 2020) loads the whole package into its own object model and
+# writes every part back itself; lxml is already the XML library under python-docx and python-pptx.
+#
+# Each paragraph and heading (text:p, text:h, in tables, lists, frames, text boxes, the slides'
+# shapes and their speaker notes) is one HTML fragment, translated as the paragraphs of a .docx
+# are: each stretch of text is a <span data-r> of its spans (text:span, nested ones too), whose
+# formatting then follows its words; text outside every span takes the paragraph's own. A link
+# (text:a) is <a data-c> around its spans; a tab (text:tab) stays between its words, a line break
+# (text:line-break) cuts the paragraph into lines translated apart. Anything else in a paragraph
+# (a frame with its picture or text box, a note mark, a field, a bookmark) is moved as written,
+# inside its span's formatting, next to the words it stood beside; the paragraphs of a text box
+# are translated on their own. Whitespace is read as ODF collapses it (text:s counts its spaces)
+# and written so that it shows as translated. Footnotes, endnotes (text:note), comments
+# (office:annotation) and tracked deletions stay untranslated, as do the headers, footers and
+# master pages of styles.xml.
+
+_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+_ODF_MIMETYPES = {".odt": "application/vnd.oasis.opendocument.text",
+                  ".odp": "application/vnd.oasis.opendocument.presentation"}
+_ODF_UNTRANSLATED = {_TEXT + "note", _OFFICE + "annotation", _TEXT + "tracked-changes"}
+_ODF_DROPPED = {_TEXT + "soft-page-break"}   # a layout hint, stale after translation
+_ODF_SPACE = re.compile(r"[ \t\r\n]+")       # what ODF collapses into one space
+_SPACES = re.compile(r" +")
+
+
+def _odf_scan(p: Any) -> _Paragraph | None:
+    para = _Paragraph(p)
+    _odf_children(para, p, (), None)
+    return para if "".join(para.text).strip() else None
+
+
+def _odf_text(para: _Paragraph, text: str, chain: tuple[Any, ...], scope: int | None, *, literal: bool = False) -> None:
+    """A stretch of text inside the spans of ``chain``: a run of its own."""
+    if not literal:
+        text = _ODF_SPACE.sub(" ", text)
+        if not para.text or para.text[-1].endswith(" "):   # collapsed into the space before, or leading
+            text = text.lstrip(" ")
+    if not text:
+        return
+    para.runs.append(chain)
+    para.run_scope.append(scope)
+    para.run_chars.append(0)
+    para.emit(f'<span data-r="{len(para.runs) - 1}">')
+    para.add_text(text)
+    para.emit("</span>")
+
+
+def _odf_children(para: _Paragraph, element: Any, chain: tuple[Any, ...], scope: int | None) -> None:
+    if element.text:
+        _odf_text(para, element.text, chain, scope)
+    for child in element:
+        tag = child.tag
+        if not isinstance(tag, str) or tag in _ODF_DROPPED:
+            pass   # XML comments, stale hints; their tails are read below
+        elif tag == _TEXT + "span":
+            _odf_children(para, child, chain + (child,), scope)
+        elif tag == _TEXT + "a" and scope is None:
+            para.emit(f'<a data-c="{len(para.containers)}">')
+            para.containers.append(child)
+            _odf_children(para, child, chain, len(para.containers) - 1)
+            para.emit("</a>")
+        elif tag == _TEXT + "s":
+            count = child.get(_TEXT + "c", "1")
+            _odf_text(para, " " * (int(count) if count.isdigit() else 1), chain, scope, literal=True)
+        elif tag == _TEXT + "tab":
+            para.point('data-t=""', separator=True)
+        elif tag == _TEXT + "line-break":
+            mark = f'data-b="{len(para.breaks)}"'
+            para.breaks.append((child, None))
+            if scope is None:
+                para.emit(f"<br {mark}>")
+            else:
+                para.point(mark, separator=True)
+        elif chain:   # a frame, note mark, field ... inside spans: moved with their formatting
+            para.runs.append(chain)
+            para.run_scope.append(scope)
+            para.run_chars.append(0)
+            para.emit(f'<span data-r="{len(para.runs) - 1}">')
+            para.point(f'data-i="{len(para.inline)}"', separator=False)
+            para.inline.append(child)
+            para.emit("</span>")
+        else:
+            para.atom(child)
+        if child.tail:
+            _odf_text(para, child.tail, chain, scope)
+
+
+def _odf_append(parent: Any, item: Any) -> None:
+    """Text or an element at the end of ``parent``'s content."""
+    if not isinstance(item, str):
+        item.tail = None
+        parent.append(item)
+    elif len(parent):
+        parent[-1].tail = (parent[-1].tail or "") + item
+    else:
+        parent.text = (parent.text or "") + item
+
+
+def _odf_write(parent: Any, text: str, first: bool) -> None:
+    """``text`` at the end of ``parent``, each space that ODF would collapse as a text:s."""
+    position = 0
+    for match in _SPACES.finditer(text):
+        keep = 0 if first and match.start() == 0 else 1   # a paragraph's leading space would vanish
+        _odf_append(parent, text[position:match.start()] + " " * keep)
+        if len(match.group()) > keep:
+            extra = etree.SubElement(parent, _TEXT + "s")
+            if len(match.group()) - keep > 1:
+                extra.set(_TEXT + "c", str(len(match.group()) - keep))
+        position = match.end()
+    _odf_append(parent, text[position:])
+
+
+def _odf_rebuild(para: _Paragraph, translated: str) -> None:
+    tokens = _tokens(para, translated)
+    p = para.element
+    p.text = None
+    for element in [p, *para.containers]:
+        element.text = None
+        for child in list(element):
+            element.remove(child)
+    placed: set[int] = set()
+    last: tuple[Any, Any, tuple] | None = None   # (parent, innermost span, formatting) text may extend
+    first = True
+    for token in tokens:
+        parent = p if token.container is None else para.containers[token.container]
+        if token.container is not None and token.container not in placed:
+            _odf_append(p, parent)
+            placed.add(token.container)
+            last = None
+        if token.kind in ("atom", "tab", "br"):
+            items = (para.atoms[token.value] if token.kind == "atom" else
+                     [etree.Element(_TEXT + "tab")] if token.kind == "tab" else [deepcopy(para.breaks[token.value][0])])
+            for item in items:
+                _odf_append(parent, item)
+            last, first = None, False
+            continue
+        if token.kind == "open" or (token.kind == "text" and not token.value):
+            continue
+        owner = token.run if token.run is not None else para.dominant(token.container)
+        chain = para.runs[owner] if owner is not None else ()
+        key = tuple((span.tag, sorted(span.attrib.items())) for span in chain)
+        if last is None or last[0] is not parent or last[2] != key:
+            inner = parent
+            for span in chain:   # the spans' formatting, without their old content
+                inner = etree.SubElement(inner, span.tag, dict(span.attrib))
+            last = (parent, inner, key)
+        if token.kind == "inline":
+            _odf_append(last[1], para.inline[token.value])
+        else:
+            _odf_write(last[1], token.value, first)
+        first = False
+    # Nothing may be lost, even if the fragment came back without one of its points.
+    for index, container in enumerate(para.containers):
+        if index not in placed:
+            _odf_append(p, container)
+    for element in [e for atom in para.atoms for e in atom] + para.inline:
+        if not any(ancestor is p for ancestor in element.iterancestors()):
+            _odf_append(p, element)
+
+
+class _OpenDocument:
+    def __init__(self, data: bytes, extension: str):
+        self.archive = archive = _unzip(data, extension)
+        if _member(archive, "mimetype", extension).strip() != _ODF_MIMETYPES[extension].encode():
+            raise DocumentError(f"file is not a valid {extension} document")
+        if b"encryption-data" in _member(archive, "META-INF/manifest.xml", extension):
+            raise DocumentError(f"encrypted {extension}: it needs a password to be opened")
+        self.root = _parse_xml(_member(archive, "content.xml", extension), "content.xml", extension)
+        body = self.root.find(_OFFICE + "body")
+        if self.root.tag != _OFFICE + "document-content" or body is None:
+            raise DocumentError(f"file is not a valid {extension} document")
+        found = (p for p in body.iter(_TEXT + "p", _TEXT + "h")
+                 if not any(a.tag in _ODF_UNTRANSLATED for a in p.iterancestors()))
+        self.paragraphs = [para for para in map(_odf_scan, list(found)) if para is not None]
+        self.chars = sum(para.chars for para in self.paragraphs)
+
+    def translate(self, translate: Translate) -> bytes:
+        if not self.paragraphs:
+            return _rezip(self.archive, {}, mimetype_first=True)
+        outputs = translate(["".join(para.html) for para in self.paragraphs], html=True)
+        for para, output in zip(self.paragraphs, outputs, strict=True):
+            _odf_rebuild(para, output)
+        content = etree.tostring(self.root, xml_declaration=True, encoding="UTF-8")
+        return _rezip(self.archive, {"content.xml": content}, mimetype_first=True)
+
+
+# ------------------------------------------------------------------------------------------ .pptx
+#
+# Read with python-pptx, which finds the slides and their speaker notes through the package's
+# relationships (and refuses what is no presentation; a macro-enabled one is refused here, though
+# nothing in a file is ever run). Every DrawingML paragraph (a:p) of every slide, in its shapes,
+# groups and tables, and of its speaker notes is translated as a .docx paragraph is: each run
+# (a:r) is a <span data-r>, so that its formatting (a:rPr: bold, colour, a hyperlink) follows its
+# words; a tab stays between its words, a line break (a:br) cuts the paragraph into lines
+# translated apart, and fields (a:fld: the slide number, a date) are moved as written. Only the
+# slides and notes that had text are written anew; every other member of the zip (pictures,
+# layouts, masters, charts, SmartArt, media) stays byte for byte, untranslated.
+
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+_PPTX_KEPT = {_A + "pPr", _A + "endParaRPr"}   # the paragraph's properties, first and last
+
+
+def _pptx_scan(p: Any) -> _Paragraph | None:
+    para = _Paragraph(p)
+    for child in p:
+        tag = child.tag
+        if not isinstance(tag, str) or tag in _PPTX_KEPT:
+            continue
+        if tag == _A + "r":
+            para.runs.append(child)
+            para.run_scope.append(None)
+            para.run_chars.append(0)
+            para.emit(f'<span data-r="{len(para.runs) - 1}">')
+            for i, piece in enumerate((child.findtext(_A + "t") or "").split("\t")):
+                if i:
+                    para.point('data-t=""', separator=True)
+                if piece:
+                    para.add_text(piece)
+            para.emit("</span>")
+        elif tag == _A + "br":
+            para.emit(f'<br data-b="{len(para.breaks)}">')
+            para.breaks.append((child, None))
+        else:   # a field, an equation ...: as written
+            para.atom(child)
+    return para if "".join(para.text).strip() else None
+
+
+def _pptx_rebuild(para: _Paragraph, translated: str) -> None:
+    tokens = _tokens(para, translated)
+    p = para.element
+    for child in [c for c in p if c.tag not in _PPTX_KEPT]:
+        p.remove(child)
+    end = p.find(_A + "endParaRPr")
+    add = end.addprevious if end is not None else p.append
+    last: tuple[Any, bytes] | None = None   # (a:r, formatting) that text may extend
+    for token in tokens:
+        if token.kind in ("atom", "br"):
+            for element in para.atoms[token.value] if token.kind == "atom" else [deepcopy(para.breaks[token.value][0])]:
+                add(element)
+            last = None
+            continue
+        if token.kind == "open" or (token.kind == "text" and not token.value):
+            continue
+        owner = token.run if token.run is not None else para.dominant(None)
+        source = para.runs[owner] if owner is not None else None
+        rpr = source.find(_A + "rPr") if source is not None else None
+        key = etree.tostring(rpr) if rpr is not None else b""
+        if last is None or last[1] != key:
+            run = etree.Element(_A + "r")
+            if rpr is not None:
+                run.append(deepcopy(rpr))
+            etree.SubElement(run, _A + "t").text = ""
+            add(run)
+            last = (run, key)
+        last[0][-1].text += "\t" if token.kind == "tab" else token.value
+    for atom in para.atoms:   # nothing may be lost, even if the fragment came back without a point
+        for element in atom:
+            if element.getparent() is None:
+                add(element)
+
+
+class _Presentation:
+    def __init__(self, data: bytes):
+        import pptx
+        from pptx.opc.constants import CONTENT_TYPE
+
+        self.archive = _unzip(data, ".pptx")
+        try:
+            presentation = pptx.Presentation(io.BytesIO(data))
+        except Exception:  # noqa: BLE001 -- whatever fails in parsing an upload is the upload's fault
+            raise DocumentError("file is not a valid .pptx document") from None
+        if presentation.part.content_type != CONTENT_TYPE.PML_PRESENTATION_MAIN:
+            raise DocumentError("file is not a valid .pptx document: macro-enabled presentations are refused")
+        self.parts: list[tuple[Any, list[_Paragraph]]] = []   # (slide or notes part, its paragraphs)
+        for slide in presentation.slides:
+            for owner in [slide, slide.notes_slide] if slide.has_notes_slide else [slide]:
+                scanned = (_pptx_scan(p) for p in list(owner.element.iter(_A + "p")))
+                paragraphs = [para for para in scanned if para is not None]
+                if paragraphs:
+                    self.parts.append((owner.part, paragraphs))
+        self.chars = sum(para.chars for _, paragraphs in self.parts for para in paragraphs)
+
+    def translate(self, translate: Translate) -> bytes:
+        paragraphs = [para for _, found in self.parts for para in found]
+        outputs = translate(["".join(para.html) for para in paragraphs], html=True) if paragraphs else []
+        for para, output in zip(paragraphs, outputs, strict=True):
+            _pptx_rebuild(para, output)
+        return _rezip(self.archive, {part.partname.membername: part.blob for part, _ in self.parts})
+
+
+# ------------------------------------------------------------------------------------------ .epub
+#
+# An EPUB is a zip of XHTML documents (no ebooklib: it is AGPL). META-INF/container.xml names the
+# package document (OPF), whose manifest lists the content documents (application/xhtml+xml, the
+# EPUB 3 navigation document among them). The body of each is translated as an .html file is
+# (pipeline.markup: tags and attributes byte for byte, text escaped, so the XHTML stays
+# well-formed); everything else, the head, the package document with its metadata, the EPUB 2 table
+# of contents (toc.ncx), stylesheets, fonts, pictures, stays byte for byte, untranslated. A book
+# whose content documents are encrypted (DRM; META-INF/encryption.xml) is refused; obfuscated fonts
+# are fine.
+
+_CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"
+_OPF = "{http://www.idpf.org/2007/opf}"
+_XMLENC = "{http://www.w3.org/2001/04/xmlenc#}"
+_BODY = re.compile(r"(<body(?:\s[^>]*)?>)(.*)(</body\s*>)", re.S | re.I)
+_XML_ENCODING = re.compile(r"""^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']*)""")
+
+
+class _Epub:
+    def __init__(self, data: bytes):
+        self.archive = archive = _unzip(data, ".epub")
+        if _member(archive, "mimetype", ".epub").strip() != b"application/epub+zip":
+            raise DocumentError("file is not a valid .epub document")
+        container = _parse_xml(_member(archive, "META-INF/container.xml", ".epub"), "META-INF/container.xml", ".epub")
+        rootfile = container.find(f"{_CONTAINER}rootfiles/{_CONTAINER}rootfile")
+        path = rootfile.get("full-path", "") if rootfile is not None else ""
+        package = _parse_xml(_member(archive, path, ".epub"), path, ".epub") if path else None
+        if package is None or package.tag != _OPF + "package":
+            raise DocumentError("file is not a valid .epub document: it has no package document")
+        names = set(archive.namelist())
+        documents = []
+        for item in package.iter(_OPF + "item"):
+            href = posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(item.get("href", ""))))
+            if item.get("media-type") == "application/xhtml+xml" and href in names and href not in documents:
+                documents.append(href)
+        if "META-INF/encryption.xml" in names:
+            encryption = _parse_xml(archive.read("META-INF/encryption.xml"), "META-INF/encryption.xml", ".epub")
+            encrypted = {unquote(r.get("URI", "")) for r in encryption.iter(_XMLENC + "CipherReference")}
+            if encrypted & set(documents):
+                raise DocumentError("encrypted EPUB: its text is protected (DRM) and cannot be read")
+        self.bodies: list[tuple[str, str, str, str]] = []   # (name, before the body's text, it, after it)
+        for name in documents:
+            try:
+                text = archive.read(name).decode("utf-8")
+            except UnicodeDecodeError:
+                raise DocumentError(f"file is not a valid .epub document: {name} is not UTF-8 text") from None
+            declared = _XML_ENCODING.match(text.removeprefix(_BOM))
+            if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+                raise DocumentError(f"file is not a valid .epub document: {name} is not UTF-8 text")
+            body = _BODY.search(text)
+            if body and body.group(2).strip():
+                self.bodies.append((name, text[:body.end(1)], body.group(2), text[body.start(3):]))
+        self.chars = sum(len(body) for _, _, body, _ in self.bodies)
+
+    def translate(self, translate: Translate) -> bytes:
+        outputs = translate([body for _, _, body, _ in self.bodies], html=True) if self.bodies else []
+        changed = {name: (before + output + after).encode("utf-8")
+                   for (name, before, _, after), output in zip(self.bodies, outputs, strict=True)}
+        return _rezip(self.archive, changed, mimetype_first=True)
+
+
+# ------------------------------------------------------------------------------------------- .pdf
+#
+# A PDF is a page description, not a text with a structure: pypdf (BSD) extracts each page's text
+# as lines, and the translation comes back as a .docx (python-docx), one paragraph per paragraph
+# found and each page after the first starting on a new page. Layout, columns, fonts, pictures,
+# tables, links and annotations are lost. Paragraphs are found from the lines: a blank line ends
+# one, and so does a line clearly shorter than the page's longest (the last line of a paragraph,
+# a heading, a list item) unless the next begins in lower case; a word hyphenated at a line's end
+# is joined again ("Zusammen-" "fassung"), unless the next line goes on with "und", "oder" ... as
+# German coordination does ("Ein- und Ausgang"). A PDF encrypted with a password is refused (one
+# only restricted by its owner, with an empty user password, is read); pages beyond MAX_PARTS are
+# refused; pypdf bounds what each stream may decompress to. A PDF without text (scanned pages)
+# is refused: it needs OCR first.
+
+_RESULTS = {".pdf": ".docx"}   # formats whose translation comes back as another
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")   # nor .docx text
+_HYPHENATED = re.compile(r"[^\W\d_]-$")
+_COORDINATIONS = frozenset(("und", "oder", "bis", "bzw.", "sowie", "als", "wie"))
+_SHORT_LINE = 0.75
+
+
+def output_extension(extension: str) -> str:
+    """The extension of the translated file of an ``extension`` file: its own, or .docx for .pdf."""
+    return _RESULTS.get(extension, extension)
+
+
+def pdf_paragraphs(text: str) -> list[str]:
+    """The paragraphs in a page's extracted ``text``, each on one line (see the notes above)."""
+    lines = [" ".join(line.split()) for line in _NOT_XML.sub("", text).split("\n")]
+    width = max(map(len, lines), default=0)
+    paragraphs, current = [], ""
+    for i, line in enumerate(lines):
+        if not line:
+            paragraphs.append(current)
+            current = ""
+            continue
+        if not current:
+            current = line
+        elif not _HYPHENATED.search(current):
+            current += " " + line
+        elif line.split()[0] in _COORDINATIONS:
+            current += " " + line
+        else:
+            current = (current[:-1] if line[0].islower() else current) + line
+        follows = lines[i + 1] if i + 1 < len(lines) else ""
+        if len(line) < _SHORT_LINE * width and not _HYPHENATED.search(line) and not follows[:1].islower():
+            paragraphs.append(current)
+            current = ""
+    paragraphs.append(current)
+    return [p for p in paragraphs if p]
+
+
+class _PdfDocument:
+    def __init__(self, data: bytes):
+        import pypdf
+        from pypdf.errors import DependencyError
+
+        # pypdf warns of each flaw of the file it reads: a client's upload, not the server's state.
+        logging.getLogger("pypdf").setLevel(logging.ERROR)
+        try:
+            reader = pypdf.PdfReader(io.BytesIO(data))
+            if reader.is_encrypted and not reader.decrypt(""):
+                raise DocumentError("encrypted PDF: it needs a password to be opened")
+            count = len(reader.pages)
+        except DocumentError:
+            raise
+        except DependencyError:
+            raise DocumentError("encrypted PDF: its encryption cannot be read here") from None
+        except Exception:  # noqa: BLE001 -- whatever fails in parsing an upload is the upload's fault
+            raise DocumentError("file is not a valid .pdf document") from None
+        if count > MAX_PARTS:
+            raise DocumentTooLarge(f"the .pdf has {count} pages, over the limit of {MAX_PARTS}")
+        try:
+            self.pages = [pdf_paragraphs(page.extract_text()) for page in reader.pages]
+        except Exception:  # noqa: BLE001
+            raise DocumentError("file is not a valid .pdf document") from None
+        self.chars = sum(len(p) for page in self.pages for p in page)
+        if not self.chars:
+            raise DocumentError("the .pdf has no text to translate (scanned pages need OCR first)")
+
+    def translate(self, translate: Translate) -> bytes:
+        done = iter(translate([p for page in self.pages for p in page]))
+        document = docx.Document()
+        for number, page in enumerate(self.pages):
+            paragraphs = [document.add_paragraph(_NOT_XML.sub("", next(done))) for _ in page] or [document.add_paragraph()]
+            if number:
+                paragraphs[0].paragraph_format.page_break_before = True
+        out = io.BytesIO()
+        document.save(out)
         return out.getvalue()
 
 

@@ -10,6 +10,9 @@ v1 weights (Tatoeba only) 34.71 → 44.75.
 
 The stop is an internal device, never shown: it is removed from the output (only a final ".", so
 a question or exclamation the model chose stays), and from the word alignment on both sides.
+Whatever scores or aligns a translation of such an input (the inspector) does it as the model read
+and wrote it: the input closed, the output with the stop put back (``close_output``), the result
+reopened; the model's confidence in "Hello" for "Hallo" is that for "Hallo." (0.69% unclosed).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from .spans import PLACEHOLDER_RE
 # ⦅X1⦆" is closed already, and a lone placeholder is no sentence.
 _OPEN_END = re.compile(rf"[^\W_](?:\s*{PLACEHOLDER_RE.pattern})*\s*$")
 _ADDED = "."
+_ENDS = frozenset(".!?…")
 
 
 def close_sentence(source: str) -> str:
@@ -31,12 +35,26 @@ def close_sentence(source: str) -> str:
     return source.rstrip() + _ADDED if _OPEN_END.search(source) else source
 
 
-def reopen_sentence(output: AlignedText, source: str) -> AlignedText:
-    """``output`` (the translation of ``close_sentence(source)``) as a translation of ``source``."""
+def close_output(target: str, source: str) -> str:
+    """``target``, a translation of ``source`` as ``reopen_sentence`` leaves it, as the model wrote
+    it for ``close_sentence(source)``: with the full stop that ``reopen_sentence`` takes off put back
+    where the output does not end a sentence itself ("!", "?", "…" or "." are the model's and stay).
+    The decoder reads left to right, so the stop changes no confidence of the words before it."""
+    if close_sentence(source) == source:
+        return target
+    stripped = target.rstrip()
+    return stripped + _ADDED if stripped and stripped[-1] not in _ENDS else target
+
+
+def reopen_sentence(output: AlignedText, source: str, *, stop: bool = True) -> AlignedText:
+    """``output`` (the translation of ``close_sentence(source)``) as a translation of ``source``.
+    ``stop``: whether a final "." of the output answers the added one (the model's own output, or
+    ``close_output``'s); False for a given output whose full stop is its author's: only the
+    source side is reopened then."""
     if output.source == source:
         return output
     target = output.target.rstrip()
-    cut = len(target) - 1 if target.endswith(_ADDED) and not target.endswith("..") else len(target)
+    cut = len(target) - 1 if stop and target.endswith(_ADDED) and not target.endswith("..") else len(target)
     target_words, links = _trim_links(output.target_words, output.links, cut, side=0)
     source_words, links = _trim_links(output.source_words, links, len(source.rstrip()), side=1)
     return AlignedText(source, target[:cut].rstrip(), source_words, target_words, links)

@@ -54,12 +54,11 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from model.data.ding import read_noun_forms
+from model.data.ding import DingDictionary, NounForms, load_dictionary
 from model.data.lexicon import WORD
 
 from . import words as W
@@ -122,26 +121,24 @@ def check_entries(entries: Mapping[str, str] | Iterable[tuple[str, str]]) -> tup
 # ------------------------------------------------------------------------------ German nouns
 
 class Inflections:
-    """German noun plurals: Ding's (``model.data.ding.read_noun_forms``, read on first use, once
-    per process: ~0.6 s, ~17 MB) where ``path`` names the dictionary file, else none (rules only)."""
+    """German noun plurals: Ding's, read noun by noun from a ``DingDictionary`` index (the one the
+    dictionary panel uses; ``model.data.ding.NounForms``), else none (rules only)."""
 
-    def __init__(self, path: str | os.PathLike | None = None):
-        self.path = os.fspath(path) if path else ""
-        self._nouns: Mapping[str, tuple[str, tuple[str, ...]]] | None = None
-        self._lock = threading.Lock()
+    def __init__(self, dictionary: DingDictionary | None = None):
+        self.dictionary = dictionary
+        # {noun: (genders, plurals)} as far as glossaries ask (get, in, []); empty without Ding.
+        self.nouns: Mapping[str, tuple[str, tuple[str, ...]]] | NounForms = (
+            NounForms(dictionary) if dictionary is not None else {})
+
+    @classmethod
+    def from_path(cls, path: str | os.PathLike | None) -> Inflections:
+        """Ding's plurals from the dictionary file at ``path`` (indexed once per process and file);
+        rules only when ``path`` is empty or None."""
+        return cls(load_dictionary(path) if path else None)
 
     @property
     def available(self) -> bool:
-        return bool(self.path) and os.path.isfile(self.path)
-
-    @property
-    def nouns(self) -> Mapping[str, tuple[str, tuple[str, ...]]]:
-        """``{noun: (genders, plurals)}``; empty without the dictionary."""
-        if self._nouns is None:
-            with self._lock:
-                if self._nouns is None:
-                    self._nouns = read_noun_forms(self.path) if self.available else {}
-        return self._nouns
+        return self.dictionary is not None
 
 
 @dataclass(frozen=True)

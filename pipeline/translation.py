@@ -34,7 +34,7 @@ from model.search.options import DEFAULT
 
 from . import words as W
 from .casing import apply_style, style, truecase
-from .ending import close_sentence, reopen_sentence
+from .ending import close_output, close_sentence, reopen_sentence
 from .glossary import Glossary, fit_terms, merge
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
@@ -158,7 +158,31 @@ class Pipeline:
 
     def _closed_count(self, text: str) -> int:
         """Pieces of ``text`` as the model reads it, a full stop added where it has none (ending)."""
-        return self.count(close_sentence(text))
+        return self.count(self.closed(text))
+
+    # ------------------------------------------------------------------- the model's ending
+
+    @staticmethod
+    def closed(source: str) -> str:
+        """A model input as the model reads it: with a full stop where it ends without punctuation
+        (``ending.close_sentence``). Every model call of ``translate`` goes through it, and so do
+        the inspector's (scoring, completing, tracing the search)."""
+        return close_sentence(source)
+
+    @staticmethod
+    def reopened(output: AlignedText, source: str, *, stop: bool = True) -> AlignedText:
+        """The model's ``output`` for ``closed(source)`` as a translation of ``source``: the full
+        stop that answers the one ``closed`` added taken off the output, and both out of the word
+        alignment (``ending.reopen_sentence``; ``stop=False``: the output's stop is not the
+        model's answer to the added one, as in a translation someone gave, and stays)."""
+        return reopen_sentence(output, source, stop=stop)
+
+    @staticmethod
+    def written(target: str, source: str) -> str:
+        """A translation of ``source`` as ``reopened`` leaves it, as the model wrote it for
+        ``closed(source)``: the stop that ``reopened`` takes off put back (``ending.close_output``),
+        to score or align it as the model wrote it; ``reopened`` takes it off again."""
+        return close_output(target, source)
 
     @lru_cache(maxsize=65536)
     def _pieces(self, word: str) -> tuple[int, float]:
@@ -274,7 +298,7 @@ class Pipeline:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         plan = self.plan(list(texts), glossary)
         texts, layouts, plans, units, sources = plan.texts, plan.layouts, plan.plans, plan.units, plan.sources
-        inputs = [close_sentence(s) for s in sources]
+        inputs = [self.closed(s) for s in sources]
         o = self.options
         hyps = self.translator.translate_n_best(inputs, beam_size=max(o.beam_size, n), n_best=n,
                                                 length_penalty=o.length_penalty, batch_size=o.batch_size,
@@ -288,7 +312,7 @@ class Pipeline:
             results.append([(self._assemble(*args, best).target, sum(mine) / len(mine) if mine else 0.0)])
         for k in range(1, n):
             picked = [options[min(k, len(options) - 1)] for options in hyps]
-            alternatives = [reopen_sentence(AlignedText(inp, text), src) for src, inp, (text, _) in zip(sources, inputs, picked)]
+            alternatives = [self.reopened(AlignedText(inp, text), src) for src, inp, (text, _) in zip(sources, inputs, picked)]
             kth = self.output_words(units, self._realign(alternatives))
             for i, (options, args) in enumerate(zip(results, zip(texts, layouts, plans))):
                 text = self._assemble(*args, kth).target
@@ -338,12 +362,12 @@ class Pipeline:
         t, o = self.translator, self.options
         search = dict(beam_size=o.beam_size, length_penalty=o.length_penalty, batch_size=o.batch_size,
                       no_repeat_ngram_size=o.no_repeat_ngram_size)
-        inputs = [close_sentence(s) for s in sources]
+        inputs = [self.closed(s) for s in sources]
         if aligned:
             outputs = t.translate_aligned(inputs, **search)
         else:
             outputs = [AlignedText(s, out) for s, out in zip(inputs, t.translate(inputs, **search))]
-        outputs = [reopen_sentence(output, source) for output, source in zip(outputs, sources)]
+        outputs = [self.reopened(output, source) for output, source in zip(outputs, sources)]
         if depth < self.options.retries:
             retry = [i for i, o in enumerate(outputs)
                      if implausibly_short(o.source, o.target) or has_loop(o.target)]

@@ -19,18 +19,22 @@ window.makeAlternatives = function (ctx) {
   }
 
   // What each completion puts at the word's position: its text after the prefix, up to the next
-  // space; the word already there, and repeats, left out.
+  // space (the label), and the rest of the sentence after it (shown as a preview); the word
+  // already there, and repeats (in any letter case: "me", "Me"), left out. Completions are whole
+  // sentences, best first; the server leaves out the implausible ones (app/inspection.py).
   function optionsOf(completions, prefix, current) {
     const normal = collapse(prefix);
-    const seen = new Set([current]);
+    const seen = new Set([current.toLowerCase()]);
     const options = [];
     completions.forEach((c) => {
       const text = c.text || "";
       const after = text.startsWith(normal) ? text.slice(normal.length) : null;
-      const label = after === null ? c.word || "" : (after.match(/^\S*/)[0] || "(end)");
-      if (!label || seen.has(label) || options.length >= MAX_ALTERNATIVES) return;
-      seen.add(label);
-      options.push({ label: label, text: text, rest: after === null ? text : after.slice(label.length) });
+      if (after === null && !c.word) return;
+      const word = after === null ? c.word : after.match(/^\S*/)[0];
+      const label = word || "(end)";
+      if (!text.trim() || seen.has(label.toLowerCase()) || options.length >= MAX_ALTERNATIVES) return;
+      seen.add(label.toLowerCase());
+      options.push({ label: label, text: text, rest: after === null ? text : after.slice(word.length) });
     });
     return options;
   }
@@ -81,8 +85,9 @@ window.makeAlternatives = function (ctx) {
       strong.textContent = o.label;
       const rest = document.createElement("span");
       rest.className = "rest";
-      rest.textContent = o.rest;
+      rest.textContent = o.rest;  // the rest of the sentence as it will read, a preview
       li.append(strong, rest);
+      li.title = o.text;
       li.setAttribute("aria-label", o.label + ": " + o.text);
       li.addEventListener("mousedown", (event) => event.preventDefault());  // keep the focus in the list
       li.addEventListener("click", () => take(k));

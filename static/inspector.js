@@ -271,11 +271,12 @@
     if (target) target.focus();
   }
 
-  // Words by the server's rule (model/alignment.py), for a text it has not explained (yet): a run
-  // of letters and digits, or one punctuation or symbol character.
+  // Words by the server's rule (model/alignment.py, app/inspection.py's join_apostrophes), for a
+  // text it has not explained (yet): a run of letters and digits, apostrophes between them
+  // included ("That's", "o'clock"), or one punctuation or symbol character.
   function roughSpans(text) {
     const spans = [];
-    const re = /[\p{P}\p{S}]|[^\s\p{P}\p{S}]+/gu;
+    const re = /[^\s\p{P}\p{S}]+(?:['’][^\s\p{P}\p{S}]+)*|[\p{P}\p{S}]/gu;
     let m;
     while ((m = re.exec(text))) spans.push([m.index, m.index + m[0].length]);
     return spans;
@@ -297,6 +298,13 @@
     });
   }
 
+  // A status message that ends with a text exactly as it reads ("Sentence 2 now reads: …"), with a
+  // full stop to end the message only where the text does not end a sentence itself: never
+  // "…station?." or "o'clock..".
+  function ended(message) {
+    return /[.!?…]["'”’»)\]]*$/.test(message.trim()) ? message : message + ".";
+  }
+
   // The chosen completion replaces the sentence's translation at once; then /api/explain, given
   // that text, tells how the model aligns it and how sure it is of each word, and the sentence
   // is drawn again. A later choice or translation wins over an answer still on its way.
@@ -309,8 +317,8 @@
     unit.pending = true;
     redraw(u);
     focusWord(u, i);
-    const reads = "Sentence " + (u + 1) + " now reads: " + option.text;
-    status.textContent = reads + " (aligning the new words…)";
+    const reading = "Sentence " + (u + 1) + " now reads: " + option.text;
+    status.textContent = reading + " (aligning the new words…)";
     let data = null;
     let failure = null;
     try {
@@ -325,7 +333,7 @@
     if (data) explained(unit, data);
     redraw(u);
     if (focused != null) focusWord(u, focused);
-    status.textContent = failure ? reads + " (no alignment or confidence for the new words: " + failure + ")." : reads + ".";
+    status.textContent = failure ? reading + " (no alignment or confidence for the new words: " + failure + ")." : ended(reading);
   }
 
   // --------------------------------------------------------------------------- loading

@@ -17,6 +17,10 @@
 //   then the address bar shows the bare page, "/", and the text waits in history.state (and
 //   sessionStorage) for a reload, which shows it again; it never leaves the browser but to be
 //   translated.
+// - Glossary: while the glossary editor (glossary.js, window.glossary) has terms, every request
+//   to /translate carries them as `glossary` (the pairs), and a change to them translates the text
+//   shown again (after DEBOUNCE_MS, as typing does), a page rendered by the server included. Links
+//   name the text only: a permalink opened elsewhere translates it with that browser's glossary.
 "use strict";
 
 (function () {
@@ -47,8 +51,9 @@
 
   let timer = null;        // the typed text's pending translation
   let controller = null;   // the request in flight, aborted by any newer one
-  let shown = result.hidden ? null : { text: result.dataset.source, source: sourceSelect.value };
-  const cache = new Map(); // source + NUL + text -> {translation, detected}, least recently used first
+  // the text shown, its source and the glossary (JSON, "" for none) it was translated with
+  let shown = result.hidden ? null : { text: result.dataset.source, source: sourceSelect.value, glossary: "" };
+  const cache = new Map(); // source + NUL + glossary + NUL + text -> {translation, detected}, least recently used first
   const links = new Map(); // text -> id of its stored link
   const stored = new URLSearchParams(location.search).get("p");
   if (stored && shown) links.set(shown.text, stored);
@@ -68,6 +73,11 @@
     const n = length(input.value);
     counter.firstChild.textContent = numbers.format(n) + " / " + numbers.format(maxChars);
     counter.classList.toggle("near", n > 0.9 * maxChars);
+  }
+
+  // The glossary's pairs ({term: translation}) to send, or null: none, or no editor on the page.
+  function glossary() {
+    return window.glossary ? window.glossary.entries() : null;
   }
 
   function typedRandom() {
@@ -177,7 +187,7 @@
   }
 
   // textContent only: translations and references are never parsed as HTML.
-  function show(text, source, translation, detected, references, chrf, id) {
+  function show(text, source, translation, detected, references, chrf, id, terms) {
     error.hidden = true;
     output.textContent = translation;
     const block = document.getElementById("references-block");
@@ -192,7 +202,7 @@
     showDetected(source, detected);
     setLinks(text, source, id);
     result.hidden = false;
-    shown = { text: text, source: source };
+    shown = { text: text, source: source, glossary: terms || "" };
     // inspector.js explains the new translation word by word
     result.dataset.source = text;
     result.dispatchEvent(new CustomEvent("translation", { detail: { source: text, translation: translation } }));
@@ -230,17 +240,21 @@
     cancel();
     const mine = new AbortController();
     controller = mine;
-    const key = source + "\u0000" + text;
+    const pairs = glossary();
+    const terms = pairs ? JSON.stringify(pairs) : "";
+    const key = source + "\u0000" + terms + "\u0000" + text;
     const cached = cache.get(key);
+    const body = { q: text, source: source, target: "en", format: "text" };
+    if (pairs) body.glossary = pairs;
     setBusy("Translating…");
     try {
       const answer = cached ? cached
-        : await window.api.post("/translate", { q: text, source: source, target: "en", format: "text" }, mine.signal)
-          .then((body) => ({ translation: body.translatedText, detected: body.detectedLanguage || null }));
+        : await window.api.post("/translate", body, mine.signal)
+          .then((reply) => ({ translation: reply.translatedText, detected: reply.detectedLanguage || null }));
       if (mine !== controller) return;  // a newer request has begun: this answer is stale
       controller = null;
       remember(key, answer);
-      show(text, source, answer.translation, answer.detected, [], null, links.get(text));
+      show(text, source, answer.translation, answer.detected, [], null, links.get(text), terms);
       setBusy("Translated.");
     } catch (e) {
       if (mine !== controller || e.name === "AbortError") return;
@@ -288,7 +302,9 @@
     timer = setTimeout(() => {
       timer = null;
       const source = sourceSelect.value;
-      if (shown && shown.text === text && shown.source === source && result.hidden === false) {
+      const pairs = glossary();
+      const terms = pairs ? JSON.stringify(pairs) : "";
+      if (shown && shown.text === text && shown.source === source && shown.glossary === terms && result.hidden === false) {
         setBusy("");  // typed back to the text shown
         return;
       }
@@ -348,10 +364,23 @@
     copyTimer = setTimeout(() => { copyStatus.textContent = ""; }, 3000);
   });
 
+  // The glossary changed: the text shown is translated again with it, after a pause (a term is
+  // typed letter by letter). Not "random" alone, not an empty text.
+  let glossaryTimer = null;
+  document.addEventListener("glossarychange", () => {
+    clearTimeout(glossaryTimer);
+    glossaryTimer = setTimeout(() => {
+      if (input.value.trim() && !typedRandom()) translate(input.value, sourceSelect.value);
+    }, DEBOUNCE_MS);
+  });
+
   // A reload of "/" showing a long unstored text: the text again, from history.state (or, where the
   // browser kept no state, from sessionStorage), never from the URL.
   function restore() {
-    if (shown) return;  // the server showed the page's own text (?q=, ?p=)
+    if (shown) {  // the server showed the page's own text (?q=, ?p=), without the glossary
+      if (glossary() && input.value === shown.text) translate(shown.text, shown.source);
+      return;
+    }
     let state = history.state;
     if (!(state && typeof state.q === "string")) {
       const navigation = performance.getEntriesByType("navigation")[0];

@@ -146,21 +146,6 @@ def _noun(term: str) -> str | None:
     return text if _NOUN.fullmatch(text) else None
 
 
-def read_noun_forms(path: str | os.PathLike) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Ding's nouns: ``{noun: (genders, plurals)}`` for every one-word noun a line tags with its
-    gender (``{m}``, ``{f}``, ``{n}``), its plurals from the sub-entry after it where that one is
-    tagged ``{pl}``, synonym by synonym ("Termin {m}; Verabredung {f} | Termine {pl};
-    Verabredungen {pl}"). ``genders`` holds every gender of the noun's lines ("mn" for "Teil"),
-    ``plurals`` every plural ("Bank": "Banken", "Bänke"). A plural must start as its noun does
-    (umlauts aside), so that a misaligned line adds nothing."""
-    found: dict[str, tuple[set[str], list[str]]] = {}
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            if "{pl}" in line and not line.startswith("#"):
-                _add_nouns(line, found)
-    return {noun: ("".join(sorted(g)), tuple(p)) for noun, (g, p) in found.items()}
-
-
 def _add_nouns(line: str, found: dict[str, tuple[set[str], list[str]]]) -> None:
     subs = line.split(" :: ")[0].split(" | ", 2)
     if len(subs) > 1 and "{pl}" in subs[1]:
@@ -174,6 +159,50 @@ def _add_nouns(line: str, found: dict[str, tuple[set[str], list[str]]]) -> None:
                 genders.add(gender[1])
                 if plural not in plurals:
                     plurals.append(plural)
+
+
+class NounForms:
+    """Ding's nouns as ``{noun: (genders, plurals)}``, for every one-word noun a line tags with its
+    gender (``{m}``, ``{f}``, ``{n}``): its plurals from the sub-entry after it where that one is
+    tagged ``{pl}``, synonym by synonym ("Termin {m}; Verabredung {f} | Termine {pl};
+    Verabredungen {pl}"). ``genders`` holds every gender of the noun's lines ("mn" for "Teil"),
+    ``plurals`` every plural ("Bank": "Banken", "Bänke"). A plural must start as its noun does
+    (umlauts aside), so that a misaligned line adds nothing.
+
+    Read noun by noun from a ``DingDictionary`` index (the lines the noun finds, parsed when first
+    asked for and remembered), so that the index built for the dictionary panel serves glossaries
+    too, without a second pass over the file or a second copy in memory. A read-only mapping as
+    far as glossaries use one: ``get``, ``in``, ``[]``."""
+
+    def __init__(self, index: DingDictionary):
+        self.index = index
+        self._get = functools.lru_cache(maxsize=65536)(self._read)
+
+    def _read(self, noun: str) -> tuple[str, tuple[str, ...]] | None:
+        found: dict[str, tuple[set[str], list[str]]] = {}
+        for line in self.index.lines(noun):
+            if "{pl}" in line:
+                _add_nouns(line, found)
+        if noun not in found:
+            return None
+        genders, plurals = found[noun]
+        return "".join(sorted(genders)), tuple(plurals)
+
+    def get(self, noun: str, default=None):
+        found = self._get(noun)
+        return default if found is None else found
+
+    def __getitem__(self, noun: str) -> tuple[str, tuple[str, ...]]:
+        found = self._get(noun)
+        if found is None:
+            raise KeyError(noun)
+        return found
+
+    def __contains__(self, noun: object) -> bool:
+        return isinstance(noun, str) and self._get(noun) is not None
+
+    def __bool__(self) -> bool:
+        return True
 
 
 _PLAIN = str.maketrans("äöüÄÖÜ", "aouAOU")
@@ -485,6 +514,16 @@ class DingDictionary:
         ranked.sort(key=lambda found: found[0])
         exact = [entry for _, entry, as_written in ranked if as_written]
         return exact or [entry for _, entry, _ in ranked]
+
+    def lines(self, text: str) -> list[str]:
+        """The raw lines found by ``text``'s ``lookup_key`` (a headword's or a listed form's), in
+        file order."""
+        key = lookup_key(text).encode("utf-8")
+        i = bisect.bisect_left(self, key)
+        if not key or i == len(self) or self[i] != key:
+            return []
+        numbers = sorted(self._numbers[self._firsts[i]:self._firsts[i + 1]])
+        return [self._line(number).rstrip("\n") for number in numbers]
 
     def lookup(self, text: str) -> list[DictionaryEntry]:
         """The entries of ``text``: those whose headword or listed form it is as written (case

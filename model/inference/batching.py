@@ -93,13 +93,14 @@ class BatchingEngine(TorchBacked):
     def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
                    batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
         """As the inner engine's ``output_ids``, translated together with concurrent callers' texts."""
-        SearchOptions(beam_size=beam_size, batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
+        options = SearchOptions(beam_size=beam_size, length_penalty=length_penalty, batch_size=batch_size,
+                                no_repeat_ngram_size=no_repeat_ngram_size)
         texts = list(texts)
         if not texts:
             return []
         search = dict(beam_size=beam_size, length_penalty=float(length_penalty), batch_size=batch_size,
                       no_repeat_ngram_size=no_repeat_ngram_size)
-        call = _Call(texts, search, (beam_size, float(length_penalty), no_repeat_ngram_size))
+        call = _Call(texts, search, options.output_key)
         with self._ready:
             self._start()
             self._queue.append(call)
@@ -187,8 +188,10 @@ class BatchingEngine(TorchBacked):
                 sentences += len(call.texts)
         return batch, sentences
 
-    def _run(self, batch: list[_Call]) -> None:
-        started = time.monotonic()
+    def _run(self, batch: list[_Call], started: float | None = None) -> None:
+        # A call's queue wait ends when its first attempt starts: a re-run alone after a failed
+        # batch does not count the failed attempt as waiting.
+        started = time.monotonic() if started is None else started
         texts = [t for call in batch for t in call.texts]
         try:
             with self.lock:
@@ -199,7 +202,7 @@ class BatchingEngine(TorchBacked):
                 batch[0].done.set()
             else:
                 for call in batch:  # alone, so that only the bad call fails
-                    self._run([call])
+                    self._run([call], started)
             return
         if self.on_batch is not None:
             try:

@@ -176,9 +176,9 @@ class CachedTranslator(TorchBacked):
     def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
                    batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
         """Best output ids per text: cached ones, and the misses translated together."""
-        SearchOptions(beam_size=beam_size, batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
-        options = (beam_size, float(length_penalty), no_repeat_ngram_size)
-        keys = [(text, *options) for text in texts]
+        options = SearchOptions(beam_size=beam_size, length_penalty=length_penalty, batch_size=batch_size,
+                                no_repeat_ngram_size=no_repeat_ngram_size)
+        keys = [(text, *options.output_key) for text in texts]
         found = self.store.get_many(list(dict.fromkeys(keys)))
         missing = list(dict.fromkeys(key for key in keys if key not in found))
         if missing:

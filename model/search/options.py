@@ -38,6 +38,12 @@ class SearchOptions:
         """Output tokens (EOS included) allowed for a source of that many pieces (EOS included)."""
         return int(source_pieces * self.max_len_a + self.max_len_b)
 
+    @property
+    def output_key(self) -> tuple[int, float, int]:
+        """The options that decide the best output for an input (the batch size does not): what
+        the translation cache and the cross-request batcher key on."""
+        return (self.beam_size, float(self.length_penalty), self.no_repeat_ngram_size)
+
 
 DEFAULT = SearchOptions()
 

@@ -61,7 +61,10 @@ def server_env(**settings: str) -> dict[str, str]:
 
 
 def isolated_environ() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in DEFAULTS and k != "WEB_CONCURRENCY"}
+    # PROMETHEUS_MULTIPROC_DIR too: gunicorn.conf.py sets it in the process that loads it (a test
+    # of that file does), and a server must make its own.
+    return {k: v for k, v in os.environ.items()
+            if k not in DEFAULTS and k not in ("WEB_CONCURRENCY", "PROMETHEUS_MULTIPROC_DIR")}
 
 
 @dataclass

@@ -145,7 +145,8 @@ def check_explained_as_chosen(page, live_server, text, chosen):
     sentence = page.locator("#translation .sentence[data-unit='1'] .word")
     expect(sentence.last).to_have_attribute("title", re.compile("Model's confidence"))
     assert sentence.all_text_contents() == given["target_words"]
-    expect(page.locator("#inspector-status")).to_have_text(f"Sentence 2 now reads: {text}.")
+    assert text.endswith("?")  # the text ends the message: no "?." after it
+    expect(page.locator("#inspector-status")).to_have_text(f"Sentence 2 now reads: {text}")
     page.get_by_label("Shade English words by the model's confidence").check()
     first_new = given["target_words"].index(chosen)
     assert first_new == 3 and len(given["target_words"]) > first_new
@@ -157,6 +158,33 @@ def check_explained_as_chosen(page, live_server, text, chosen):
         word.hover()
         expected = sorted({given["source_words"][s] for tt, s in given["alignment"] if tt == t})
         assert expected and sorted(aligned_words(page, "source-words")) == expected, given["target_words"][t]
+
+
+def test_an_unpunctuated_sentence_s_alternative_previews_the_rest_and_reads_once_punctuated(page, live_server):
+    """The pipeline reads "Das Wetter ist heute schön" with a full stop and drops the one the
+    model writes: so do the alternatives, and the status line ends the sentence with one stop."""
+    q, prefix = "Das Wetter ist heute schön", "The weather is "
+    translation = api(page, live_server, "/translate", q=q, source="de", target="en")["translatedText"]
+    assert translation == "The weather is nice today"
+    completions = api(page, live_server, "/api/complete", q=q, prefix=prefix, n=6)["completions"]
+    assert completions[0]["text"] == translation and not any(c["text"].endswith(".") for c in completions)
+    inspected(page, live_server, q)
+    expect(page.locator("#translation")).to_have_text(translation)
+    page.locator("#translation .word", has_text="nice").click()
+    options = page.get_by_role("listbox").get_by_role("option")
+    expect(options.first).to_be_visible()
+    shown = [(o.locator("strong").text_content(), o.locator(".rest").text_content()) for o in options.all()]
+    # each option: the other word, then the rest of the sentence as it will read
+    expected = [(c["text"][len(prefix):].split(" ")[0], c["text"][len(prefix):][len(c["text"][len(prefix):].split(" ")[0]):])
+                for c in completions[1:]]
+    assert shown == expected[:5] and any(rest.strip() for _, rest in shown), shown
+    k = next(k for k, (_, rest) in enumerate(shown) if rest.strip())
+    assert options.nth(k).is_visible() and options.nth(k).locator(".rest").is_visible()
+    text = prefix + "".join(shown[k])
+    options.nth(k).click()
+    expect(page.locator("#translation")).to_have_text(text)
+    expect(page.locator("#inspector-status")).to_have_text(f"Sentence 1 now reads: {text}.")
+    assert not text.endswith(".")
 
 
 def test_mouse_choice_in_the_first_of_several_sentences(page, live_server):

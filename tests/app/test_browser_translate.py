@@ -3,7 +3,8 @@
 you type (one request after a pause, stale answers never shown), the detected source language and
 the English hint, copy, the character counter, a 5,000-character text across a reload (stored on
 the server only when its link is asked for), the dictionary panel, the random shortcut,
-keyboard-only use and the dark theme's contrast."""
+keyboard-only use and the dark theme's contrast (the Files tab and the glossary editor are in
+test_browser_files.py)."""
 
 from __future__ import annotations
 
@@ -386,7 +387,10 @@ PAGES = {
     "/?q=Wo+ist+der+Bahnhof%3F+This+is+a+sentence+in+English+about+the+weather+today.": [
         "body", "h1", "label", ".help", "#char-count", "#detected", "#english-hint", "#english-hint a",
         "#translate-button", "#random-button", "#copy-button", "#result h2", "#translation .word",
-        "#translation .sentence[title]", "#source-words .word", "#result .links a", "header.site a", "footer.site"],
+        "#translation .sentence[title]", "#source-words .word", "#result .links a", "header.site a", "footer.site",
+        '[role="tab"]', '[role="tab"][aria-selected="true"]', ".drop-zone label", ".drop-zone .help", "#file-help",
+        "#file-button", ".glossary > summary", "#glossary-help", ".glossary-head", "#glossary-rows input",
+        ".glossary-remove", "#glossary-add"],
     "/beam?q=Wo+ist+der+Bahnhof%3F": ["body", ".beam-tree .piece", ".beam-tree .node.pruned .piece",
                                      ".beam-tree .node.ended .piece", ".beam-steps td", ".legend li"],
     "/attention?q=Wo+ist+der+Bahnhof%3F": ["body", ".token", ".help", "select", "#attention-translation"],

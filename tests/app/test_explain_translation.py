@@ -12,7 +12,8 @@ from model.search.scoring import teacher_force
 from .test_inspector_api import check_explanation, post
 
 SENTENCES = ["Wo ist der Bahnhof?", "Ich liebe Musik.", "Das Wetter ist heute schön.", "Die Katze schläft.",
-             "  Ich   liebe\tMusik. ", "Ich bin mu\u0308de."]
+             "  Ich   liebe\tMusik. ", "Ich bin mu\u0308de.",
+             "Guten Morgen", "Wo ist der Bahnhof", " Ich liebe Musik  "]  # the pipeline adds a stop for the model
 
 def piece_logprobs(model, src_ids, out_ids, **kwargs):
     """Each output's piece log-probabilities, from the one scorer."""
@@ -75,6 +76,17 @@ def test_another_translation_gets_its_own_words_and_confidences(engine_client):
     own = post(c, "/api/explain", q=q)
     assert body["confidence"][:3] == own["confidence"][:3]  # the decoder sees only the words before
     assert body["confidence"][3] < 0.5 < own["confidence"][3]  # "cat" is not what the model says
+
+
+def test_a_translation_that_ends_with_its_own_stop_keeps_it(client):
+    """For "Guten Morgen" the model reads "Guten Morgen." and its own stop is dropped (as
+    /translate drops it); a full stop in the translation given is the user's and stays."""
+    own = post(client, "/api/explain", q="Guten Morgen")
+    assert own["translation"] == "Good morning" and own["source_words"] == ["Guten", "Morgen"]
+    given = post(client, "/api/explain", q="Guten Morgen", translation="Good morning.")
+    check_explanation(given, "Guten Morgen")
+    assert given["target_words"] == ["Good", "morning", "."] and given["source_words"] == ["Guten", "Morgen"]
+    assert given["confidence"][:2] == own["confidence"]
 
 
 def test_alternatives_from_complete_are_explained(span_client):

@@ -9,16 +9,22 @@ import os
 import re
 import stat
 import time
+import zipfile
+from typing import Any
 
 import docx
+import pptx
 import pytest
+from lxml import etree
 
 from app.filestore import FileStore, StoreFull, get_store
 from app.settings import SettingsError, validate
+from tests.pipeline.office_files import ODF_NAMESPACES, PNG, epub_file, odf_file, pdf_file, pptx_file
 
 OK = {"source": "de", "target": "en"}
 GONE = "Not found: no such file; a translated file can be downloaded once, within 600 seconds"
-NOT_SUPPORTED = "Invalid request: file format not supported; use .docx, .html, .json, .md, .po, .pot, .srt, .txt or .vtt"
+NOT_SUPPORTED = ("Invalid request: file format not supported; use .docx, .epub, .html, .json, .md, .odp, .odt, .pdf, "
+                 ".po, .pot, .pptx, .srt, .txt or .vtt")
 
 
 def upload(client, data: bytes, name: str, **fields):
@@ -108,6 +114,72 @@ def test_docx_keeps_paragraphs_styles_and_a_bold_run(client):
     assert out.tables[0].cell(0, 0).text == "It is raining."
 
 
+def odf_paragraphs(data: bytes) -> list[Any]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        root = etree.fromstring(archive.read("content.xml"))
+    return list(root.iter(f"{{{ODF_NAMESPACES['text']}}}p", f"{{{ODF_NAMESPACES['text']}}}h"))
+
+
+def test_odt_keeps_its_spans_on_their_words_and_every_other_member(client):
+    source = odf_file('<text:h text:outline-level="1">Guten Morgen.</text:h>'
+                      '<text:p>Die Katze <text:span text:style-name="T1">schläft</text:span>.</text:p>')
+    got = download(client, upload(client, source, "brief.odt"))
+    assert got.headers["Content-Disposition"] == "attachment; filename=brief_en.odt"
+    assert got.mimetype == "application/vnd.oasis.opendocument.text"
+    heading, paragraph = odf_paragraphs(got.data)
+    assert ["".join(p.itertext()) for p in (heading, paragraph)] == ["Good morning.", "The cat is sleeping."]
+    assert heading.get(f"{{{ODF_NAMESPACES['text']}}}outline-level") == "1"
+    assert len(paragraph) == 1 and paragraph[0].text.endswith("sleeping")     # "schläft" -> "is sleeping"
+    with zipfile.ZipFile(io.BytesIO(got.data)) as archive:
+        assert archive.namelist()[0] == "mimetype" and archive.read("Pictures/bild.png") == PNG
+
+
+def test_odp_slides_are_translated(client):
+    source = odf_file("<draw:page><draw:frame><draw:text-box><text:p>Es regnet.</text:p></draw:text-box></draw:frame>"
+                      "</draw:page>", ".odp")
+    got = download(client, upload(client, source, "folien.odp"))
+    assert got.headers["Content-Disposition"] == "attachment; filename=folien_en.odp"
+    assert got.mimetype == "application/vnd.oasis.opendocument.presentation"
+    assert ["".join(p.itertext()) for p in odf_paragraphs(got.data)] == ["It is raining."]
+
+
+def test_pptx_keeps_a_bold_run_on_its_word_and_translates_the_notes(client):
+    source = pptx_file("Guten Morgen.", [("Die Katze ", False), ("schläft", True), (".", False)], notes="Es regnet.")
+    got = download(client, upload(client, source, "folien.pptx"))
+    assert got.headers["Content-Disposition"] == "attachment; filename=folien_en.pptx"
+    assert got.mimetype == "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+    slide = pptx.Presentation(io.BytesIO(got.data)).slides[0]
+    assert slide.shapes[0].text_frame.text == "Good morning."
+    paragraph = slide.shapes[1].shapes[0].text_frame.paragraphs[0]
+    assert paragraph.text == "The cat is sleeping."
+    bold = [r.text for r in paragraph.runs if r.font.bold]
+    assert len(bold) == 1 and bold[0].endswith("sleeping")
+    assert slide.notes_slide.notes_text_frame.text == "It is raining."
+    assert slide.shapes[2].image.blob == PNG
+
+
+def test_epub_chapters_are_translated_as_html(client):
+    got = download(client, upload(client, epub_file("<p>Guten Morgen.</p>\n<p>Die Katze <b>schläft</b>.</p>"), "buch.epub"))
+    assert got.headers["Content-Disposition"] == "attachment; filename=buch_en.epub"
+    assert got.mimetype == "application/epub+zip"
+    with zipfile.ZipFile(io.BytesIO(got.data)) as archive:
+        assert archive.namelist()[0] == "mimetype"
+        chapter = archive.read("OEBPS/Text/kapitel 1.xhtml").decode()
+    assert '<body class="k">\n<p>Good morning.</p>\n<p>' in chapter
+    assert re.search(r"<p>The cat (is )?<b>(is )?sleeping\.?</b>\.?</p>", chapter), chapter   # bold on its words
+
+
+def test_pdf_comes_back_as_a_docx_page_for_page(client):
+    response = upload(client, pdf_file([["Guten Morgen."], ["Es regnet."]]), "Brief.PDF")
+    assert response.get_json()["translatedFileUrl"].endswith("Brief_en.docx")
+    got = download(client, response)
+    assert got.headers["Content-Disposition"] == "attachment; filename=Brief_en.docx"
+    assert got.mimetype == "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+    out = docx.Document(io.BytesIO(got.data))
+    assert [(p.text, p.paragraph_format.page_break_before) for p in out.paragraphs] == [
+        ("Good morning.", None), ("It is raining.", True)]
+
+
 def test_auto_source_and_api_key_accepted(client):
     assert upload(client, b"Es regnet.", "a.txt", source="auto", api_key="x").status_code == 200
 
@@ -133,7 +205,11 @@ BAD_UPLOADS = {
                 "German (de) is not available as a target language from English (en)"),
     "empty name": ({**OK, "file": (b"Hallo", "")}, 400, "Invalid request: empty file"),
     "empty file": ({**OK, "file": (b"", "a.txt")}, 400, "Invalid request: empty file"),
-    "pdf": ({**OK, "file": (b"%PDF-1.4", "a.pdf")}, 400, NOT_SUPPORTED),
+    "broken pdf": ({**OK, "file": (b"%PDF-1.4", "a.pdf")}, 400, "Invalid request: file is not a valid .pdf document"),
+    "text as odt": ({**OK, "file": (b"Es regnet.", "a.odt")}, 400, "Invalid request: file is not a valid .odt document"),
+    "odt as odp": ({**OK, "file": (odf_file("<text:p>Hallo</text:p>"), "a.odp")}, 400,
+                   "Invalid request: file is not a valid .odp document"),
+    "pptm": ({**OK, "file": (b"PK", "makro.pptm")}, 400, NOT_SUPPORTED),
     "no extension": ({**OK, "file": (b"Hallo", "README")}, 400, NOT_SUPPORTED),
     "docm": ({**OK, "file": (b"PK", "makro.docm")}, 400, NOT_SUPPORTED),
     "latin-1 text": ({**OK, "file": ("Grüße".encode("latin-1"), "a.txt")}, 400,

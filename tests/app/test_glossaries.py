@@ -226,7 +226,6 @@ def test_with_api_keys_every_call_needs_one_and_glossaries_belong_to_their_key(m
 @pytest.mark.parametrize("changes, message", [
     ({"MAX_GLOSSARY_ENTRIES": 0}, "MAX_GLOSSARY_ENTRIES must be an integer >= 1, got 0"),
     ({"MAX_GLOSSARIES": "many"}, "MAX_GLOSSARIES must be an integer >= 1, got 'many'"),
-    ({"GLOSSARY_DICTIONARY": "/nonexistent/de-en"}, "GLOSSARY_DICTIONARY: no such file: '/nonexistent/de-en'"),
 ])
 def test_bad_settings_stop_the_start(make_app, changes, message):
     with pytest.raises(StartupError) as error:
@@ -240,9 +239,19 @@ def test_an_unusable_database_stops_the_start(make_app, tmp_path):
 
 
 def test_without_a_dictionary_the_rules_inflect(make_app, tmp_path):
-    client = make_app(GLOSSARY_DB=str(tmp_path / "g.sqlite3"), GLOSSARY_DICTIONARY="").test_client()
-    assert client.post("/translate", json={"q": "Hallo", "source": "de", "target": "en",
-                                           "glossary": ENTRIES}).status_code == 200
+    app = make_app(GLOSSARY_DB=str(tmp_path / "g.sqlite3"), DICTIONARY_PATH="")
+    assert not app.extensions["glossaries"].inflections.available
+    assert app.test_client().post("/translate", json={"q": "Hallo", "source": "de", "target": "en",
+                                                      "glossary": ENTRIES}).status_code == 200
+
+
+def test_glossaries_take_their_plurals_from_the_dictionary_index(make_app, tmp_path):
+    ding = tmp_path / "de-en"
+    ding.write_text("# Version :: test\nBank {f} | Banken {pl} :: bank | banks\n", encoding="utf-8")
+    app = make_app(GLOSSARY_DB=str(tmp_path / "g.sqlite3"), DICTIONARY_PATH=str(ding))
+    inflections = app.extensions["glossaries"].inflections
+    assert inflections.dictionary is app.extensions["dictionary"].index  # one index, read once
+    assert inflections.nouns["Bank"] == ("f", ("Banken",))
 
 
 def test_the_store_is_bounded_per_owner(tmp_path):

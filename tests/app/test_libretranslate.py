@@ -134,7 +134,9 @@ def test_frontend_settings(client):
     assert response.status_code == 200
     assert response.get_json() == {
         "charLimit": 5000, "frontendTimeout": 500, "apiKeys": False, "keyRequired": False, "suggestions": False,
-        "filesTranslation": True, "supportedFilesFormat": [".docx", ".html", ".json", ".md", ".po", ".pot", ".srt", ".txt", ".vtt"],
+        "filesTranslation": True,
+        "supportedFilesFormat": [".docx", ".epub", ".html", ".json", ".md", ".odp", ".odt", ".pdf", ".po", ".pot",
+                                 ".pptx", ".srt", ".txt", ".vtt"],
         "language": {"source": {"code": "de", "name": "German"}, "target": {"code": "en", "name": "English"}},
     }
 

@@ -284,7 +284,7 @@ def get_metrics(port: int) -> str:
 
 def test_gunicorn_workers_are_summed(tiny_checkpoint, corpus_path, tmp_path):
     """Two workers answer the requests; /metrics, whichever worker answers it, counts them all."""
-    environ = {k: v for k, v in isolated_environ().items() if k.lower() != "prometheus_multiproc_dir"}
+    environ = isolated_environ()
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     q = "Guten Morgen."

@@ -114,6 +114,21 @@ def test_translate_file_txt_and_catalog(tiny_checkpoint, pairs40, tmp_path, caps
     assert [(e.msgid, e.msgstr) for e in out_catalog] == [(pairs40[2][0], pairs40[2][1])]
 
 
+def test_translate_file_pdf_gives_docx(tiny_checkpoint, pairs40, tmp_path, capsys, monkeypatch):
+    import docx
+
+    from tests.pipeline.office_files import pdf_file
+
+    source = tmp_path / "brief.pdf"
+    source.write_bytes(pdf_file([[pairs40[0][0]]]))
+    code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, "--beam", "1", "--file", source,
+                                                 "--out", tmp_path / "brief_en.docx", "--no-progress"],
+                                   capsys, monkeypatch, b"")
+    assert (code, out) == (0, ""), err
+    paragraphs = [p.text for p in docx.Document(str(tmp_path / "brief_en.docx")).paragraphs if p.text]
+    assert paragraphs == [pairs40[0][1]]
+
+
 def test_translate_n_best(tiny_checkpoint, pairs40, capsys, monkeypatch):
     stdin = "\n".join([pairs40[0][0], "", pairs40[1][0]]).encode()  # no final newline
     code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, "--beam", "4", "--n-best", "3"],
@@ -235,10 +250,11 @@ ERRORS = {
     "file-and-raw": ("translate", ["--file", "{bad}/a.txt", "--out", "{bad}/b.txt", "--raw"],
                      "--file translates through the text pipeline, with one translation: not with --raw or --n-best"),
     "file-format": ("translate", ["--checkpoint", "{ckpt}", "--file", "{texts}/src.de", "--out", "{bad}/out.de"],
-                    "'{texts}/src.de': unsupported file format; use .docx, .html, .json, .md, .po, .pot, .srt, .txt or .vtt"),
+                    "'{texts}/src.de': unsupported file format; use .docx, .epub, .html, .json, .md, .odp, .odt, "
+                    ".pdf, .po, .pot, .pptx, .srt, .txt or .vtt"),
     "file-out-extension": ("translate", ["--checkpoint", "{ckpt}", "--file", "{bad}/notes.txt",
                                          "--out", "{bad}/notes.html"],
-                           "--out '{bad}/notes.html' must have the extension of --file (.txt)"),
+                           "--out '{bad}/notes.html' must have the extension .txt (--file is .txt)"),
     "file-broken": ("translate", ["--checkpoint", "{ckpt}", "--file", "{bad}/broken.po", "--out", "{bad}/a.po"],
                     "file is not a valid gettext catalog: Syntax error in po file (line 2)"),
     "missing-src": ("evaluate", ["--checkpoint", "{ckpt}", "--src", "{bad}/missing.de", "--ref", "{texts}/ref.en"],

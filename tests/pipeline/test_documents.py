@@ -22,6 +22,7 @@ from model.inference.alignment import AlignedText
 from pipeline import documents, segment
 from pipeline.documents import DocumentError, DocumentTooLarge, read
 from pipeline.markup import translate_html
+from tests.pipeline.office_files import zip_file
 
 # A 1x1 PNG, for a picture among the runs.
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJ"
@@ -107,17 +108,11 @@ def test_unreadable_files(extension, data, message):
     assert str(info.value) == message and not isinstance(info.value, DocumentTooLarge)
 
 
-def zipped(entries: dict[str, bytes]) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in entries.items():
-            archive.writestr(name, data)
-    return out.getvalue()
 
 
 def test_a_zip_that_is_no_word_document_is_refused():
     with pytest.raises(DocumentError, match="^file is not a valid .docx document$"):
-        read(".docx", zipped({"hello.txt": b"Hallo"}))
+        read(".docx", zip_file({"hello.txt": b"Hallo"}))
 
 
 def test_macro_enabled_document_is_refused():
@@ -130,12 +125,12 @@ def test_macro_enabled_document_is_refused():
         b"application/vnd.ms-word.document.macroEnabled.main+xml")
     entries["word/vbaProject.bin"] = b"\x00" * 64
     with pytest.raises(DocumentError, match="^file is not a valid .docx document$"):
-        read(".docx", zipped(entries))
+        read(".docx", zip_file(entries))
 
 
 def test_unpacked_size_is_checked_before_decompressing(monkeypatch):
     monkeypatch.setattr(documents, "MAX_UNPACKED_BYTES", 1000)
-    bomb = zipped({"word/document.xml": b"<" * 5000})   # 5,000 bytes packed into a few dozen
+    bomb = zip_file({"word/document.xml": b"<" * 5000})   # 5,000 bytes packed into a few dozen
     with pytest.raises(DocumentTooLarge) as info:
         read(".docx", bomb)
     assert str(info.value) == "the .docx unpacks to 5000 bytes, over the limit of 1000 bytes"
@@ -144,7 +139,7 @@ def test_unpacked_size_is_checked_before_decompressing(monkeypatch):
 def test_too_many_parts(monkeypatch):
     monkeypatch.setattr(documents, "MAX_PARTS", 3)
     with pytest.raises(DocumentTooLarge, match=r"^the \.docx has 4 parts, over the limit of 3$"):
-        read(".docx", zipped({f"{i}.xml": b"" for i in range(4)}))
+        read(".docx", zip_file({f"{i}.xml": b"" for i in range(4)}))
 
 
 # ------------------------------------------------------------------------------------------- .docx

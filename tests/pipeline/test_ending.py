@@ -3,7 +3,7 @@
 import pytest
 
 from model.inference.alignment import AlignedText
-from pipeline.ending import close_sentence, reopen_sentence
+from pipeline.ending import close_output, close_sentence, reopen_sentence
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -55,6 +55,27 @@ def test_reopened_shortens_a_word_that_holds_the_stop():
     assert reopen_sentence(output, "Er kam um 10") == AlignedText(
         "Er kam um 10", "He came at 10", [(0, 2), (3, 6), (7, 9), (10, 12)], [(0, 2), (3, 7), (8, 10), (11, 13)],
         [(0, 0), (1, 1), (2, 2), (3, 3)])
+
+
+@pytest.mark.parametrize("target, source, expected", [
+    ("The weather in Berlin", "Das Wetter in Berlin", "The weather in Berlin."),
+    ("The weather in Berlin?", "Das Wetter in Berlin", "The weather in Berlin?"),  # the model's own ending
+    ("He said “yes”", "Er sagte „ja“ zu ⦅X1⦆", "He said “yes”."),
+    ("The weather in Berlin  ", "Das Wetter in Berlin", "The weather in Berlin."),
+    ("The weather in Berlin", "Das Wetter in Berlin.", "The weather in Berlin"),  # nothing was added
+    ("Stop", "Halt!", "Stop"),
+])
+def test_close_output_puts_back_the_stop_reopen_takes_off(target, source, expected):
+    assert close_output(target, source) == expected
+    closed = AlignedText(close_sentence(source), expected)
+    assert reopen_sentence(closed, source).target == target.rstrip()
+
+
+def test_a_stop_that_is_not_the_model_s_answer_stays():
+    output = AlignedText("Hallo.", "Hello.", [(0, 5), (5, 6)], [(0, 5), (5, 6)], [(0, 0), (1, 1)])
+    assert reopen_sentence(output, "Hallo", stop=False) == AlignedText(
+        "Hallo", "Hello.", [(0, 5)], [(0, 5), (5, 6)], [(0, 0)])
+    assert reopen_sentence(output, "Hallo").target == "Hello"
 
 
 def test_an_output_of_a_closed_input_is_left_alone():

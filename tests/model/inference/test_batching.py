@@ -84,6 +84,29 @@ def test_a_bad_call_fails_alone(batcher, inner):
     assert batcher.batches == [(1, 1), (1, 1), (2, 1)]
 
 
+class Slow:
+    """The engine, taking ``seconds`` longer for every call."""
+
+    def __init__(self, inner, seconds: float):
+        self.inner, self.seconds = inner, seconds
+
+    def output_ids(self, texts, **search):
+        time.sleep(self.seconds)
+        return self.inner.output_ids(texts, **search)
+
+
+def test_a_call_run_again_reports_its_queue_wait_without_the_failed_attempt(inner):
+    engine = BatchingEngine(Slow(inner, 0.5), BatchingOptions(max_wait=0.05))
+    reported: list[list[float]] = []
+    engine.on_batch = lambda sentences, waits: reported.append(waits)
+    results, _ = in_threads(engine, [[TEXTS[0]], [TEXTS[1]], [TOO_LONG], [TEXTS[2]]])
+    assert isinstance(results[2], ValueError) and results[3] == inner.output_ids([TEXTS[2]])
+    # The three queued calls waited for the first call (0.5 s), then failed together (0.5 s) and
+    # ran again one by one (0.5 s each): each reports the wait before that first attempt.
+    assert len(reported) == 3 and len(reported[1]) == len(reported[2]) == 1
+    assert 0.5 <= reported[1][0] < 0.9 and 0.5 <= reported[2][0] < 0.9, reported
+
+
 def test_different_search_options_are_not_mixed(batcher, inner):
     calls = [[TEXTS[0]], [TEXTS[1]], [TEXTS[2]], [TEXTS[3]]]
     results: list = [None] * 4
