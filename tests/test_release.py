@@ -19,7 +19,7 @@ from pipeline.translation import Options, Pipeline
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"
-# SHA-256 of what the release model (v3: v2 fine-tuned) was trained on: deu-eng.zip (163,021 pairs),
+# SHA-256 of what the release model (v3.1: v2 fine-tuned, as v3) was trained on: deu-eng.zip (163,021 pairs),
 # Debian trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary), the system's gettext
 # catalogs, LibreOffice 7.4.7's UI catalogs and its help pages (MODEL_CARD.md, "v3").
 TATOEBA_SHA256 = "5a014e53a7fa3ec5f9e0ec7f6b27c2ef88e5d247c5074eaaa173f411c15aba77"
@@ -65,11 +65,15 @@ def test_provenance_and_licence_in_metadata(release):
     assert PurePath(corpora[0]).parts[-3:] == ("data", "tatoeba-deu-eng", "deu-eng.zip")
     assert [c.split(":")[0] for c in corpora[1:]] == ["ding-sentences", "ding-words", "gettext", "gettext",
                                                       "libreoffice-help"]
-    assert meta["train_args"]["init"] == "checkpoints/de-en.pt"  # fine-tuned from v2
+    # the fine-tuning run, continued with --resume (its first part started from v3 with --init)
+    assert meta["train_args"]["out"] == "runs/v31ft" and meta["train_args"]["resume"] is True
     curves = meta["curves"]
     assert len(curves["step"]) == len(curves["dev_bleu"]) == len(curves["train_loss"]) >= 3
     assert curves["step"] == sorted(curves["step"]) and max(curves["dev_bleu"]) > 48
-    assert meta["averaged_from"] == [{"file": "de-en.pt", "step": 12000}, {"file": "step-0002000.pt", "step": 2000}]
+    # v2.1 once and the mean of the run's steps 6000-8712 twice (WiSE-FT, lambda 2/3)
+    assert meta["averaged_from"] == [{"file": "v21.pt", "step": 12000}, {"file": "ft2.pt", "step": 8712},
+                                     {"file": "ft2.pt", "step": 8712}]
+    assert meta["step"] == 8712
 
 
 def test_model_card_matches_the_file(release, translator):
@@ -77,7 +81,7 @@ def test_model_card_matches_the_file(release, translator):
     assert all(sha in card for sha in (TATOEBA_SHA256, DING_SHA256, CATALOGS_SHA256, LIBREOFFICE_UI_SHA256,
                                        LIBREOFFICE_HELP_SHA256))
     assert f"{translator.num_parameters():,}" in card
-    assert "runs/v3ft/step-0002000.pt" in card and "mean of v2 and v2 fine-tuned 2,000 steps" in card
+    assert "runs/v31ft/step-000[6-8]*.pt" in card and "v2.1 and the fine-tuned weights, 1 : 2" in card
     assert re.search(r"nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0", card)
     assert "CC-BY 2.0" in card and "manythings.org/anki" in card
     assert "GPL-2.0-or-later" in card and "Frank Richter" in card
@@ -105,10 +109,10 @@ EXAMPLES = [
     ('Ich weiß nicht, was ich sagen soll.', "I don't know what to say.", "I don't know what to say."),
     ('Wir gehen morgen ins Kino.', "We're going to the movies tomorrow.", "We're going to the movies tomorrow."),
     ('Das Parlament stimmte mit großer Mehrheit für den Vorschlag.', 'The parliament agreed with great majority for the proposal.',
-     'The Parliament agreed with great majority for the proposal.'),
+     'The parliament agreed with great majority for the proposal.'),
     ('Ich bin allergisch gegen Nüsse.', "I'm allergic to nuts.", "I'm allergic to nuts."),
     # a weakness the model card quotes: names and rare words are guessed
-    ('Frau Müller kommt aus Zürich.', 'Mucher is made from Teach.', 'Mucher is made from Teach.'),
+    ('Frau Müller kommt aus Zürich.', 'Mucherue is made from Twue.', "woman's garbage is made of braces."),
 ]
 
 
@@ -124,7 +128,7 @@ PIPELINE_EXAMPLES = [
     ('Er lief 42,195 Kilometer in 3:05 Stunden.', 'He ran 42.195 kilometers in 3:05 hours.'),
     # v3 moved the address (v2: "Write to anna@example.com if you have any questions."): in the card
     ('Schreib mir an anna@example.com, wenn du Fragen hast.', 'Write to me if anna@example.com you have any questions.'),
-    ('Das war ein toller Abend 🎶', 'It was a great evening 🎶'),
+    ('Das war ein toller Abend 🎶', 'That was a great evening 🎶'),
     ('DAS WETTER WIRD MORGEN BESSER.', 'THE WEATHER WILL BE BETTER TOMORROW.'),
     ('Das Wetter in Berlin', 'The weather in Berlin'),
     ('Ich habe Hunger.\nWo ist der Bahnhof?', "I'm hungry.\nWhere is the station?"),
@@ -138,7 +142,10 @@ PIPELINE_EXAMPLES = [
     ('Hallo %(user)s, Sie haben %(count)d neue Nachrichten.', 'Hello %(user)s, you have %(count)d new messages.'),
     ('Rufen Sie uns unter 0221 9876543 an.', 'Call us at 0221 9876543.'),
     # a weakness the model card quotes: a name that is also a word is still guessed
-    ('Frau Müller kommt aus Zürich.', 'Mucher is made from Teach.'),
+    ('Frau Müller kommt aus Zürich.', "woman's garbage is made of braces."),
+    # software strings (v2, quoted in the issue: "Please reacted the program.", "Compare first installation.")
+    ('Bitte starten Sie das Programm neu.', 'Please rest the program.'),
+    ('Führen Sie zuerst npm install express aus.', 'Do npm install express first.'),
 ]
 
 
