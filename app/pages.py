@@ -114,6 +114,24 @@ def submit():
         return _page_error(error, "index.html", **context)
 
 
+def _attention_context() -> dict:
+    return {"q": "", "link": {}, "kinds": ATTENTION_KINDS, "data": None, "sentences": [], "index": 0}
+
+
+def _beam_context() -> dict:
+    return {"q": "", "link": {}, "data": None, "sentences": [], "index": 0}
+
+
+def _submit_to(endpoint: str, template: str, context: dict):
+    """A one-sentence page's form without JavaScript: 303 to the page of its text, or the empty
+    page (``context``) with the error of a text the service refuses."""
+    q = request.form.get("q", "")
+    try:
+        return _redirect_to(endpoint, q)
+    except validation.ApiError as error:
+        return _page_error(error, template, **{**context, "q": q})
+
+
 def _requested_sentence(context: dict, *purpose: str) -> tuple[list[str], int, str] | None:
     """For the one-sentence views (/attention, /beam): the requested text (``q``, or the stored
     link ``p``) into ``context["q"]`` and, when it is valid, the page's links into
@@ -141,7 +159,7 @@ def _chosen_sentence(q: str, *purpose: str) -> tuple[list[str], int, str]:
 @bp.get("/attention")
 def attention():
     service = get_service()
-    context = {"q": "", "link": {}, "kinds": ATTENTION_KINDS, "data": None, "sentences": [], "index": 0}
+    context = _attention_context()
     try:
         chosen = _requested_sentence(context)
         if chosen is None:
@@ -158,19 +176,14 @@ def attention():
 
 @bp.post("/attention")
 def attention_submit():
-    q = request.form.get("q", "")
-    try:
-        return _redirect_to("pages.attention", q)
-    except validation.ApiError as error:
-        return _page_error(error, "attention.html", q=q, link={}, kinds=ATTENTION_KINDS, data=None,
-                           sentences=[], index=0)
+    return _submit_to("pages.attention", "attention.html", _attention_context())
 
 
 @bp.get("/beam")
 def beam():
     """The beam search behind one sentence's translation, step by step (``Inspector.beam``); like
     /attention, a text of several sentences shows one of them (``s``) and links to the others."""
-    context = {"q": "", "link": {}, "data": None, "sentences": [], "index": 0}
+    context = _beam_context()
     try:
         chosen = _requested_sentence(context, "the beam search view")
         if chosen is None:
@@ -189,11 +202,7 @@ def beam():
 
 @bp.post("/beam")
 def beam_submit():
-    q = request.form.get("q", "")
-    try:
-        return _redirect_to("pages.beam", q)
-    except validation.ApiError as error:
-        return _page_error(error, "beam.html", q=q, link={}, data=None, sentences=[], index=0)
+    return _submit_to("pages.beam", "beam.html", _beam_context())
 
 
 def _winning_path(trace: dict) -> set[str]:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from model.inference.alignment import AlignedText
-from model.inference.interface import TorchBacked
+from model.inference.interface import Wrapping
 from model.search.options import DEFAULT, SearchOptions
 
 
@@ -65,7 +65,7 @@ class _Call:
     error: BaseException | None = None
 
 
-class BatchingEngine(TorchBacked):
+class BatchingEngine(Wrapping):
     """An engine (``interface.Engine``) whose best-translation calls are batched across threads."""
 
     def __init__(self, inner: Any, options: BatchingOptions = BatchingOptions()):
@@ -79,14 +79,6 @@ class BatchingEngine(TorchBacked):
         self._loaded = False        # the last batch held several calls: keep gathering
         self._pid: int | None = None
         self._waiting = 0           # callers waiting for their outputs, queued or in a batch
-
-    @property
-    def engine(self) -> str:
-        return self.inner.engine
-
-    @property
-    def torch(self) -> Any:
-        return self.inner.torch
 
     # ------------------------------------------------------------------------------ batched
 
@@ -131,18 +123,19 @@ class BatchingEngine(TorchBacked):
             return self._waiting
 
     # ------------------------------------------------------------------------------ one at a time
+    # (the pass-throughs of ``Wrapping``, under the model lock that batches take too)
 
     def translate_n_best(self, texts: Sequence[str], **search: Any) -> list[list[tuple[str, float]]]:
         with self.lock:
-            return self.inner.translate_n_best(texts, **search)
+            return super().translate_n_best(texts, **search)
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
         with self.lock:
-            return self.inner.align(sources, outputs_ids, **kwargs)
+            return super().align(sources, outputs_ids, **kwargs)
 
     def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], **kwargs: Any):
         with self.lock:
-            return self.inner.word_confidences(sources, outputs, **kwargs)
+            return super().word_confidences(sources, outputs, **kwargs)
 
     # ------------------------------------------------------------------------------ the scheduler
 

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from model.inference.alignment import AlignedText
 from model.inference.batching import BatchingEngine, BatchingOptions
-from model.inference.interface import Engine, TorchBacked
+from model.inference.interface import Engine, Wrapping
 from model.network.config import require_int
 from model.search.options import DEFAULT, SearchOptions
 
@@ -116,7 +116,7 @@ def engine_name(translator: Engine) -> str:
     return translator.engine
 
 
-class CachedTranslator(TorchBacked):
+class CachedTranslator(Wrapping):
     """A bounded LRU cache of best translations in front of a translator, keyed by the model input
     exactly as given and the search options (beam size, length penalty, n-gram blocking).
 
@@ -135,23 +135,6 @@ class CachedTranslator(TorchBacked):
         self.store: CacheStore = store if store is not None else LocalStore(size)
         self.on_lookup: Callable[[int, int], None] | None = None  # told (hits, misses) per call, for metrics
         self._lock = threading.Lock()
-
-    @property
-    def engine(self) -> str:
-        return self.inner.engine
-
-    @property
-    def torch(self) -> Any:
-        return self.inner.torch
-
-    def translate_n_best(self, texts: Sequence[str], **search: Any) -> list[list[tuple[str, float]]]:
-        return self.inner.translate_n_best(texts, **search)
-
-    def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
-        return self.inner.align(sources, outputs_ids, **kwargs)
-
-    def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], **kwargs: Any):
-        return self.inner.word_confidences(sources, outputs, **kwargs)
 
     def __len__(self) -> int:
         return len(self.store)

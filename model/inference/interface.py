@@ -4,7 +4,9 @@
 cache of outputs) implement ``Engine``. The searches differ by engine; everything that reads the
 network itself (alignment by attention, confidences by teacher forcing, the attention view, the
 inspector's completion and beam trace) runs on the PyTorch translator of the same checkpoint,
-``engine.torch``. ``TorchBacked`` gives an engine the attributes that come from it.
+``engine.torch``. ``TorchBacked`` gives an engine the attributes that come from it, and
+``Wrapping`` an engine in front of another (the cache, the cross-request batcher) everything it
+passes through to that one.
 """
 
 from __future__ import annotations
@@ -93,3 +95,27 @@ class TorchBacked:
 
     def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], **kwargs: Any):
         return self.torch.word_confidences(sources, outputs, **kwargs)
+
+
+class Wrapping(TorchBacked):
+    """An engine in front of another, ``inner``: its engine name and PyTorch translator are the
+    inner one's, and n-best lists, alignment and confidences go to it unchanged."""
+
+    inner: Any
+
+    @property
+    def engine(self) -> str:
+        return self.inner.engine
+
+    @property
+    def torch(self) -> Translator:
+        return self.inner.torch
+
+    def translate_n_best(self, texts: Sequence[str], **search: Any) -> list[list[tuple[str, float]]]:
+        return self.inner.translate_n_best(texts, **search)
+
+    def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
+        return self.inner.align(sources, outputs_ids, **kwargs)
+
+    def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], **kwargs: Any):
+        return self.inner.word_confidences(sources, outputs, **kwargs)
