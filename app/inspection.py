@@ -341,7 +341,8 @@ def span_names(masked: Masked | None) -> tuple[dict[str, str], dict[str, str]]:
     the output, the text it is restored as (a number in its English form)."""
     if masked is None:
         return {}, {}
-    source = {masked.text[ms:me]: masked.original[os:oe] for ms, me, os, oe in masked.regions}
+    source = {masked.text[ms:me]: masked.original[os:oe] for ms, me, os, oe in masked.regions
+              if masked.text[ms:me] in masked.slots}  # not the ß written for SS (Masked.respelled)
     return source, dict(masked.slots)
 
 

@@ -55,20 +55,35 @@ def style(text: str) -> str:
     return "normal"
 
 
-def truecase(text: str, pieces: Callable[[str], tuple[int, float]]) -> str:
+def truecase(text: str, pieces: Callable[[str], tuple[int, float]], *,
+             known: Callable[[str], bool] | None = None, sharp_s: bool = False) -> str:
     """ALL-CAPS or headline text in the casing the model knows, learned from its vocabulary: each
     word (but the first, which starts upper case) becomes lower case or Capitalized, whichever the
     SentencePiece model encodes in fewer pieces, then with the higher log-probability, also when
     both forms take several pieces (upper-cased Tatoeba dev: 91.6% of capitalized words restored,
     against 89.0% when such ties went to Capitalized as compound nouns; ``tests/pipeline``).
-    ``pieces(word)`` -> (number of pieces, log-probability). Placeholders keep their form."""
+    ``pieces(word)`` -> (number of pieces, log-probability). Placeholders keep their form.
+
+    ``sharp_s`` (for ALL CAPS, where ß is written SS): each form may also take ß for some of its
+    ``ss`` (``respellings``), the spelling that ``known`` (the model's lexicon, when it has one)
+    knows in lower case or Capitalized, then the one in fewer pieces, then the likelier; a tie keeps ``ss``. ``STRASSE`` becomes
+    ``Straße`` and ``DASS`` stays ``dass``. ``sharp_s_regions`` maps the result back."""
+    def spelled(form: str) -> str:
+        if not sharp_s:
+            return form
+        def key(v: str) -> tuple[bool, int, float]:
+            n, p = pieces(v)
+            return bool(known) and (known(v.lower()) or known(v[:1].upper() + v[1:])), -n, p
+
+        return max(respellings(form), key=key)
+
     parts = re.split(f"({_PLACEHOLDER.pattern})", text)  # odd indexes: placeholders
     first = True
     for k in range(0, len(parts), 2):
         out, last = [], 0
         for match in _WORD.finditer(parts[k]):
             word = match.group()
-            lower, capital = word.lower(), word[:1].upper() + word[1:].lower()
+            lower, capital = spelled(word.lower()), spelled(word[:1].upper() + word[1:].lower())
             if first:
                 chosen, first = capital, False
             else:
@@ -81,6 +96,42 @@ def truecase(text: str, pieces: Callable[[str], tuple[int, float]]) -> str:
             last = match.end()
         parts[k] = "".join(out) + parts[k][last:]
     return "".join(parts)
+
+
+_MAX_RESPELLINGS = 4  # ss in one word; 2**4 spellings to score
+
+
+def respellings(word: str) -> list[str]:
+    """``word`` and each spelling with ß for some of its (non-overlapping, not initial) ``ss``,
+    as written first; a word with more than four ``ss`` only as written."""
+    cuts = [m.start() for m in re.finditer("ss", word) if m.start() > 0]  # no word starts with ß
+    if not cuts or len(cuts) > _MAX_RESPELLINGS:
+        return [word]
+    out = []
+    for choice in range(1 << len(cuts)):
+        pieces, last = [], 0
+        for bit, cut in enumerate(cuts):
+            if choice >> bit & 1:
+                pieces += [word[last:cut], "ß"]
+                last = cut + 2
+        out.append("".join(pieces) + word[last:])
+    return out
+
+
+def sharp_s_regions(cased: str, text: str) -> tuple[tuple[int, int, int, int], ...] | None:
+    """Where ``truecase`` wrote ß for SS: ``(cased_start, cased_end, text_start, text_end)`` per
+    ß, in order; None when ``cased`` is not ``text`` re-cased and so respelled (a character
+    whose lower case is longer, such as İ)."""
+    regions, i, j = [], 0, 0
+    while i < len(cased) and j < len(text):
+        if cased[i].lower() == text[j].lower():
+            i, j = i + 1, j + 1
+        elif cased[i] == "ß" and text[j:j + 2].lower() == "ss":
+            regions.append((i, i + 1, j, j + 2))
+            i, j = i + 1, j + 2
+        else:
+            return None
+    return tuple(regions) if i == len(cased) and j == len(text) else None
 
 
 def title_case(text: str, small: frozenset[str] = _ENGLISH_SMALL) -> str:

@@ -54,7 +54,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from model.data.lexicon import WORD
 from model.data.software import FORMAT_DIRECTIVE
@@ -328,6 +328,25 @@ class Masked:
             raise ValueError(f"range must satisfy 0 <= start <= end <= {len(self.text)}, "
                              f"got {(start, end)!r}")
         return self._map(start, is_end=False), self._map(end, is_end=True)
+
+    def respelled(self, text: str, changes: Sequence[tuple[int, int, int, int]]) -> Masked:
+        """This masked text written as ``text`` (truecased, ß for SS): ``changes`` lists, in order,
+        each stretch whose length changed as ``(new_start, new_end, start, end)`` of ``text`` and
+        ``self.text``, outside placeholders. ``original_span`` of the result maps ``text`` back."""
+        regions, shift = [], 0
+        pending = sorted(
+            [(m_start, m_end, o_start, o_end, True) for m_start, m_end, o_start, o_end in self.regions]
+            + [(start, end, *self.original_span(start, end), False) for _, _, start, end in changes])
+        lengths = iter([(new_end - new_start) - (end - start) for new_start, new_end, start, end in changes])
+        for m_start, m_end, o_start, o_end, placeholder in pending:
+            if placeholder:
+                regions.append((m_start + shift, m_end + shift, o_start, o_end))
+            else:
+                delta = next(lengths)
+                regions.append((m_start + shift, m_end + shift + delta, o_start, o_end))
+                shift += delta
+        return replace(self, text=text, slots=dict(self.slots), counts=dict(self.counts),
+                       regions=tuple(regions), glossary=dict(self.glossary))
 
     def _map(self, pos: int, *, is_end: bool) -> int:
         shift = 0

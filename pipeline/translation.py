@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from model.inference.alignment import AlignedText, Range
@@ -33,7 +33,7 @@ from model.inference.interface import Engine
 from model.search.options import DEFAULT
 
 from . import words as W
-from .casing import apply_style, style, truecase
+from .casing import apply_style, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, reopen_sentence
 from .glossary import Glossary, fit_terms, merge
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
@@ -136,6 +136,10 @@ class Pipeline:
         self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(
             lambda ch: UNK_ID not in tokenizer.encode(ch))
 
+    def _representable_lowered(self, ch: str) -> bool:
+        lowered = ch.lower()
+        return self.representable(ch) or len(lowered) == 1 and self.representable(lowered)
+
     # ------------------------------------------------------------------------------- public API
 
     def translate(self, texts: Sequence[str], glossary: Glossary | None = None) -> list[str]:
@@ -199,30 +203,42 @@ class Pipeline:
         spans = self._spans(text)
         needed = slots_needed(spans)
         fits = self.placeholders and needed["N"] <= NUMBER_SLOTS and needed["X"] <= OTHER_SLOTS
-        masked = mask(text, spans if fits else [])
-        text_style, model_text = self._cased(masked.text, text, spans if fits else [])
-        return ModelInput(model_text, masked if fits else None, text_style)
+        text_style, masked = self._cased(mask(text, spans if fits else []), text, spans if fits else [],
+                                         respell=fits)  # without a Masked, offsets must not move
+        return ModelInput(masked.text, masked if fits else None, text_style)
 
     def _spans(self, sentence: str, glossary: Glossary | None = None) -> list[Span]:
         """The protected spans of a sentence (``find_spans``), the ``glossary``'s terms outside
         them, and its names (``with_names``) where the model has a lexicon and the words are
         normally cased (in ALL CAPS or Title Case every word looks like a name)."""
         spans = find_spans(sentence, self.representable)
+        if self.truecase and any(s.kind == "unrepresentable" for s in spans) \
+                and style(_words_only(sentence, spans)) == "upper":
+            # ALL CAPS is read truecased: a capital the vocabulary lacks whose lower case it has
+            # (ẞ, ß's capital) is read as that.
+            spans = find_spans(sentence, self._representable_lowered)
         if glossary:
             spans = merge(spans, glossary.spans(sentence, spans))
         if self.lexicon is None or style(_words_only(sentence, spans)) != "normal":
             return spans
         return with_names(sentence, spans, self.lexicon.knows)
 
-    def _cased(self, masked_text: str, original: str, spans: Sequence[Span]) -> tuple[str, str]:
-        """The casing style of the words of ``original`` (not of its spans), and ``masked_text``
-        truecased where that style is ALL CAPS or Title Case."""
+    def _cased(self, masked: Masked, original: str, spans: Sequence[Span], *,
+               respell: bool = True) -> tuple[str, Masked]:
+        """The casing style of the words of ``original`` (not of its spans), and ``masked``
+        truecased where that style is ALL CAPS or Title Case; in ALL CAPS with ß for SS where the
+        vocabulary has it (``respell``), ``original_span`` still mapping back."""
         text_style = style(_words_only(original, spans))
-        if text_style != "normal" and self.truecase:
-            cased = truecase(masked_text, self._pieces)
-            if len(cased) == len(masked_text):  # the word spans map back by position
-                return text_style, cased
-        return text_style, masked_text
+        if text_style == "normal" or not self.truecase:
+            return text_style, masked
+        lexicon = self.translator.lexicon
+        sharp_s = respell and text_style == "upper"
+        cased = truecase(masked.text, self._pieces, sharp_s=sharp_s,
+                         known=lexicon.knows if lexicon is not None else None)
+        changes = sharp_s_regions(cased, masked.text)
+        if changes is None:  # a character whose lower case is longer: the words would not map back
+            return text_style, masked
+        return text_style, masked.respelled(cased, changes) if changes else replace(masked, text=cased)
 
     @staticmethod
     def finish(output: str, model_input: ModelInput) -> str:
@@ -278,8 +294,8 @@ class Pipeline:
         masked = mask(text[start:end], [s for s in spans])
         if not any(c.isalnum() for c in masked.text):  # punctuation only: nothing to translate
             return _Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]), model_text=masked.text)
-        text_style, model_text = self._cased(masked.text, text[start:end], spans)
-        chunk = _Chunk(start, end, masked, style=text_style, model_text=model_text)
+        text_style, masked = self._cased(masked, text[start:end], spans)
+        chunk = _Chunk(start, end, masked, style=text_style, model_text=masked.text)
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.model_text)]
         chunk.units = split_long(chunk.model_text, (0, len(chunk.model_text)), self._closed_count,
                                  self.options.max_pieces, protected)

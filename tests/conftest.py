@@ -90,3 +90,13 @@ def span_translator(span_checkpoint):
     from model.inference.translator import Translator
 
     return Translator.from_checkpoint(span_checkpoint, device="cpu")
+
+
+@pytest.fixture(scope="session")
+def release_pipeline():
+    """The release model (checkpoints/de-en.pt) on the CTranslate2 engine, as the app serves it."""
+    from model.cli import DEFAULT_CHECKPOINT
+    from model.inference.engines import load_engine
+    from pipeline.translation import Options, Pipeline
+
+    return Pipeline(load_engine(DEFAULT_CHECKPOINT, engine="ct2", device="cpu"), Options(beam_size=4))

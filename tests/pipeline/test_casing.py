@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from pipeline.casing import apply_style, augment_case, style, title_case, truecase
+from pipeline.casing import apply_style, augment_case, respellings, sharp_s_regions, style, title_case, truecase
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -77,6 +77,57 @@ def test_truecase_with_a_real_vocabulary():
     assert truecase("NOTAUSGANG FREIHALTEN.", tokenizer.score) == "Notausgang freihalten."
     assert truecase("DER ZUG FÄHRT HEUTE NICHT.", tokenizer.score) == "Der Zug fährt heute nicht."
     assert truecase("Wie Man Einen Kuchen Backt", tokenizer.score) == "Wie man einen Kuchen backt"
+    for upper, expected in [("ICH WEISS, DASS DIE STRASSE ZU GROSS IST.", "Ich weiß, dass die Straße zu groß ist."),
+                            ("BITTE DIE TÜR SCHLIESSEN!", "Bitte die Tür schließen!"),
+                            ("WIR MÜSSEN ESSEN, ES MACHT SPASS", "Wir müssen essen, es macht Spaß"),
+                            ("VIELE GRÜSSE AUS DER FUSSGÄNGERZONE", "Viele Grüße aus der Fußgängerzone")]:
+        assert truecase(upper, tokenizer.score, sharp_s=True) == expected
+
+
+@pytest.mark.parametrize("word, expected", [
+    ("strasse", ["strasse", "straße"]),
+    ("schlossstrasse", ["schlossstrasse", "schloßstrasse", "schlossstraße", "schloßstraße"]),
+    ("ssd", ["ssd"]),                                                 # no word starts with ß
+    ("haus", ["haus"]),
+    ("assassassassassa", ["assassassassassa"]),                       # more than four: as written
+])
+def test_respellings(word, expected):
+    assert respellings(word) == expected
+
+
+# ß against ss: (pieces, log-probability), as a real vocabulary has them (tests below use one)
+SPELLINGS = {"Straße": (1, -9.4), "Strasse": (3, -22.5), "straße": (2, -14.2), "strasse": (3, -21.9),
+             "dass": (1, -6.1), "daß": (2, -17.2), "Gruß": (3, -23.1), "Gruss": (3, -21.1),
+             "gruß": (3, -24.0), "gruss": (3, -22.0)}
+
+
+def spelling_pieces(word):
+    return SPELLINGS.get(word, pieces(word))
+
+
+@pytest.mark.parametrize("text, known, expected", [
+    ("DIE STRASSE", None, "Die Straße"),          # fewer pieces, and Capitalized in fewer still
+    ("SO DASS", None, "So dass"),                 # ss in fewer pieces
+    ("VIELE GRUSS", None, "Viele Gruss"),         # as many pieces: the likelier
+    ("VIELE GRUSS", {"Gruß"}, "Viele Gruß"),      # the lexicon knows it: that spelling
+    ("STRAẞE", None, "Straße"),                   # the capital ß is lower-cased as it is
+])
+def test_truecase_writes_sharp_s_where_the_vocabulary_has_it(text, known, expected):
+    known_word = (lambda word: word in known) if known else None
+    assert truecase(text, spelling_pieces, known=known_word, sharp_s=True) == expected
+    assert truecase("DIE STRASSE", spelling_pieces) == "Die strasse"  # only when asked (ALL CAPS)
+
+
+@pytest.mark.parametrize("cased, text, expected", [
+    ("Die Straße", "DIE STRASSE", ((8, 9, 8, 10),)),
+    ("Schloßstraße ⦅N1⦆", "SCHLOSSSTRASSE ⦅N1⦆", ((5, 6, 5, 7), (10, 11, 11, 13))),
+    ("Straße", "STRAẞE", ()),                    # ẞ -> ß keeps the length
+    ("Die Strasse", "DIE STRASSE", ()),
+    ("i̇stanbul", "İSTANBUL", None),              # İ lower-cases to two characters
+    ("Die Straße", "DIE WEG", None),
+])
+def test_sharp_s_regions(cased, text, expected):
+    assert sharp_s_regions(cased, text) == expected
 
 
 def test_augment_case_shares_and_both_sides():

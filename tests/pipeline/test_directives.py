@@ -51,14 +51,6 @@ def fixture_pipeline(span_translator):
     return Pipeline(span_translator, Options(beam_size=1))
 
 
-@pytest.fixture(scope="module")
-def release_pipeline():
-    from model.cli import DEFAULT_CHECKPOINT
-    from model.inference.engines import load_engine
-
-    return Pipeline(load_engine(DEFAULT_CHECKPOINT, engine="ct2", device="cpu"), Options(beam_size=4))
-
-
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(example=EXAMPLES)
 def test_every_directive_comes_back_once_on_the_fixture_model(fixture_pipeline, example):

@@ -373,14 +373,6 @@ def test_a_plural_term_gets_a_plural_verb_and_loses_glued_letters():
 # ------------------------------------------------------------------------------ the pipeline
 
 @pytest.fixture(scope="module")
-def release_pipeline():
-    from model.cli import DEFAULT_CHECKPOINT
-    from model.inference.engines import load_engine
-
-    return Pipeline(load_engine(DEFAULT_CHECKPOINT, engine="ct2", device="cpu"), Options(beam_size=4))
-
-
-@pytest.fixture(scope="module")
 def glossary() -> Glossary:
     return Glossary({"Termin": "appointment", "Rechnung": "invoice", "Lehrer": "tutor", "Arzt": "physician"},
                     Inflections.from_path(DING_PATH))

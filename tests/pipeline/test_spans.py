@@ -300,3 +300,20 @@ def test_a_name_takes_in_its_unrepresentable_characters():
     assert [(s.kind, s.text) for s in spans] == [("unrepresentable", "ş"), ("unrepresentable", "ë")]
     found = with_names(text, spans, Lexicon(["und"]).knows)
     assert [(s.kind, s.text) for s in found] == [("name", "Ayşe"), ("name", "Zoë")]
+
+
+@pytest.mark.parametrize("start, end, expected", [
+    (0, 6, (0, 7)),            # "Straße" -> "STRASSE"
+    (4, 5, (4, 6)),            # "ß" -> "SS"
+    (5, 6, (6, 7)),            # "e" after it, shifted back by one
+    (7, 11, (8, 9)),           # ⦅N1⦆ -> "5", its region moved with the text before it
+    (12, 16, (10, 15)),        # "groß" -> "GROSS"
+    (0, 16, (0, 15)),
+])
+def test_respelled_maps_back_through_the_changed_lengths(start, end, expected):
+    result = masked("STRASSE 5 GROSS")
+    assert result.text == "STRASSE ⦅N1⦆ GROSS"
+    respelled = result.respelled("Straße ⦅N1⦆ groß", [(4, 5, 4, 6), (15, 16, 16, 18)])
+    assert respelled.text == "Straße ⦅N1⦆ groß" and respelled.slots == {"⦅N1⦆": "5"}
+    assert respelled.original_span(start, end) == expected
+    assert result.text == "STRASSE ⦅N1⦆ GROSS"  # the masked text it came from is unchanged

@@ -187,6 +187,30 @@ def test_html_projects_a_tag_onto_its_word(pipeline):
         "<p>My name is <b>Anna</b>.</p>"]
 
 
+# ------------------------------------------------------------------- ß for SS in ALL CAPS (release model)
+
+@pytest.mark.parametrize("german, model_text", [
+    ("BITTE DIE TÜR SCHLIESSEN!", "Bitte die Tür schließen!"),
+    ("GRÜSSE AUS DER SCHLOSSSTRASSE 5", "Grüße aus der Schlossstraße ⦅N1⦆"),
+    ("ICH WEISS, DASS ES SPASS MACHT.", "Ich weiß, dass es Spaß macht."),
+    ("STRAẞE GESPERRT", "Straße gesperrt"),                   # ẞ is read as ß, not carried over
+    ("WIR MÜSSEN ESSEN.", "Wir müssen essen."),
+    ("Bitte die Tür schliessen!", "Bitte die Tür schliessen!"),  # not ALL CAPS: as written
+])
+def test_all_caps_is_read_with_sharp_s_where_the_vocabulary_has_it(release_pipeline, german, model_text):
+    assert release_pipeline.model_input(german).text == model_text
+
+
+def test_sharp_s_keeps_every_word_linked_to_its_capitals(release_pipeline):
+    text = "BITTE DIE TÜR SCHLIESSEN! GRÜSSE AUS DER SCHLOSSSTRASSE 5"
+    result = release_pipeline.translate_aligned([text])[0]
+    assert result.target == result.target.upper() and "CLOSE" in result.target
+    assert [text[s:e] for s, e in result.source_words] == [
+        "BITTE", "DIE", "TÜR", "SCHLIESSEN", "!", "GRÜSSE", "AUS", "DER", "SCHLOSSSTRASSE", "5"]
+    html = translate_html(["<p>BITTE DIE TÜR <b>SCHLIESSEN</b>!</p>"], release_pipeline.translate_aligned)[0]
+    assert re.fullmatch(r"<p>[A-Z .]*<b>CLOSE</b>[A-Z .!]*</p>", html), html
+
+
 # ------------------------------------------------------------------- a vocabulary without placeholders
 
 @pytest.fixture(scope="module")
