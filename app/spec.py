@@ -176,6 +176,26 @@ def _get(summary: str, tag: str, schema: dict[str, Any], *errors: int) -> dict[s
                                                                     **_errors(*errors)}}}
 
 
+def _metrics() -> dict[str, Any]:
+    unauthorized = _json("METRICS_TOKEN is set and the request lacks Authorization: Bearer <that token>",
+                         _ref("Error"))
+    unauthorized["headers"] = {"WWW-Authenticate": {"description": 'Bearer realm="metrics"',
+                                                    "schema": {"type": "string"}}}
+    return {"get": {
+        "summary": "Prometheus metrics of every worker of this instance",
+        "description": "Only with METRICS=1 (else 404). The Prometheus text format: requests by endpoint and "
+                       "status, latency histograms, characters translated, cache hits, engine batch sizes and "
+                       "queue wait. With METRICS_TOKEN set it needs Authorization: Bearer <token>.",
+        "tags": ["status"],
+        "security": [{}, {"metricsToken": []}],
+        "responses": {
+            "200": {"description": "The metrics", "content": {"text/plain": {"schema": {"type": "string"}}}},
+            "401": unauthorized,
+            **_errors(404),
+        },
+    }}
+
+
 def _attention() -> dict[str, Any]:
     weights = {"type": "array", "description": "[layer][head][query][key], rounded to 4 decimals",
                "items": {"type": "array", "items": {"type": "array", "items": {"type": "array",
@@ -436,6 +456,9 @@ def document() -> dict[str, Any]:
                                 random, 404, 429),
             "/health": _get("Service status", "status", health),
             "/spec": _get("This OpenAPI document", "status", {"type": "object"}),
+            "/metrics": _metrics(),
         },
-        "components": {"schemas": _schemas()},
+        "components": {"schemas": _schemas(),
+                       "securitySchemes": {"metricsToken": {"type": "http", "scheme": "bearer",
+                                                            "description": "METRICS_TOKEN, for /metrics"}}},
     }

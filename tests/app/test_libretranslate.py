@@ -160,10 +160,13 @@ def _openapi_path(rule: str) -> str:
     return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
 
 
-def test_spec_describes_every_api_route_with_its_methods(app):
+@pytest.mark.parametrize("settings, optional", [({}, set()), ({"METRICS": 1}, {"/metrics"})])
+def test_spec_describes_every_api_route_with_its_methods(make_app, settings, optional):
+    app = make_app(**settings)
     paths = document()["paths"]
     routes = [r for r in app.url_map.iter_rules() if r.endpoint != "static" and r.rule.startswith(API_PREFIXES)]
-    assert {"/translate", "/languages", "/detect", "/frontend/settings", "/spec", "/health"} <= {r.rule for r in routes}
+    assert {"/translate", "/languages", "/detect", "/frontend/settings", "/spec", "/health", *optional} \
+        <= {r.rule for r in routes}
     for rule in routes:
         path = _openapi_path(rule.rule)
         assert path in paths, f"{rule.rule} is not in app/spec.py"
