@@ -39,7 +39,9 @@ os.environ["WEB_CONCURRENCY"] = str(workers)
 # Threads only wait on sockets: a browser's idle pre-opened connection would block a sync worker
 # until the timeout, while gthread keeps serving other clients and keep-alive connections.
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# 8: keep-alive connections stay with the worker that accepted them, and 8 clients often land 5-3
+# or 6-2 on two workers; with 4 threads the busier worker made the rest wait (bench/README.md).
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 
 # On a CPU, load the model once in the master: forked workers share its memory pages copy-on-write,
 # and a missing or broken checkpoint stops gunicorn at start with a one-line "Error: ...". On a GPU
@@ -84,9 +86,11 @@ keepalive = 5
 limit_request_line = 8190
 
 # Recycle workers now and then so slow memory growth (fragmentation) cannot accumulate; the jitter
-# keeps all workers from restarting at the same moment.
-max_requests = 1000
-max_requests_jitter = 100
+# keeps all workers from restarting at the same moment. Rarely: a recycled worker forgets its
+# CTranslate2 translator and its batching rhythm, and at a few hundred requests a second 1,000
+# meant a restart every few seconds (bench/README.md, load.py).
+max_requests = 20000
+max_requests_jitter = 2000
 
 accesslog = "-"
 errorlog = "-"

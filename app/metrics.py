@@ -15,9 +15,10 @@ What is counted (``nmt_`` names):
   ``source=auto`` request's German stretches, a file's texts) and ``/health``'s probe do not count;
 - ``nmt_translation_cache_hits_total`` / ``_misses_total``: model inputs found in and missing from
   the translation cache (``CachedTranslator.on_lookup``);
-- ``nmt_batch_sentences`` and ``nmt_batch_queue_wait_seconds``: the sentences of each engine call
-  of the batching scheduler and how long each request's sentences waited in its queue
-  (``BatchingEngine.on_batch``).
+- ``nmt_batch_sentences``, ``nmt_batch_queue_wait_seconds`` and ``nmt_engine_call_seconds``: the
+  sentences of each engine call of the batching scheduler, how long each request's sentences
+  waited in its queue, and how long the call took (``BatchingEngine.on_batch``); with the request
+  durations they tell what a request spends outside the engine (``bench/load.py --single``).
 
 One registry per app (``app.extensions["metrics"]``), not prometheus_client's process-wide
 ``REGISTRY``: ``create_app`` runs many times in a test process, a name can be registered only once
@@ -85,6 +86,8 @@ class Metrics:
         self.queue_wait = Histogram("nmt_batch_queue_wait_seconds",
                                     "Time a request's sentences waited for their engine call",
                                     buckets=WAIT_BUCKETS, registry=r)
+        self.engine_seconds = Histogram("nmt_engine_call_seconds", "Time of each engine call of the batching scheduler",
+                                        buckets=DURATION_BUCKETS, registry=r)
 
     # ------------------------------------------------------------------ request hooks
 
@@ -110,8 +113,9 @@ class Metrics:
         self.cache_hits.inc(hits)
         self.cache_misses.inc(misses)
 
-    def engine_batch(self, sentences: int, waits: list[float]) -> None:
+    def engine_batch(self, sentences: int, waits: list[float], seconds: float) -> None:
         self.batch_sentences.observe(sentences)
+        self.engine_seconds.observe(seconds)
         for wait in waits:
             self.queue_wait.observe(max(0.0, wait))
 

@@ -154,27 +154,6 @@ def bench_bleu(engines: dict, sources: list[str], streams: list) -> dict:
 # ------------------------------------------------------------------------------------- served
 
 
-def pss_kib(pid: int) -> int:
-    """Proportional set size of one process (KiB): shared pages count once over their sharers."""
-    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-        if line.startswith("Pss:"):
-            return int(line.split()[1])
-    raise ValueError(f"no Pss line for process {pid!r}")
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 def post(conn: http.client.HTTPConnection, text: str) -> float:
     body = json.dumps({"q": text, "source": "de", "target": "en"})
     start = time.perf_counter()
@@ -209,8 +188,8 @@ def bench_served(checkpoint: str, engine: str, texts: list[str], workers: int) -
                 post(conn, text)
             first = [post(conn, t) for t in texts]
             again = [post(conn, t) for t in texts]
-            pids = [proc.pid] + children(proc.pid)
-            memory = sum(pss_kib(pid) for pid in pids) / 1024
+            processes = 1 + len(server.children(proc.pid))
+            memory = server.pss_mib(proc)
             conn.close()
         finally:
             server.stop(proc)
@@ -219,7 +198,7 @@ def bench_served(checkpoint: str, engine: str, texts: list[str], workers: int) -
     return {"engine": engine, "workers": workers, "startup_s": round(startup, 2), "requests": len(first),
             "p50_ms": round(percentile(ms, 50), 2), "p99_ms": round(percentile(ms, 99), 2),
             "cached_p50_ms": round(percentile(hits, 50), 2), "pss_mib": round(memory, 1),
-            "processes": len(pids)}
+            "processes": processes}
 
 
 # ------------------------------------------------------------------------------------- report

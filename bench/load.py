@@ -12,9 +12,15 @@ it is on) are printed. It prints requests/s, p50/p99 latency and errors.
 
 With --checkpoint it then compares, in the same run, with the bare engine on the same cores:
 CTranslate2 int8 of the same checkpoint translating the sentences the server was sent, batched
-(64, beam 4, all cores), sentences/s; the ratio served / raw is the issue's throughput figure.
+(64 per call in the order they were sent, beam 4, all cores as one call's threads), sentences/s;
+the ratio served / raw is the issue's throughput figure. Also CTranslate2 at its best on the same
+cores (a thread per core on separate batches, all sentences at once, sorted by length), which no
+server of requests arriving one by one can match: served / best.
 ``--single N`` (with --checkpoint) sends N sentences one at a time, alternating each with the bare
-engine on one worker's threads: median latencies and their ratio (the served overhead).
+engine on one worker's threads: median latencies and their ratio (the served overhead), and from the
+server's /metrics where a request's mean time goes (HTTP, the app around the engine, queue, engine).
+The server's mean sentences per engine call and queue wait, and its memory (PSS of master and
+workers) after the load, are printed too.
 Standard library for the load (threads + http.client); only loopback addresses are accepted, and
 clients and time are bounded, so it cannot be pointed at somebody else's server by accident.
 """
@@ -137,8 +143,16 @@ def run_load(host: str, port: int, clients: int, duration: float, feed: Feed) ->
             "errors": sum(errors.values()), "error_kinds": dict(errors), "repeated_sentences": feed.repeats}
 
 
-def cache_hits(host: str, port: int) -> float | None:
-    """The server's translation-cache hits so far (``/metrics``), None without metrics."""
+# The server's counters that load.py reports (summed over their labels), from /metrics.
+SERVER_METRICS = ("nmt_translation_cache_hits_total", "nmt_batch_sentences_sum", "nmt_batch_sentences_count",
+                  "nmt_batch_queue_wait_seconds_sum", "nmt_batch_queue_wait_seconds_count",
+                  "nmt_engine_call_seconds_sum", "nmt_engine_call_seconds_count",
+                  'nmt_request_duration_seconds_sum{endpoint="/translate"}',
+                  'nmt_request_duration_seconds_count{endpoint="/translate"}')
+
+
+def server_metrics(host: str, port: int) -> dict[str, float] | None:
+    """``SERVER_METRICS`` so far, None without /metrics (METRICS off)."""
     conn = http.client.HTTPConnection(host, port, timeout=10)
     try:
         conn.request("GET", "/metrics")
@@ -150,9 +164,32 @@ def cache_hits(host: str, port: int) -> float | None:
         conn.close()
     if response.status != 200:
         return None
-    values = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
-              if line.startswith("nmt_translation_cache_hits_total")]
-    return sum(values) if values else None
+    found = dict.fromkeys(SERVER_METRICS, 0.0)
+    for line in text.splitlines():
+        sample = line.rsplit(" ", 1)[0]
+        for name in {sample, sample.split("{", 1)[0]} & found.keys():  # with its labels, or summed over them
+            found[name] += float(line.rsplit(" ", 1)[1])
+    return found
+
+
+def server_figures(before: dict[str, float] | None, after: dict[str, float] | None) -> dict:
+    """What the server did between two ``server_metrics``: cache hits; means of the sentences per
+    engine call, of a call's queue wait and engine time, and of a /translate request's time in the
+    server (None without /metrics, or where nothing was counted)."""
+    if before is None or after is None:
+        return {"cache_hits": None, "mean_batch_sentences": None, "mean_queue_wait_ms": None,
+                "mean_engine_call_ms": None, "mean_server_ms": None}
+    delta = {name: after[name] - before[name] for name in SERVER_METRICS}
+
+    def mean(name: str, scale: float = 1000.0) -> float | None:
+        count = delta[name + "_count" if "{" not in name else name.replace("_sum{", "_count{")]
+        return round(scale * delta[name + "_sum" if "{" not in name else name] / count, 2) if count else None
+
+    return {"cache_hits": delta["nmt_translation_cache_hits_total"],
+            "mean_batch_sentences": mean("nmt_batch_sentences", 1.0),
+            "mean_queue_wait_ms": mean("nmt_batch_queue_wait_seconds"),
+            "mean_engine_call_ms": mean("nmt_engine_call_seconds"),
+            "mean_server_ms": mean('nmt_request_duration_seconds_sum{endpoint="/translate"}')}
 
 
 def bare_engine(checkpoint: str, threads: int):
@@ -174,9 +211,32 @@ def raw_throughput(checkpoint: str, sentences: list[str], threads: int) -> float
     return len(sentences) / (time.perf_counter() - started)
 
 
+def raw_best_throughput(checkpoint: str, sentences: list[str], cores: int) -> float:
+    """Sentences/s of CTranslate2 int8 at its best on ``cores`` cores: one translator with a thread
+    per core working on separate batches (``inter_threads``), given all of ``sentences`` at once
+    so that it sorts them by length (batches of 64, beam 4); a server cannot do that with requests
+    that come one by one."""
+    from model.inference.ct2_converter import model_files, require_ctranslate2
+    from model.inference.translator import Translator
+    from pipeline.ending import close_sentence
+
+    torch_translator = Translator.from_checkpoint(checkpoint, "cpu")
+    tokenizer = torch_translator.tokenizer
+    engine = require_ctranslate2().Translator(
+        "de-en-nmt", device="cpu", compute_type="int8", inter_threads=cores, intra_threads=1,
+        files=model_files(torch_translator.model, tokenizer, "int8"))
+    tokens = [tokenizer.pieces(ids) for ids in tokenizer.encode_batch([close_sentence(t) for t in sentences])]
+    engine.translate_batch(tokens[:RAW_BATCH], beam_size=BEAM, max_batch_size=RAW_BATCH)  # warm-up
+    started = time.perf_counter()
+    engine.translate_batch(tokens, beam_size=BEAM, max_batch_size=RAW_BATCH)
+    return len(sentences) / (time.perf_counter() - started)
+
+
 def single(host: str, port: int, checkpoint: str, sentences: list[str], threads: int) -> dict:
-    """Each sentence sent alone to the server, then given alone to the bare engine, in turn."""
+    """Each sentence sent alone to the server, then given alone to the bare engine, in turn; with
+    the server's metrics, where a served request's mean time goes (``breakdown``)."""
     translate = bare_engine(checkpoint, threads)
+    before = server_metrics(host, port)
     conn = http.client.HTTPConnection(host, port, timeout=30)
     served, raw, errors = [], [], 0
     for text in sentences:
@@ -194,7 +254,22 @@ def single(host: str, port: int, checkpoint: str, sentences: list[str], threads:
     conn.close()
     s, r = statistics.median(served) * 1000, statistics.median(raw) * 1000
     return {"sentences": len(sentences), "served_p50_ms": round(s, 2), "raw_p50_ms": round(r, 2),
-            "ratio": round(s / r, 2), "overhead_ms": round(s - r, 2), "errors": errors}
+            "ratio": round(s / r, 2), "overhead_ms": round(s - r, 2), "errors": errors,
+            "breakdown": breakdown(statistics.mean(served) * 1000, statistics.mean(raw) * 1000,
+                                   server_figures(before, server_metrics(host, port)))}
+
+
+def breakdown(client_ms: float, raw_ms: float, server: dict) -> dict | None:
+    """A served request's mean time, in parts: HTTP (client and gunicorn: the client's time less the
+    app's), the app around the engine (Flask, validation, the text pipeline: the app's time less the
+    queue wait and the engine call), the queue wait, and the engine call (against the bare engine's
+    mean). None without /metrics."""
+    if server["mean_server_ms"] is None or server["mean_engine_call_ms"] is None:
+        return None
+    app = server["mean_server_ms"] - server["mean_queue_wait_ms"] - server["mean_engine_call_ms"]
+    return {"client_ms": round(client_ms, 2), "http_ms": round(client_ms - server["mean_server_ms"], 2),
+            "app_ms": round(app, 2), "queue_wait_ms": server["mean_queue_wait_ms"],
+            "engine_call_ms": server["mean_engine_call_ms"], "bare_engine_ms": round(raw_ms, 2)}
 
 
 def start_server(checkpoint: str, workers: int | None) -> tuple[subprocess.Popen, int]:
@@ -252,10 +327,10 @@ def main(argv: list[str] | None = None) -> int:
     feed = Feed(sentences[args.single:])
     try:
         client(host, port, time.perf_counter() + 0.5, warm, [], Counter(), threading.Lock())
-        hits_before = cache_hits(host, port)
+        before = server_metrics(host, port)
         result = run_load(host, port, args.clients, args.duration, feed)
-        hits_after = cache_hits(host, port)
-        result["cache_hits"] = None if hits_after is None else hits_after - (hits_before or 0)
+        result.update(server_figures(before, server_metrics(host, port)))
+        result["pss_mib"] = round(server.pss_mib(process), 1) if process is not None else None
         if args.single:
             workers = int(args.workers or 0) or min(4, os.cpu_count() or 1)
             result["single"] = single(host, port, args.checkpoint, sentences[:args.single],
@@ -268,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
         raw = raw_throughput(args.checkpoint, served, os.cpu_count() or 1)
         result["raw_sentences_per_s"] = round(raw, 1)
         result["served_vs_raw"] = round(result["requests_per_s"] / raw, 2)
+        best = raw_best_throughput(args.checkpoint, served, os.cpu_count() or 1)
+        result["raw_best_sentences_per_s"] = round(best, 1)
+        result["served_vs_raw_best"] = round(result["requests_per_s"] / best, 2)
     if args.json:
         print(json.dumps(result))
         return 0 if result["errors"] == 0 else 1
@@ -276,14 +354,28 @@ def main(argv: list[str] | None = None) -> int:
           f"(distinct sentences; repeated {result['repeated_sentences']}, server cache hits {hits}), "
           f"{result['requests_per_s']} requests/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
           f"max {result['max_ms']} ms, errors {result['errors']} {result['error_kinds'] or ''}".rstrip())
+    if result["mean_batch_sentences"] is not None:
+        print(f"server: {result['mean_batch_sentences']} sentences per engine call, queue wait "
+              f"{result['mean_queue_wait_ms']} ms per call (means)")
+    if result["pss_mib"] is not None:
+        print(f"server memory after the load: PSS {result['pss_mib']} MiB (master and workers)")
     if "raw_sentences_per_s" in result:
         print(f"bare CTranslate2 int8, same sentences, batched {RAW_BATCH}, beam {BEAM}, {os.cpu_count()} threads: "
               f"{result['raw_sentences_per_s']} sentences/s; served / raw = {result['served_vs_raw']}")
+        print(f"CTranslate2 int8 at its best, same sentences all at once (sorted by length), {os.cpu_count()} "
+              f"translating threads: {result['raw_best_sentences_per_s']} sentences/s; served / best = "
+              f"{result['served_vs_raw_best']}")
     if "single" in result:
         one = result["single"]
         print(f"one at a time, {one['sentences']} sentences alternating: served p50 {one['served_p50_ms']} ms, "
               f"bare engine p50 {one['raw_p50_ms']} ms, ratio {one['ratio']}, overhead {one['overhead_ms']} ms, "
               f"errors {one['errors']}")
+        if one["breakdown"]:
+            b = one["breakdown"]
+            print(f"  where a served request's mean {b['client_ms']} ms goes: HTTP (client and gunicorn) "
+                  f"{b['http_ms']} ms, app around the engine (Flask, validation, pipeline) {b['app_ms']} ms, "
+                  f"queue wait {b['queue_wait_ms']} ms, engine call {b['engine_call_ms']} ms "
+                  f"(bare engine {b['bare_engine_ms']} ms)")
     return 0 if result["errors"] == 0 else 1
 
 

@@ -95,3 +95,30 @@ def start(log: IO[bytes], *, environ: Mapping[str, str] | None = None, timeout: 
         stop(server)
         raise
     return server, port
+
+
+def pss_mib(process: subprocess.Popen) -> float:
+    """Proportional set size of a server and its workers (MiB): shared pages (the preloaded
+    weights, libraries) count once over their sharers, from /proc/PID/smaps_rollup."""
+    return sum(_pss_kib(pid) for pid in [process.pid, *children(process.pid)]) / 1024
+
+
+def _pss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1])
+    raise ServerError(f"no Pss line for process {pid!r}")
+
+
+def children(pid: int) -> list[int]:
+    """The process ids whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found

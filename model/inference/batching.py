@@ -21,8 +21,8 @@ front of an engine:
 
 A batch gives each sentence exactly the output it gets alone: the engines translate every
 sentence of a call independently (padding is masked), and a test checks it on both engines.
-``on_batch`` (if set) is told each engine call's sentence count and each call's queue wait, for
-metrics. The scheduler thread is started on first use in each process, so a gunicorn worker forked
+``on_batch`` (if set) is told each engine call's sentence count, each call's queue wait and the
+engine call's seconds, for metrics. The scheduler thread is started on first use in each process, so a gunicorn worker forked
 from a master that built the engine starts its own.
 """
 
@@ -73,7 +73,7 @@ class BatchingEngine(Wrapping):
         self.options = options
         # Reentrant: the app's inspector holds it around torch calls that may call ``align``.
         self.lock = threading.RLock()
-        self.on_batch: Callable[[int, list[float]], None] | None = None
+        self.on_batch: Callable[[int, list[float], float], None] | None = None
         self._queue: list[_Call] = []
         self._ready = threading.Condition()
         self._loaded = False        # the last batch held several calls: keep gathering
@@ -188,7 +188,9 @@ class BatchingEngine(Wrapping):
         texts = [t for call in batch for t in call.texts]
         try:
             with self.lock:
+                engine_started = time.monotonic()
                 outputs = self.inner.output_ids(texts, **batch[0].search)
+                engine_seconds = time.monotonic() - engine_started
         except BaseException as exc:  # noqa: BLE001 - handed to the callers, never lost
             if len(batch) == 1:
                 batch[0].error = exc
@@ -199,7 +201,7 @@ class BatchingEngine(Wrapping):
             return
         if self.on_batch is not None:
             try:
-                self.on_batch(len(texts), [started - call.arrived for call in batch])
+                self.on_batch(len(texts), [started - call.arrived for call in batch], engine_seconds)
             except Exception:  # noqa: BLE001 - metrics must never fail a translation
                 pass
         start = 0

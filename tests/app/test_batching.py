@@ -25,7 +25,7 @@ def test_concurrent_requests_are_batched_and_answered_as_alone(make_app, engine)
     service = app.extensions["translation_service"]
     alone = [app.test_client().post("/translate", json={"q": text, **OK}).get_json() for text in TEXTS]
     batches: list[int] = []
-    service.batcher.on_batch = lambda sentences, waits: batches.append(len(waits))
+    service.batcher.on_batch = lambda sentences, waits, seconds: batches.append(len(waits))
     bodies = [{"q": text, **OK} for text in TEXTS] + [{"q": "", **OK}, {"q": ["Hallo."] * 2, "source": "xx"}]
     answers: list = [None] * len(bodies)
 

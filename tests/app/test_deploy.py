@@ -15,7 +15,7 @@ import pytest
 from .conftest import ROOT, free_port, procfile_web_command, server_env, start_procfile
 
 sys.path.insert(0, str(ROOT))
-from bench import load  # noqa: E402  (bench/ is a folder of scripts, not a package on the path)
+from bench import http_floor, load  # noqa: E402  (bench/ is a folder of scripts, not a package on the path)
 
 
 def request(url: str, method: str, path: str, body=None, headers=None):
@@ -185,6 +185,35 @@ def test_load_benchmark_against_the_live_server(live_server):
     assert result["repeated_sentences"] == 0 and len(set(feed.sent)) == len(feed.sent) >= result["requests"]
 
 
+def test_server_figures_are_the_differences_of_the_metrics():
+    before = dict.fromkeys(load.SERVER_METRICS, 0.0)
+    after = {"nmt_translation_cache_hits_total": 3.0, "nmt_batch_sentences_sum": 12.0, "nmt_batch_sentences_count": 4.0,
+             "nmt_batch_queue_wait_seconds_sum": 0.006, "nmt_batch_queue_wait_seconds_count": 4.0,
+             "nmt_engine_call_seconds_sum": 0.02, "nmt_engine_call_seconds_count": 4.0,
+             'nmt_request_duration_seconds_sum{endpoint="/translate"}': 0.05,
+             'nmt_request_duration_seconds_count{endpoint="/translate"}': 5.0}
+    figures = {"cache_hits": 3.0, "mean_batch_sentences": 3.0, "mean_queue_wait_ms": 1.5, "mean_engine_call_ms": 5.0,
+               "mean_server_ms": 10.0}
+    assert load.server_figures(before, after) == figures
+    assert load.server_figures(None, after)["mean_batch_sentences"] is None
+    assert load.breakdown(12.0, 4.0, figures) == {"client_ms": 12.0, "http_ms": 2.0, "app_ms": 3.5, "queue_wait_ms": 1.5,
+                                                  "engine_call_ms": 5.0, "bare_engine_ms": 4.0}
+
+
+def test_http_floor_measures_gunicorn_around_a_bare_app():
+    result = http_floor.measure(requests=5, work_ms=1.0)
+    assert result["requests"] == 5 and 0 < result["beyond_p50_ms"] < 1000
+
+
+@pytest.mark.parametrize("args", [["--requests", "0"], ["--work-ms", "-1"]])
+def test_http_floor_refuses_bad_arguments(args, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        http_floor.main(args)
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == \
+        "bench/http_floor.py: error: --requests must be 1-100000 and --work-ms 0-1000"
+
+
 def test_feed_repeats_only_after_the_last_sentence():
     feed = load.Feed(["a", "b", "c"])
     assert [feed.next() for _ in range(5)] == ["a", "b", "c", "a", "b"] and feed.repeats == 2
@@ -196,7 +225,12 @@ def test_load_benchmark_compares_with_the_bare_engine(tiny_checkpoint, capsys):
     result = json.loads(capsys.readouterr().out)
     assert code == 0 and result["errors"] == 0 and result["repeated_sentences"] == 0
     assert result["cache_hits"] == 0  # read from the server's /metrics (METRICS=1)
+    assert result["mean_batch_sentences"] >= 1 and result["mean_queue_wait_ms"] >= 0
+    assert 0 < result["pss_mib"] < 4096
+    parts = result["single"]["breakdown"]  # from the server's /metrics
+    assert parts["engine_call_ms"] > 0 and parts["client_ms"] > parts["http_ms"] > 0
     assert result["raw_sentences_per_s"] > 0 and result["served_vs_raw"] > 0
+    assert result["raw_best_sentences_per_s"] > 0 and result["served_vs_raw_best"] > 0
     assert result["single"]["sentences"] == 5 and result["single"]["errors"] == 0
 
 

@@ -161,6 +161,10 @@ def test_cache_hits_misses_and_batches(metrics_app):
     assert value(text, "nmt_batch_sentences_sum") == misses
     calls = value(text, "nmt_batch_sentences_count")
     assert calls >= 1 and value(text, "nmt_batch_queue_wait_seconds_count") == calls  # one request per call
+    # each engine call timed, and inside the request that made it
+    assert value(text, "nmt_engine_call_seconds_count") == calls
+    assert 0 < value(text, "nmt_engine_call_seconds_sum") < value(text, "nmt_request_duration_seconds_sum",
+                                                                  endpoint="/translate")
     assert client.post("/translate", json=body).status_code == 200  # the same text again: all hits
     text = scrape(client)
     assert value(text, "nmt_translation_cache_hits_total") == misses == cache.hits

@@ -23,7 +23,7 @@ def inner(request, tiny_checkpoint):
 def batcher(inner):
     engine = BatchingEngine(inner, BatchingOptions(max_wait=0.05))
     engine.batches = []
-    engine.on_batch = lambda sentences, waits: engine.batches.append((sentences, len(waits)))
+    engine.on_batch = lambda sentences, waits, seconds: engine.batches.append((sentences, len(waits)))
     return engine
 
 
@@ -98,7 +98,7 @@ class Slow:
 def test_a_call_run_again_reports_its_queue_wait_without_the_failed_attempt(inner):
     engine = BatchingEngine(Slow(inner, 0.5), BatchingOptions(max_wait=0.05))
     reported: list[list[float]] = []
-    engine.on_batch = lambda sentences, waits: reported.append(waits)
+    engine.on_batch = lambda sentences, waits, seconds: reported.append(waits)
     results, _ = in_threads(engine, [[TEXTS[0]], [TEXTS[1]], [TOO_LONG], [TEXTS[2]]])
     assert isinstance(results[2], ValueError) and results[3] == inner.output_ids([TEXTS[2]])
     # The three queued calls waited for the first call (0.5 s), then failed together (0.5 s) and
@@ -130,7 +130,7 @@ def test_different_search_options_are_not_mixed(batcher, inner):
 def test_a_lone_call_does_not_wait_for_company(inner):
     engine = BatchingEngine(inner, BatchingOptions(max_wait=1.0))
     waits: list[float] = []
-    engine.on_batch = lambda sentences, call_waits: waits.extend(call_waits)
+    engine.on_batch = lambda sentences, call_waits, seconds: waits.extend(call_waits)
     for text in TEXTS[:3]:
         assert engine.output_ids([text]) == inner.output_ids([text])
     assert len(waits) == 3 and max(waits) < 0.5  # far below the 1 s a loaded batch may wait
@@ -150,7 +150,7 @@ def test_cache_batches_only_its_misses(tiny_checkpoint):
     cached = load_engine(tiny_checkpoint, engine="torch", device="cpu", cache_size=10, batching=BatchingOptions())
     assert isinstance(cached, CachedTranslator) and isinstance(cached.inner, BatchingEngine)
     sizes: list[int] = []
-    cached.inner.on_batch = lambda sentences, waits: sizes.append(sentences)
+    cached.inner.on_batch = lambda sentences, waits, seconds: sizes.append(sentences)
     lookups: list[tuple[int, int]] = []
     cached.on_lookup = lambda hits, misses: lookups.append((hits, misses))
     first = cached.translate(TEXTS[:2])
