@@ -24,11 +24,15 @@ Decisions, each made so that copying verbatim is never worse than what the model
   with an extension of a fixed list (``config.yaml``, ``beispiel.de``): a list, because a missing
   space ("Ende.der") must not turn words into a name.
 * Names (``with_names``, only with a model that has a lexicon): capitalized words the model was
-  not taught to translate ("Liebe Anna," lost the name; "Hallo Lukas," became "Hellasasas").
+  not taught to translate ("Liebe Anna," lost the name; "Hallo Lukas," became "Hellasasas"), and
+  a form of address with its name, written in English ("Frau Schmidt" → "Ms Schmidt", "Herrn
+  Dr. Wagner" → "Dr Wagner"), but not after an article or possessive ("meine Frau Anna").
 * Phone numbers: a leading ``0`` or ``+``country code and more groups (``0221 9876543``,
   ``(030) 123 45 67``, ``030/1234567``) are one span, carried as written.
 * Dates: ``23.11.2026``, ``23.11.26``, ``2026-11-23``, ``23/11/2026``; a year-less ``1.1.`` only
-  when a word follows (at the end of a sentence ``3.5.`` is the number ``3.5`` and a full stop).
+  when a word follows (at the end of a sentence ``3.5.`` is the number ``3.5`` and a full stop);
+  with a month name, ``15. August`` and ``3. März 2027``, written in English (``15 August``,
+  ``3 March 2027``).
 * Times: ``7:05``, ``19:30``, ``19:30:15``; ``19.30`` only before "Uhr".
 * Codes: a token of letters/digits joined by ``-`` or ``/`` that contains a digit: ``58213-B``,
   ``COVID-19``, ``4/5``, ``2-3``, ``A4``, ``MP3``, ``B2B``. Not a code when a part is a word with a
@@ -110,6 +114,11 @@ _STOP = "|".join("""
     dem des eine einen einem einer es sie er wir ihr sure
 """.split())
 _DAY, _MONTH = r"(?:0?[1-9]|[12][0-9]|3[01])", r"(?:0?[1-9]|1[0-2])"
+# German month names and their English ones: "15. August" -> "15 August", "3. März 2027" -> "3 March 2027".
+MONTHS = dict(zip("Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split(),
+                  "January February March April May June July August September October November December".split()))
+_MONTH_NAME = "|".join(MONTHS)
+_MONTH_DATE = re.compile(rf"({_DAY})\. ({_MONTH_NAME})(?: ([0-9]{{4}}))?")
 _ALTERNATIVES = {
     "placeholder": r"⦅[^⦅⦆\s]*⦆|[⦅⦆]",
     "backticks": r"`[^`\n]+`",
@@ -124,7 +133,8 @@ _ALTERNATIVES = {
     "path": r"(?<![\w./~\\-])(?:~|\.{1,2})?/(?=[\w.-]*[^\W\d_])[\w.-]+(?:/[\w.-]+)*/?"
             r"|(?<!\w)[A-Za-z]:\\(?:[\w .-]+\\)*[\w.-]*",
     "filename": rf"(?<![\w.@/\\-])(?=[\w-]*[^\W\d_])[\w-]{{2,}}(?:\.[\w-]+)*\.(?:{_EXTENSIONS})(?![\w-]|\.\w)",
-    "date": (rf"(?<![\w.,]){_DAY}\.{_MONTH}\.(?:[0-9]{{4}}|[0-9]{{2}}){_NUM_END}"
+    "date": (rf"(?<![\w.,]){_DAY}\. (?:{_MONTH_NAME})(?: [0-9]{{4}})?(?![\w.,]?[0-9])(?!\w)"
+             rf"|(?<![\w.,]){_DAY}\.{_MONTH}\.(?:[0-9]{{4}}|[0-9]{{2}}){_NUM_END}"
              rf"|(?<![\w.,]){_DAY}\.{_MONTH}\.(?![0-9])(?=[ \t]+\w)"
              rf"|(?<![\w.,/-])[0-9]{{4}}-[01][0-9]-[0-3][0-9](?![\w-])"
              rf"|(?<![\w.,/-]){_DAY}/{_MONTH}/(?:[0-9]{{4}}|[0-9]{{2}})(?![\w/])"),
@@ -232,13 +242,53 @@ def find_spans(text: str, representable: Callable[[str], bool] | None = None) ->
             found = _trim_url(match[0]) if kind in ("url", "path", "command") else match[0]
             # A URL that trimming reduced to its bare prefix ("http://.") is no URL.
             if kind != "url" or len(found) > (4 if found.startswith("www.") else found.find("/") + 2):
-                spans.append(Span(start, start + len(found), kind, found))
+                spans.append(Span(start, start + len(found), kind, found, _english_date(found) if kind == "date" else None))
     if representable is not None:
         spans = sorted(spans + _unrepresentable(text, spans, representable), key=lambda s: s.start)
     return spans
 
 
+def _english_date(text: str) -> str | None:
+    """A date with a German month name in English ("15. August" -> "15 August"); None for others."""
+    match = _MONTH_DATE.fullmatch(text)
+    if match is None:
+        return None
+    day, month, year = match.groups()
+    return f"{int(day)} {MONTHS[month]}" + (f" {year}" if year else "")
+
+
 _SENTENCE_OPENERS = frozenset(".!?:;„\"“‚‘»«(–—")
+# A form of address and the name after it ("Frau Schmidt", "Herrn Wagner", "Frau Dr. Koch"): the
+# name is a name even when it is also a word, and the whole is written in English ("Ms Schmidt",
+# "Mr Wagner", "Dr Koch"); the model made "Herr Schmidt" "Lord" and "Frau Wagner" "woman Wagner".
+_ADDRESS = re.compile(r"(?<![\w.])(?:(Herrn?|Frau|Fräulein)[ \t]+)?((?:(?:Dr|Prof)\.[ \t]*)*)"
+                      r"(?<=[ \t])([A-ZÄÖÜ][^\W\d_]*(?:-[A-ZÄÖÜ][^\W\d_]*)?)(?![\w-])")
+_ADDRESS_ENGLISH = {"Herr": "Mr", "Herrn": "Mr", "Frau": "Ms", "Fräulein": "Miss"}
+# "meine Frau Anna" is my wife: after these the word is a noun, not a form of address (after a
+# definite article it still is one: "der Frau Müller", "dem Herrn Meier").
+_NOT_ADDRESS_AFTER = frozenset("""
+    mein meine meinen meinem meiner dein deine deinen deinem deiner sein seine seinen seinem seiner
+    ihr ihre ihren ihrem ihrer unser unsere unseren unserem unserer euer eure euren eurem eurer
+    ein eine einen einem einer jede jeder jeden jedem diese dieser diesen diesem
+""".split())
+
+
+def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
+    """Forms of address with their names, outside ``taken``, as "name" spans written in English."""
+    found = []
+    for match in _ADDRESS.finditer(text):
+        title, degrees, name = match.groups()
+        if not (title or degrees) or name in ("Dr", "Prof"):
+            continue
+        before = re.findall(r"[^\W\d_]+", text[:match.start()])
+        if title and before and before[-1].lower() in _NOT_ADDRESS_AFTER:
+            continue
+        start, end = match.start(), match.end()
+        if any(s < end and start < e for s, e in taken):
+            continue
+        english = "Dr" if "Dr." in degrees else "Professor" if "Prof." in degrees else _ADDRESS_ENGLISH[title]
+        found.append(Span(start, end, "name", match[0], f"{english} {name}"))
+    return found
 
 
 def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool]) -> list[Span]:
@@ -247,8 +297,9 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool]) -> 
     know: names, mostly ("Liebe Anna,"), carried over like the other spans. ``initial``: the word
     opens the text or follows a sentence mark or quote, where any word is capitalized. A name takes
     in the unrepresentable characters it contains ("Ayşe" is one name, not "Ay", "ş", "e")."""
-    names = []
     taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
+    names = _addresses(text, taken)
+    taken = sorted(taken + [(n.start, n.end) for n in names])
     for match in WORD.finditer(text):
         word, start, end = match[0], match.start(), match.end()
         if len(word) < 2 or not word[0].isupper() or any(s < end and start < e for s, e in taken):
@@ -257,6 +308,7 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool]) -> 
         initial = not any(c.isalnum() for c in before) or before[-1] in _SENTENCE_OPENERS
         if not knows(word, initial=initial):
             names.append(Span(start, end, "name", word))
+    names.sort(key=lambda n: n.start)
     inside = [s for s in spans if any(n.start <= s.start and s.end <= n.end for n in names)]
     return sorted([s for s in spans if s not in inside] + names, key=lambda s: s.start)
 

@@ -141,8 +141,10 @@ PIPELINE_EXAMPLES = [
     ('Die Datei %s wurde nicht gefunden.', "The file %s was not found."),
     ('Hallo %(user)s, Sie haben %(count)d neue Nachrichten.', 'Hello %(user)s, you have %(count)d new messages.'),
     ('Rufen Sie uns unter 0221 9876543 an.', 'Call us at 0221 9876543.'),
-    # a weakness the model card quotes: a name that is also a word is still guessed
-    ('Frau Müller kommt aus Zürich.', "woman's garbage is made of braces."),
+    # a form of address keeps its name (a word too) and is written in English; the town is still
+    # guessed, the weakness the model card quotes
+    ('Frau Müller kommt aus Zürich.', 'Ms Müller comes from Teach.'),
+    ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is on holiday 15 August.'),
     # software strings (v2, quoted in the issue: "Please reacted the program.", "Compare first installation.")
     ('Bitte starten Sie das Programm neu.', 'Please rest the program.'),
     ('Führen Sie zuerst npm install express aus.', 'Do npm install express first.'),

@@ -25,8 +25,11 @@ def test_mask_pair_synthetic(seed, expected):
     ("Er lief 42,195 Kilometer in 3 Stunden.", "He ran 42.195 kilometers in 3 hours.",
      ("Er lief ⦅N1⦆ Kilometer in ⦅N2⦆ Stunden.", "He ran ⦅N1⦆ kilometers in ⦅N2⦆ hours.")),
     # numbered in German order, whatever the English order
+    ("Tom kam 1956 mit 3 Koffern an.", "With 3 suitcases, Tom arrived in 1956.",
+     ("Tom kam ⦅N1⦆ mit ⦅N2⦆ Koffern an.", "With ⦅N2⦆ suitcases, Tom arrived in ⦅N1⦆.")),
+    # a date with a month name is one span, written in English ("3 May"): "May 3rd" is no match
     ("Tom wurde 1956 in Boston geboren, am 3. Mai.", "Tom was born on May 3rd, 1956 in Boston.",
-     ("Tom wurde ⦅N1⦆ in Boston geboren, am ⦅N2⦆. Mai.", "Tom was born on May ⦅N2⦆rd, ⦅N1⦆ in Boston.")),
+     ("Tom wurde ⦅N1⦆ in Boston geboren, am 3. Mai.", "Tom was born on May 3rd, ⦅N1⦆ in Boston.")),
     # present on one side only, or with different counts: left alone on both sides
     ("Ich habe 2 Katzen und 2 Hunde.", "I have two cats and 2 dogs.",
      ("Ich habe 2 Katzen und 2 Hunde.", "I have two cats and 2 dogs.")),

@@ -74,7 +74,8 @@ def test_placeholder_rejects(family, index, message):
      [("number", "42,195"), ("number", "6,9"), ("number", "3.5")], "⦅N1⦆ Kilometer, ⦅N2⦆ Prozent, ⦅N3⦆ Punkte"),
     ("Es ist -3,5 Grad, ruf +49 30 an.", [("number", "-3,5"), ("number", "+49"), ("number", "30")],
      "Es ist ⦅N1⦆ Grad, ruf ⦅N2⦆ ⦅N3⦆ an."),
-    ("Am 3. Mai 1956.", [("number", "3"), ("number", "1956")], "Am ⦅N1⦆. Mai ⦅N2⦆."),
+    ("Am 3. Mai 1956.", [("date", "3. Mai 1956")], "Am ⦅N1⦆."),       # written "3 May 1956" in English
+    ("Bis 3. Mai", [("date", "3. Mai")], "Bis ⦅N1⦆"),                  # at the end of the text too
     ("Version 1.2.3 und 1,2,3", [("number", "1.2.3"), ("number", "1,2,3")], "Version ⦅N1⦆ und ⦅N2⦆"),
     ("Der Wert ist 3.5.", [("number", "3.5")], "Der Wert ist ⦅N1⦆."),
     # dates: a year-less date only when a word follows
@@ -317,3 +318,42 @@ def test_respelled_maps_back_through_the_changed_lengths(start, end, expected):
     assert respelled.text == "Straße ⦅N1⦆ groß" and respelled.slots == {"⦅N1⦆": "5"}
     assert respelled.original_span(start, end) == expected
     assert result.text == "STRASSE ⦅N1⦆ GROSS"  # the masked text it came from is unchanged
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Frau Schmidt kommt.", [("Frau Schmidt", "Ms Schmidt")]),          # a name even when it is a word
+    ("Hallo Herr Wagner, danke!", [("Herr Wagner", "Mr Wagner")]),
+    ("Gib es Herrn Meier.", [("Herrn Meier", "Mr Meier")]),
+    ("Ich gab es der Frau Koch.", [("Frau Koch", "Ms Koch")]),          # after a definite article too
+    ("Frau Dr. Koch hat Sprechstunde.", [("Frau Dr. Koch", "Dr Koch")]),
+    ("Sehr geehrter Herr Prof. Dr. Weber,", [("Herr Prof. Dr. Weber", "Dr Weber")]),
+    ("Termin bei Prof. Weber", [("Prof. Weber", "Professor Weber")]),
+    ("Fräulein Rottenmeier ruft.", [("Fräulein Rottenmeier", "Miss Rottenmeier")]),
+    ("Das ist Frau Müller-Lüdenscheidt.", [("Frau Müller-Lüdenscheidt", "Ms Müller-Lüdenscheidt")]),
+    ("Meine Frau Anna kommt.", [("Anna", None)]),                       # my wife: only the unknown name
+    ("Die Frau ist nett.", []),
+    ("Frau und Herr", []),                                              # no name after them
+])
+def test_forms_of_address_are_names_written_in_english(text, expected):
+    lexicon = Lexicon(["Schmidt", "Wagner", "Meier", "Koch", "Weber", "kommt", "Hallo", "danke", "Gib", "es",
+                       "Ich", "gab", "der", "hat", "Sprechstunde", "Sehr", "geehrter", "Termin", "bei", "ruft",
+                       "Das", "ist", "Meine", "Die", "nett", "und", "Frau", "Herr", "Herrn"])
+    found = [s for s in with_names(text, find_spans(text), lexicon.knows) if s.kind == "name"]
+    assert [(s.text, s.target) for s in found] == expected
+    assert all(text[s.start:s.end] == s.text for s in found)
+
+
+@pytest.mark.parametrize("text, date, english", [
+    ("Ich bin bis zum 15. August im Urlaub.", "15. August", "15 August"),
+    ("Am 3. März 2027 ziehen wir um.", "3. März 2027", "3 March 2027"),
+    ("Der 01. Mai ist frei.", "01. Mai", "1 May"),
+])
+def test_dates_with_a_month_name_are_written_in_english(text, date, english):
+    [span] = find_spans(text)
+    assert (span.kind, span.text, span.target) == ("date", date, english)
+    assert restore(mask(text, [span]).text, mask(text, [span])) == text.replace(date, english)
+
+
+@pytest.mark.parametrize("text", ["Im August regnet es.", "Es waren 15. Augustiner da.", "Am 40. Mai"])
+def test_a_month_without_its_day_is_no_date(text):
+    assert [s.kind for s in find_spans(text) if s.kind == "date"] == []
