@@ -50,18 +50,8 @@ def measure(requests: int, work_ms: float) -> dict:
                                     "--chdir", folder, "floor_app:app"], cwd=ROOT, env=env, stdout=log,
                                    stderr=subprocess.STDOUT)
         try:
+            server.wait_healthy(port, process, timeout=30)  # the bare app answers every path
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            deadline = time.monotonic() + 30
-            while True:  # until gunicorn listens
-                try:
-                    conn.request("GET", "/")
-                    conn.getresponse().read()
-                    break
-                except OSError:
-                    conn.close()
-                    if time.monotonic() > deadline or process.poll() is not None:
-                        raise server.ServerError("gunicorn did not start") from None
-                    time.sleep(0.1)
             body = json.dumps({"q": "Hallo Welt.", "source": "de", "target": "en"})
             beyond = []
             for _ in range(requests):

@@ -143,12 +143,12 @@ def run_load(host: str, port: int, clients: int, duration: float, feed: Feed) ->
             "errors": sum(errors.values()), "error_kinds": dict(errors), "repeated_sentences": feed.repeats}
 
 
-# The server's counters that load.py reports (summed over their labels), from /metrics.
-SERVER_METRICS = ("nmt_translation_cache_hits_total", "nmt_batch_sentences_sum", "nmt_batch_sentences_count",
-                  "nmt_batch_queue_wait_seconds_sum", "nmt_batch_queue_wait_seconds_count",
-                  "nmt_engine_call_seconds_sum", "nmt_engine_call_seconds_count",
-                  'nmt_request_duration_seconds_sum{endpoint="/translate"}',
-                  'nmt_request_duration_seconds_count{endpoint="/translate"}')
+# The server's samples that load.py reports, from /metrics: a name alone is summed over its
+# labels. Histograms as (name, labels) whose _sum and _count give a mean.
+HISTOGRAMS = (("nmt_batch_sentences", ""), ("nmt_batch_queue_wait_seconds", ""), ("nmt_engine_call_seconds", ""),
+              ("nmt_request_duration_seconds", '{endpoint="/translate"}'))
+SERVER_METRICS = ("nmt_translation_cache_hits_total",
+                  *(f"{name}_{part}{labels}" for name, labels in HISTOGRAMS for part in ("sum", "count")))
 
 
 def server_metrics(host: str, port: int) -> dict[str, float] | None:
@@ -166,9 +166,9 @@ def server_metrics(host: str, port: int) -> dict[str, float] | None:
         return None
     found = dict.fromkeys(SERVER_METRICS, 0.0)
     for line in text.splitlines():
-        sample = line.rsplit(" ", 1)[0]
+        sample, _, value = line.rpartition(" ")
         for name in {sample, sample.split("{", 1)[0]} & found.keys():  # with its labels, or summed over them
-            found[name] += float(line.rsplit(" ", 1)[1])
+            found[name] += float(value)
     return found
 
 
@@ -181,15 +181,15 @@ def server_figures(before: dict[str, float] | None, after: dict[str, float] | No
                 "mean_engine_call_ms": None, "mean_server_ms": None}
     delta = {name: after[name] - before[name] for name in SERVER_METRICS}
 
-    def mean(name: str, scale: float = 1000.0) -> float | None:
-        count = delta[name + "_count" if "{" not in name else name.replace("_sum{", "_count{")]
-        return round(scale * delta[name + "_sum" if "{" not in name else name] / count, 2) if count else None
+    def mean(name: str, labels: str = "", scale: float = 1000.0) -> float | None:
+        count = delta[f"{name}_count{labels}"]
+        return round(scale * delta[f"{name}_sum{labels}"] / count, 2) if count else None
 
     return {"cache_hits": delta["nmt_translation_cache_hits_total"],
-            "mean_batch_sentences": mean("nmt_batch_sentences", 1.0),
+            "mean_batch_sentences": mean("nmt_batch_sentences", scale=1.0),
             "mean_queue_wait_ms": mean("nmt_batch_queue_wait_seconds"),
             "mean_engine_call_ms": mean("nmt_engine_call_seconds"),
-            "mean_server_ms": mean('nmt_request_duration_seconds_sum{endpoint="/translate"}')}
+            "mean_server_ms": mean("nmt_request_duration_seconds", '{endpoint="/translate"}')}
 
 
 def bare_engine(checkpoint: str, threads: int):

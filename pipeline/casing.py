@@ -66,8 +66,9 @@ def truecase(text: str, pieces: Callable[[str], tuple[int, float]], *,
 
     ``sharp_s`` (for ALL CAPS, where ß is written SS): each form may also take ß for some of its
     ``ss`` (``respellings``), the spelling that ``known`` (the model's lexicon, when it has one)
-    knows in lower case or Capitalized, then the one in fewer pieces, then the likelier; a tie keeps ``ss``. ``STRASSE`` becomes
-    ``Straße`` and ``DASS`` stays ``dass``. ``sharp_s_regions`` maps the result back."""
+    knows in lower case or Capitalized, then the one in fewer pieces, then the likelier; a tie
+    keeps ``ss``. ``STRASSE`` becomes ``Straße`` and ``DASS`` stays ``dass``.
+    ``sharp_s_regions`` maps the result back."""
     def spelled(form: str) -> str:
         if not sharp_s:
             return form

@@ -26,7 +26,8 @@ Decisions, each made so that copying verbatim is never worse than what the model
 * Names (``with_names``, only with a model that has a lexicon): capitalized words the model was
   not taught to translate ("Liebe Anna," lost the name; "Hallo Lukas," became "Hellasasas"), and
   a form of address with its name, written in English ("Frau Schmidt" → "Ms Schmidt", "Herrn
-  Dr. Wagner" → "Dr Wagner"), but not after an article or possessive ("meine Frau Anna").
+  Dr. Wagner" → "Dr Wagner"), but not after a possessive or an indefinite article ("meine Frau
+  Anna").
 * Phone numbers: a leading ``0`` or ``+``country code and more groups (``0221 9876543``,
   ``(030) 123 45 67``, ``030/1234567``) are one span, carried as written.
 * Dates: ``23.11.2026``, ``23.11.26``, ``2026-11-23``, ``23/11/2026``; a year-less ``1.1.`` only
@@ -242,7 +243,8 @@ def find_spans(text: str, representable: Callable[[str], bool] | None = None) ->
             found = _trim_url(match[0]) if kind in ("url", "path", "command") else match[0]
             # A URL that trimming reduced to its bare prefix ("http://.") is no URL.
             if kind != "url" or len(found) > (4 if found.startswith("www.") else found.find("/") + 2):
-                spans.append(Span(start, start + len(found), kind, found, _english_date(found) if kind == "date" else None))
+                target = _english_date(found) if kind == "date" else None
+                spans.append(Span(start, start + len(found), kind, found, target))
     if representable is not None:
         spans = sorted(spans + _unrepresentable(text, spans, representable), key=lambda s: s.start)
     return spans
@@ -261,7 +263,8 @@ _SENTENCE_OPENERS = frozenset(".!?:;„\"“‚‘»«(–—")
 # A form of address and the name after it ("Frau Schmidt", "Herrn Wagner", "Frau Dr. Koch"): the
 # name is a name even when it is also a word, and the whole is written in English ("Ms Schmidt",
 # "Mr Wagner", "Dr Koch"); the model made "Herr Schmidt" "Lord" and "Frau Wagner" "woman Wagner".
-_ADDRESS = re.compile(r"(?<![\w.])(?:(Herrn?|Frau|Fräulein)[ \t]+)?((?:(?:Dr|Prof)\.[ \t]*)*)"
+_ADDRESS = re.compile(r"(?<![\w.])(?=Herr|Frau|Fräulein|Dr\.|Prof\.)"
+                      r"(?:(Herrn?|Frau|Fräulein)[ \t]+)?((?:(?:Dr|Prof)\.[ \t]*)*)"
                       r"(?<=[ \t])([A-ZÄÖÜ][^\W\d_]*(?:-[A-ZÄÖÜ][^\W\d_]*)?)(?![\w-])")
 _ADDRESS_ENGLISH = {"Herr": "Mr", "Herrn": "Mr", "Frau": "Ms", "Fräulein": "Miss"}
 # "meine Frau Anna" is my wife: after these the word is a noun, not a form of address (after a
@@ -271,6 +274,7 @@ _NOT_ADDRESS_AFTER = frozenset("""
     ihr ihre ihren ihrem ihrer unser unsere unseren unserem unserer euer eure euren eurem eurer
     ein eine einen einem einer jede jeder jeden jedem diese dieser diesen diesem
 """.split())
+_LAST_WORD = re.compile(r"([^\W\d_]+)[\W\d_]*$")
 
 
 def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
@@ -280,8 +284,8 @@ def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
         title, degrees, name = match.groups()
         if not (title or degrees) or name in ("Dr", "Prof"):
             continue
-        before = re.findall(r"[^\W\d_]+", text[:match.start()])
-        if title and before and before[-1].lower() in _NOT_ADDRESS_AFTER:
+        before = _LAST_WORD.search(text, 0, match.start())
+        if title and before and before[1].lower() in _NOT_ADDRESS_AFTER:
             continue
         start, end = match.start(), match.end()
         if any(s < end and start < e for s, e in taken):
@@ -308,7 +312,6 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool]) -> 
         initial = not any(c.isalnum() for c in before) or before[-1] in _SENTENCE_OPENERS
         if not knows(word, initial=initial):
             names.append(Span(start, end, "name", word))
-    names.sort(key=lambda n: n.start)
     inside = [s for s in spans if any(n.start <= s.start and s.end <= n.end for n in names)]
     return sorted([s for s in spans if s not in inside] + names, key=lambda s: s.start)
 
@@ -390,8 +393,8 @@ class Masked:
             [(m_start, m_end, o_start, o_end, True) for m_start, m_end, o_start, o_end in self.regions]
             + [(start, end, *self.original_span(start, end), False) for _, _, start, end in changes])
         lengths = iter([(new_end - new_start) - (end - start) for new_start, new_end, start, end in changes])
-        for m_start, m_end, o_start, o_end, placeholder in pending:
-            if placeholder:
+        for m_start, m_end, o_start, o_end, is_placeholder in pending:
+            if is_placeholder:
                 regions.append((m_start + shift, m_end + shift, o_start, o_end))
             else:
                 delta = next(lengths)

@@ -90,9 +90,9 @@ class _Chunk:
     masked: Masked | None = None  # None: carried over, as ``verbatim``
     verbatim: str = ""            # the English form of a carried-over span (numbers converted)
     style: str = "normal"
-    model_text: str = ""          # the masked text as the model reads it (truecased where asked);
-                                  # the Translator normalizes whitespace and maps word spans back
-    units: list[Range] = field(default_factory=list)  # model inputs, spans of ``model_text``
+    # ``masked.text`` is what the model reads (truecased where asked; the Translator normalizes
+    # whitespace and maps word spans back)
+    units: list[Range] = field(default_factory=list)  # model inputs, spans of ``masked.text``
     initial: bool = True          # no words of its sentence come before it
     whole: bool = True            # the sentence's only chunk
 
@@ -112,7 +112,7 @@ class ModelInput:
 @dataclass
 class Plan:
     """Texts cut for translation (``Pipeline.plan``): per text its layout (lines of sentences) and
-    chunks, and ``units``, every model input as (chunk, span of the chunk's ``model_text``)."""
+    chunks, and ``units``, every model input as (chunk, span of the chunk's ``masked.text``)."""
 
     texts: list[str]
     layouts: list
@@ -122,7 +122,7 @@ class Plan:
     @property
     def sources(self) -> list[str]:
         """The model inputs, in order."""
-        return [chunk.model_text[s:e] for chunk, (s, e) in self.units]
+        return [chunk.masked.text[s:e] for chunk, (s, e) in self.units]
 
 
 class Pipeline:
@@ -293,11 +293,11 @@ class Pipeline:
             end -= 1
         masked = mask(text[start:end], [s for s in spans])
         if not any(c.isalnum() for c in masked.text):  # punctuation only: nothing to translate
-            return _Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]), model_text=masked.text)
+            return _Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]))
         text_style, masked = self._cased(masked, text[start:end], spans)
-        chunk = _Chunk(start, end, masked, style=text_style, model_text=masked.text)
-        protected = [m.span() for m in PLACEHOLDER_RE.finditer(chunk.model_text)]
-        chunk.units = split_long(chunk.model_text, (0, len(chunk.model_text)), self._closed_count,
+        chunk = _Chunk(start, end, masked, style=text_style)
+        protected = [m.span() for m in PLACEHOLDER_RE.finditer(masked.text)]
+        chunk.units = split_long(masked.text, (0, len(masked.text)), self._closed_count,
                                  self.options.max_pieces, protected)
         return chunk
 

@@ -22,8 +22,8 @@ front of an engine:
 A batch gives each sentence exactly the output it gets alone: the engines translate every
 sentence of a call independently (padding is masked), and a test checks it on both engines.
 ``on_batch`` (if set) is told each engine call's sentence count, each call's queue wait and the
-engine call's seconds, for metrics. The scheduler thread is started on first use in each process, so a gunicorn worker forked
-from a master that built the engine starts its own.
+engine call's seconds, for metrics. The scheduler thread is started on first use in each process,
+so a gunicorn worker forked from a master that built the engine starts its own.
 """
 
 from __future__ import annotations
