@@ -31,6 +31,8 @@ from pipeline.markup import Segment, parse_html
 from pipeline.segment import sentences
 from pipeline.translation import Options, Pipeline
 
+from .memory import release_free_memory
+
 EXTENSION = "translation_service"
 
 
@@ -98,6 +100,8 @@ class TranslationService:
         # The batcher serializes the pipeline's model calls itself (under this same lock); the
         # inspector's own torch calls take it here. Never hold it around a pipeline call.
         self.model_lock = self.batcher.lock if self.batcher is not None else threading.RLock()
+        if self.batcher is not None:  # a worker that goes idle gives back what its model calls freed
+            self.batcher.on_idle = release_free_memory
         self._health: tuple[int, str | None] | None = None  # (process id, why it cannot translate)
 
     # ------------------------------------------------------------------ public API
@@ -288,6 +292,7 @@ def init_app(app: Flask) -> None:
             raise StartupError(f"CORPUS_PATH: {exc}") from None
     langid.join()
     app.extensions[EXTENSION] = TranslationService(translator, corpus, config["BEAM_SIZE"])
+    release_free_memory()  # what loading read and converted, before gunicorn forks the workers
 
 
 def get_service() -> TranslationService:

@@ -20,7 +20,8 @@ server of requests arriving one by one can match: served / best.
 engine on one worker's threads: median latencies and their ratio (the served overhead), and from the
 server's /metrics where a request's mean time goes (HTTP, the app around the engine, queue, engine).
 The server's mean sentences per engine call and queue wait, and its memory (PSS of master and
-workers) after the load, are printed too.
+workers: the highest of samples taken during the load, and once the workers have gone idle after
+it) are printed too.
 Standard library for the load (threads + http.client); only loopback addresses are accepted, and
 clients and time are bounded, so it cannot be pointed at somebody else's server by accident.
 """
@@ -52,6 +53,7 @@ MAX_CLIENTS, MAX_DURATION = 64, 300
 DEFAULT_SENTENCES = ROOT / "checkpoints" / "random-sample.tsv"
 BEAM = 4            # the service's default BEAM_SIZE, used for the bare engine too
 RAW_BATCH = 64
+IDLE = 0.5          # seconds after the load before the memory is read: the workers have gone idle
 
 
 def bounded(low: int, high: int):
@@ -328,9 +330,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         client(host, port, time.perf_counter() + 0.5, warm, [], Counter(), threading.Lock())
         before = server_metrics(host, port)
-        result = run_load(host, port, args.clients, args.duration, feed)
+        if process is not None:
+            with server.PeakPss(process) as peak:
+                result = run_load(host, port, args.clients, args.duration, feed)
+            time.sleep(IDLE)
+        else:
+            result = run_load(host, port, args.clients, args.duration, feed)
         result.update(server_figures(before, server_metrics(host, port)))
         result["pss_mib"] = round(server.pss_mib(process), 1) if process is not None else None
+        result["pss_peak_mib"] = round(peak.mib, 1) if process is not None and peak.mib is not None else None
         if args.single:
             workers = int(args.workers or 0) or min(4, os.cpu_count() or 1)
             result["single"] = single(host, port, args.checkpoint, sentences[:args.single],
@@ -358,7 +366,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"server: {result['mean_batch_sentences']} sentences per engine call, queue wait "
               f"{result['mean_queue_wait_ms']} ms per call (means)")
     if result["pss_mib"] is not None:
-        print(f"server memory after the load: PSS {result['pss_mib']} MiB (master and workers)")
+        print(f"server memory (PSS of master and workers): {result['pss_peak_mib']} MiB at most during the load, "
+              f"{result['pss_mib']} MiB {IDLE:g} s after it")
     if "raw_sentences_per_s" in result:
         print(f"bare CTranslate2 int8, same sentences, batched {RAW_BATCH}, beam {BEAM}, {os.cpu_count()} threads: "
               f"{result['raw_sentences_per_s']} sentences/s; served / raw = {result['served_vs_raw']}")

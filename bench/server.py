@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -101,6 +102,32 @@ def pss_mib(process: subprocess.Popen) -> float:
     """Proportional set size of a server and its workers (MiB): shared pages (the preloaded
     weights, libraries) count once over their sharers, from /proc/PID/smaps_rollup."""
     return sum(_pss_kib(pid) for pid in [process.pid, *children(process.pid)]) / 1024
+
+
+class PeakPss:
+    """``with PeakPss(process) as peak:`` samples ``pss_mib`` every ``interval`` seconds in a
+    thread while the block runs; ``peak.mib`` is the highest sample (None if none was taken)."""
+
+    def __init__(self, process: subprocess.Popen, interval: float = 0.25):
+        self.process, self.interval, self.mib = process, interval, None
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._done.wait(self.interval):
+            try:
+                mib = pss_mib(self.process)
+            except (OSError, ValueError, ServerError):
+                continue  # a worker exiting between the listing and the read
+            self.mib = mib if self.mib is None else max(self.mib, mib)
+
+    def __enter__(self) -> "PeakPss":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._thread.join()
 
 
 def _pss_kib(pid: int) -> int:

@@ -22,7 +22,9 @@ front of an engine:
 A batch gives each sentence exactly the output it gets alone: the engines translate every
 sentence of a call independently (padding is masked), and a test checks it on both engines.
 ``on_batch`` (if set) is told each engine call's sentence count, each call's queue wait and the
-engine call's seconds, for metrics. The scheduler thread is started on first use in each process,
+engine call's seconds, for metrics. ``on_idle`` (if set) runs on the scheduler thread once the
+queue has stayed empty for ``idle_after`` seconds after some work, never while callers wait:
+the app gives memory freed by the engine calls back to the system there. The scheduler thread is started on first use in each process,
 so a gunicorn worker forked from a master that built the engine starts its own.
 """
 
@@ -46,12 +48,15 @@ class BatchingOptions:
 
     max_wait: float = 0.005      # seconds a batch under load waits for more callers
     max_sentences: int = DEFAULT.batch_size  # sentences gathered into one engine call, at least one call
+    idle_after: float = 0.05     # seconds of an empty queue after work before ``on_idle`` runs
 
     def __post_init__(self) -> None:
         if isinstance(self.max_wait, bool) or not isinstance(self.max_wait, (int, float)) or not 0 <= self.max_wait <= 1:
             raise ValueError(f"max_wait must be between 0 and 1 second, got {self.max_wait!r}")
         if isinstance(self.max_sentences, bool) or not isinstance(self.max_sentences, int) or self.max_sentences < 1:
             raise ValueError(f"max_sentences must be an integer >= 1, got {self.max_sentences!r}")
+        if isinstance(self.idle_after, bool) or not isinstance(self.idle_after, (int, float)) or not 0 < self.idle_after <= 60:
+            raise ValueError(f"idle_after must be over 0 and at most 60 seconds, got {self.idle_after!r}")
 
 
 @dataclass
@@ -74,11 +79,13 @@ class BatchingEngine(Wrapping):
         # Reentrant: the app's inspector holds it around torch calls that may call ``align``.
         self.lock = threading.RLock()
         self.on_batch: Callable[[int, list[float], float], None] | None = None
+        self.on_idle: Callable[[], None] | None = None
         self._queue: list[_Call] = []
         self._ready = threading.Condition()
         self._loaded = False        # the last batch held several calls: keep gathering
         self._pid: int | None = None
         self._waiting = 0           # callers waiting for their outputs, queued or in a batch
+        self._worked = False        # a batch ran since ``on_idle`` last ran
 
     # ------------------------------------------------------------------------------ batched
 
@@ -150,14 +157,26 @@ class BatchingEngine(Wrapping):
     def _serve(self) -> None:
         while True:
             batch = self._gather()
-            self._run(batch)
+            if batch:
+                self._run(batch)
+            elif self.on_idle is not None:
+                try:
+                    self.on_idle()
+                except Exception:  # noqa: BLE001 - housekeeping must never stop the scheduler
+                    pass
 
     def _gather(self) -> list[_Call]:
         """The next batch: the first queued call and the queued calls with its search options, up
-        to ``max_sentences`` sentences; under load, waiting up to ``max_wait`` for more."""
+        to ``max_sentences`` sentences; under load, waiting up to ``max_wait`` for more. Empty
+        when, after some work, nothing came for ``idle_after`` seconds (time for ``on_idle``)."""
         with self._ready:
             while not self._queue:
-                self._ready.wait()
+                if self._worked and self.on_idle is not None:
+                    if not self._ready.wait(self.options.idle_after) and not self._queue:
+                        self._worked = False
+                        return []
+                else:
+                    self._ready.wait()
             first = self._queue[0]
             deadline = first.arrived + self.options.max_wait
             while True:
@@ -171,6 +190,7 @@ class BatchingEngine(Wrapping):
             taken = set(map(id, batch))
             self._queue = [c for c in self._queue if id(c) not in taken]
             self._loaded = len(batch) > 1
+            self._worked = True
             return batch
 
     def _fits(self, first: _Call) -> tuple[list[_Call], int]:

@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from app.memory import release_free_memory
+
 OK = {"source": "de", "target": "en"}
 TEXTS = ["Guten Morgen.", "Vielen Dank. Ich habe Hunger.", "Wo ist der Bahnhof?", "Ich liebe dich.",
          "Hallo.", "Es regnet."]
@@ -23,6 +25,7 @@ def until(condition, seconds: float = 10) -> None:
 def test_concurrent_requests_are_batched_and_answered_as_alone(make_app, engine):
     app = make_app(ENGINE=engine, QUANTIZATION="float32", TRANSLATION_CACHE=0, BATCH_WAIT_MS=50)
     service = app.extensions["translation_service"]
+    assert service.batcher.on_idle is release_free_memory  # an idle worker gives back what it freed
     alone = [app.test_client().post("/translate", json={"q": text, **OK}).get_json() for text in TEXTS]
     batches: list[int] = []
     service.batcher.on_batch = lambda sentences, waits, seconds: batches.append(len(waits))

@@ -84,8 +84,9 @@ def test_broken_checkpoint_stops_gunicorn_with_one_line(tmp_path):
 
 
 def load_gunicorn_conf(monkeypatch, **env):
-    for name in ("PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT", "DEVICE", "CUDA_VISIBLE_DEVICES"):
-        monkeypatch.delenv(name, raising=False)
+    for name in ("PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT", "DEVICE", "CUDA_VISIBLE_DEVICES", "MKL_DISABLE_FAST_MM"):
+        monkeypatch.setenv(name, "")  # recorded, so that what the file sets is undone after the test
+        monkeypatch.delenv(name)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     spec = importlib.util.spec_from_file_location("gunicorn_conf", ROOT / "gunicorn.conf.py")
@@ -134,6 +135,22 @@ def test_gunicorn_conf_defaults(monkeypatch):
     # the app divides the cores among this many workers
     import os
     assert os.environ["WEB_CONCURRENCY"] == str(conf.workers)
+
+
+def test_gunicorn_conf_memory_settings(monkeypatch):
+    import gc
+    import os
+    load_gunicorn_conf(monkeypatch)
+    assert os.environ["MKL_DISABLE_FAST_MM"] == "1"
+    load_gunicorn_conf(monkeypatch, MKL_DISABLE_FAST_MM="0")  # the operator's own choice wins
+    assert os.environ["MKL_DISABLE_FAST_MM"] == "0"
+    conf = load_gunicorn_conf(monkeypatch)
+    assert conf.MALLOC_ARENAS == 2
+    try:
+        conf.when_ready(server=None)
+        assert gc.get_freeze_count() > 0  # what the master loaded is out of the collector's reach
+    finally:
+        gc.unfreeze()
 
 
 def hadolint() -> str:
@@ -226,7 +243,7 @@ def test_load_benchmark_compares_with_the_bare_engine(tiny_checkpoint, capsys):
     assert code == 0 and result["errors"] == 0 and result["repeated_sentences"] == 0
     assert result["cache_hits"] == 0  # read from the server's /metrics (METRICS=1)
     assert result["mean_batch_sentences"] >= 1 and result["mean_queue_wait_ms"] >= 0
-    assert 0 < result["pss_mib"] < 4096
+    assert 0 < result["pss_mib"] < 4096 and 0 < result["pss_peak_mib"] < 4096
     parts = result["single"]["breakdown"]  # from the server's /metrics
     assert parts["engine_call_ms"] > 0 and parts["client_ms"] > parts["http_ms"] > 0
     assert result["raw_sentences_per_s"] > 0 and result["served_vs_raw"] > 0

@@ -158,12 +158,46 @@ def test_cache_batches_only_its_misses(tiny_checkpoint):
     assert sizes == [2, 1] and lookups == [(0, 2), (2, 1)]
 
 
+def test_on_idle_runs_once_after_work_and_never_while_callers_wait(inner):
+    engine = BatchingEngine(inner, BatchingOptions(idle_after=0.05))
+    events: list[str] = []
+    engine.on_batch = lambda sentences, waits, seconds: events.append("batch")
+    engine.on_idle = lambda: events.append("idle")
+    engine.output_ids([TEXTS[0]])
+    until(lambda: events == ["batch", "idle"])
+    time.sleep(0.2)  # no more work: on_idle does not run again
+    assert events == ["batch", "idle"]
+    # Under load (calls queued behind a held lock) the next batch comes first.
+    results, _ = in_threads(engine, [[TEXTS[1]], [TEXTS[2]], [TEXTS[3]]])
+    assert results == [inner.output_ids([t]) for t in TEXTS[1:4]]
+    until(lambda: len(events) == 5)
+    assert events == ["batch", "idle", "batch", "batch", "idle"]
+
+
+def test_a_failing_on_idle_does_not_stop_the_scheduler(inner):
+    engine = BatchingEngine(inner, BatchingOptions(idle_after=0.01))
+    calls: list[int] = []
+
+    def broken() -> None:
+        calls.append(1)
+        raise OSError("no memory to give back")
+
+    engine.on_idle = broken
+    for text in TEXTS[:2]:
+        assert engine.output_ids([text]) == inner.output_ids([text])
+        until(lambda: len(calls) >= 1)
+    until(lambda: len(calls) == 2)
+
+
 @pytest.mark.parametrize("options, message", [
     (dict(max_wait=-0.1), "max_wait must be between 0 and 1 second, got -0.1"),
     (dict(max_wait=2), "max_wait must be between 0 and 1 second, got 2"),
     (dict(max_wait=True), "max_wait must be between 0 and 1 second, got True"),
     (dict(max_sentences=0), "max_sentences must be an integer >= 1, got 0"),
     (dict(max_sentences=2.5), "max_sentences must be an integer >= 1, got 2.5"),
+    (dict(idle_after=0), "idle_after must be over 0 and at most 60 seconds, got 0"),
+    (dict(idle_after=61), "idle_after must be over 0 and at most 60 seconds, got 61"),
+    (dict(idle_after="1"), "idle_after must be over 0 and at most 60 seconds, got '1'"),
 ])
 def test_invalid_options(options, message):
     with pytest.raises(ValueError) as info:
