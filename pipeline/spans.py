@@ -28,6 +28,13 @@ Decisions, each made so that copying verbatim is never worse than what the model
   a form of address with its name, written in English ("Frau Schmidt" → "Ms Schmidt", "Herrn
   Dr. Wagner" → "Dr Wagner"), but not after a possessive or an indefinite article ("meine Frau
   Anna").
+* Letter formulas (``with_names`` too): a greeting or closing that opens a sentence and ends at a
+  comma, a stop or the end, written in English as one span, of kind "phrase" (or "name" with
+  the addressee's name): "Liebe Anna," → "Dear Anna,", "Sehr geehrte Frau Dr. Koch," → "Dear Dr
+  Koch,", "Sehr geehrte Damen und Herren," → "Dear Sir or Madam,", "Mit freundlichen Grüßen" →
+  "Kind regards". An addressee from a list of nouns for people is left to the model after the
+  greeting ("Liebe Freunde," → "Dear" + "friends"); any other is a name. The model, trained on Tatoeba, had made
+  "Liebe Grüße" "Love hello" and "Sehr geehrte Damen und Herren" "Looking labels and Lords".
 * Phone numbers: a leading ``0`` or ``+``country code and more groups (``0221 9876543``,
   ``(030) 123 45 67``, ``030/1234567``) are one span, carried as written.
 * Dates: ``23.11.2026``, ``23.11.26``, ``2026-11-23``, ``23/11/2026``; a year-less ``1.1.`` only
@@ -69,7 +76,7 @@ from model.network.placeholders import (  # noqa: F401  (part of this module's A
 NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code"})
 KINDS = NUMBER_KINDS | {
     "placeholder", "backticks", "url", "email", "handle", "hashtag", "directive", "entity", "command",
-    "path", "filename", "identifier", "emoji", "unrepresentable", "name", "glossary", "glossary_plural"}
+    "path", "filename", "identifier", "emoji", "unrepresentable", "name", "phrase", "glossary", "glossary_plural"}
 # A glossary term (pipeline.glossary) whose English is its singular (or has no number), its plural.
 GLOSSARY_KINDS = frozenset({"glossary", "glossary_plural"})
 
@@ -276,6 +283,80 @@ _NOT_ADDRESS_AFTER = frozenset("""
 """.split())
 _LAST_WORD = re.compile(r"([^\W\d_]+)[\W\d_]*$")
 
+# Letter formulas (see the module docstring), matched in any case at the start of a sentence.
+_GREETINGS = {"liebe": "Dear", "lieber": "Dear", "liebes": "Dear", "sehr geehrte": "Dear", "sehr geehrter": "Dear",
+              "hallo": "Hello", "hi": "Hi", "hey": "Hey", "servus": "Hi", "moin": "Hi",
+              "guten morgen": "Good morning", "guten tag": "Hello", "guten abend": "Good evening"}
+_SALUTATIONS = {"sehr geehrte damen und herren": "Dear Sir or Madam", "liebe kolleginnen und kollegen": "Dear colleagues",
+                "hallo zusammen": "Hello everyone", "hallo allerseits": "Hello everyone", "hi zusammen": "Hi all"}
+_CLOSINGS = {
+    "mit freundlichen grüßen": "Kind regards", "mit freundlichem gruß": "Kind regards",
+    "freundliche grüße": "Kind regards", "mfg": "Kind regards",
+    "mit besten grüßen": "Best regards", "beste grüße": "Best regards", "mit vielen grüßen": "Best regards",
+    "viele grüße": "Best regards", "schöne grüße": "Best regards", "vg": "Best regards",
+    "mit herzlichen grüßen": "Warm regards", "herzliche grüße": "Warm regards",
+    "mit lieben grüßen": "Best wishes", "liebe grüße": "Best wishes", "ganz liebe grüße": "Best wishes",
+    "lg": "Best wishes", "gruß": "Regards", "grüße": "Regards",
+}
+_FORMULA_START = re.compile(r"[ \t\"'„“”‚‘’»«]*")
+_NAME_WORD = r"[A-ZÄÖÜ][^\W\d_]*(?:-[A-ZÄÖÜ][^\W\d_]*)*"
+_ENDS = r"[ \t]*(?:[,!.:;]|$)"  # a formula ends at a comma, a stop or the end of the sentence
+
+
+def _phrases(table: dict[str, str], end: str) -> re.Pattern[str]:
+    """The phrases of ``table`` (longest first, words apart by any blanks) in any case, then ``end``."""
+    words = [r"[ \t]+".join(map(re.escape, phrase.split())) for phrase in sorted(table, key=len, reverse=True)]
+    return re.compile(rf"(?i:{'|'.join(words)})(?={end})")
+
+
+# A closing may be followed by the writer's name on its line ("Viele Grüße Anna").
+_CLOSING_RE = _phrases(_CLOSINGS, rf"{_ENDS}|[ \t]+{_NAME_WORD}(?:[ \t]+{_NAME_WORD})?[ \t]*[.!]?$")
+_SALUTATION_RE = _phrases(_SALUTATIONS, _ENDS)
+_GREETING_RE = _phrases(_GREETINGS, r"[ \t]+[A-ZÄÖÜ]")
+_BLANKS = re.compile(r"[ \t]*")
+_ADDRESSEE = re.compile(rf"[ \t]+({_NAME_WORD}(?:[ \t]+(?:und[ \t]+)?{_NAME_WORD})?)(?={_ENDS})")
+# After a greeting, these are people addressed by a noun ("Liebe Freunde,", "Hallo Mama,"), which
+# the model translates; any other capitalized addressee is a name, kept even when it is also a
+# word ("Hallo Lukas," became "Hello Luadas"), or dropped after a lone greeting ("Hallo Tom,").
+_ADDRESSEE_NOUNS = frozenset("""
+    freunde freundinnen freund freundin eltern kinder kollegen kolleginnen kollege kollegin kunden
+    kundinnen kunde kundin mitglieder gäste nachbarn nachbarin nachbar leute familie mama mami papa
+    papi mutter vater oma omi opa opi schwester bruder tante onkel schatz liebling team nutzer
+    nutzerinnen benutzer benutzerinnen leser leserin leserinnen teilnehmer teilnehmerinnen studierende
+    schüler schülerinnen mitarbeiter mitarbeiterinnen mitarbeitende bürger bürgerinnen zuschauer
+    hörer hörerinnen fans jungs mädels damen herren genossen nachbarschaft gemeinde
+""".split())
+
+
+def _key(phrase: str) -> str:
+    return " ".join(phrase.lower().split())
+
+
+def _letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
+    """The greeting or closing that opens ``text``, as spans written in English (none if there is
+    none, or if it overlaps ``taken``)."""
+    start = _FORMULA_START.match(text).end()
+    found: list[Span] = []
+    if match := _CLOSING_RE.match(text, start) or _SALUTATION_RE.match(text, start):
+        table = _CLOSINGS if _key(match[0]) in _CLOSINGS else _SALUTATIONS
+        found = [Span(start, match.end(), "phrase", match[0], table[_key(match[0])])]
+    elif greeting := _GREETING_RE.match(text, start):
+        english = _GREETINGS[_key(greeting[0])]
+        address = _ADDRESS.match(text, _BLANKS.match(text, greeting.end()).end())
+        if address and (address[1] or address[2]) and re.match(_ENDS, text[address.end():]) \
+                and address[3] not in ("Dr", "Prof"):
+            title, degrees, name = address.groups()
+            polite = "Dr" if "Dr." in degrees else "Professor" if "Prof." in degrees else _ADDRESS_ENGLISH[title]
+            found = [Span(start, address.end(), "name", text[start:address.end()], f"{english} {polite} {name}")]
+        elif addressee := _ADDRESSEE.match(text, greeting.end()):
+            words = addressee[1].split()
+            if len(words) == 1 and words[0].lower() in _ADDRESSEE_NOUNS:  # "Liebe Freunde,": the
+                found = [Span(start, greeting.end(), "phrase", greeting[0], english)]  # model translates it
+            else:  # names, even those that are words too ("Hallo Lukas,"): one span with the greeting
+                names = " ".join("and" if w == "und" else w for w in words)
+                found = [Span(start, addressee.end(), "name", text[start:addressee.end()], f"{english} {names}")]
+    return [f for f in found if not any(s < f.end and f.start < e for s, e in taken)]
+
 
 def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     """Forms of address with their names, outside ``taken``, as "name" spans written in English."""
@@ -302,7 +383,9 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool]) -> 
     opens the text or follows a sentence mark or quote, where any word is capitalized. A name takes
     in the unrepresentable characters it contains ("Ayşe" is one name, not "Ay", "ş", "e")."""
     taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
-    names = _addresses(text, taken)
+    names = _letter_formula(text, taken)
+    taken = sorted(taken + [(n.start, n.end) for n in names])
+    names += _addresses(text, taken)
     taken = sorted(taken + [(n.start, n.end) for n in names])
     for match in WORD.finditer(text):
         word, start, end = match[0], match.start(), match.end()

@@ -135,7 +135,11 @@ PIPELINE_EXAMPLES = [
     # names the lexicon lacks are carried over (without the lexicon: "Hann the last lives now.",
     # "Do you think you're doing?", "Kowalcccy has already paid the bill.")
     ('Hannah wohnt jetzt in Leipzig.', 'Hannah now lives in Leipzig.'),
-    ('Liebe Anna, wie geht es dir?', "Do Anna, how're you doing?"),
+    # a letter's greeting with its name is written in English (before: "Do Anna, how're you doing?")
+    ('Liebe Anna, wie geht es dir?', "Dear Anna, how're you doing?"),
+    ('Hallo Lukas, wie geht es dir?', "Hello Lukas, how're you doing?"),
+    ('Sehr geehrte Damen und Herren, vielen Dank für Ihre Nachricht.', 'Dear Sir or Madam, thank you for your message.'),
+    ('Viele Grüße, Anna', 'Best regards, Anna'),
     ('Kowalczyk hat die Rechnung schon bezahlt.', 'Kowalczyk has already paid the bill.'),
     # format directives and phone numbers are spans
     ('Die Datei %s wurde nicht gefunden.', "The file %s was not found."),

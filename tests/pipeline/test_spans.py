@@ -272,7 +272,7 @@ def test_mask_rejects_foreign_spans(spans):
 
 
 @pytest.mark.parametrize("text, names", [
-    ("Liebe Anna, wie geht es dir?", ["Anna"]),
+    ("Wie geht es dir, Anna?", ["Anna"]),
     ("Anna kommt morgen.", ["Anna"]),                         # at the start too, when unknown in any case
     ("Heute kommt Anna.", ["Anna"]),                          # "Heute" is known in lower case at the start
     ("Sag Björn und Ayşe: Kowalczyk zahlt.", ["Björn", "Ayşe", "Kowalczyk"]),
@@ -285,7 +285,7 @@ def test_mask_rejects_foreign_spans(spans):
 ])
 def test_with_names(text, names):
     lexicon = Lexicon(["Liebe", "wie", "geht", "es", "dir", "kommt", "morgen", "heute", "Sag", "und", "zahlt",
-                       "Die", "Katze", "von", "schläft", "Schick", "an", "oder", "Das", "ist", "gut", "sagte",
+                       "Die", "Katze", "von", "schläft", "Schick", "an", "oder", "Das", "ist", "gut", "sagte", "Wie",
                        "nicht", "Ich", "mag", "die", "Ämter", "Wir", "sehen", "uns", "in"])
     spans = find_spans(text)
     found = with_names(text, spans, lexicon.knows)
@@ -322,11 +322,11 @@ def test_respelled_maps_back_through_the_changed_lengths(start, end, expected):
 
 @pytest.mark.parametrize("text, expected", [
     ("Frau Schmidt kommt.", [("Frau Schmidt", "Ms Schmidt")]),          # a name even when it is a word
-    ("Hallo Herr Wagner, danke!", [("Herr Wagner", "Mr Wagner")]),
+    ("Er dankt Herrn Wagner.", [("Herrn Wagner", "Mr Wagner")]),
     ("Gib es Herrn Meier.", [("Herrn Meier", "Mr Meier")]),
     ("Ich gab es der Frau Koch.", [("Frau Koch", "Ms Koch")]),          # after a definite article too
     ("Frau Dr. Koch hat Sprechstunde.", [("Frau Dr. Koch", "Dr Koch")]),
-    ("Sehr geehrter Herr Prof. Dr. Weber,", [("Herr Prof. Dr. Weber", "Dr Weber")]),
+    ("Wir grüßen Herrn Prof. Dr. Weber.", [("Herrn Prof. Dr. Weber", "Dr Weber")]),
     ("Termin bei Prof. Weber", [("Prof. Weber", "Professor Weber")]),
     ("Fräulein Rottenmeier ruft.", [("Fräulein Rottenmeier", "Miss Rottenmeier")]),
     ("Das ist Frau Müller-Lüdenscheidt.", [("Frau Müller-Lüdenscheidt", "Ms Müller-Lüdenscheidt")]),
@@ -337,10 +337,55 @@ def test_respelled_maps_back_through_the_changed_lengths(start, end, expected):
 def test_forms_of_address_are_names_written_in_english(text, expected):
     lexicon = Lexicon(["Schmidt", "Wagner", "Meier", "Koch", "Weber", "kommt", "Hallo", "danke", "Gib", "es",
                        "Ich", "gab", "der", "hat", "Sprechstunde", "Sehr", "geehrter", "Termin", "bei", "ruft",
-                       "Das", "ist", "Meine", "Die", "nett", "und", "Frau", "Herr", "Herrn"])
+                       "Das", "ist", "Meine", "Die", "nett", "und", "Frau", "Herr", "Herrn", "Er", "dankt", "Wir",
+                       "grüßen"])
     found = [s for s in with_names(text, find_spans(text), lexicon.knows) if s.kind == "name"]
     assert [(s.text, s.target) for s in found] == expected
     assert all(text[s.start:s.end] == s.text for s in found)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # greetings with a name: one span, even when the name is also a word (Tom, Lukas)
+    ("Liebe Anna, wie geht es dir?", [("name", "Liebe Anna", "Dear Anna")]),
+    ("Hallo Lukas, kommst du?", [("name", "Hallo Lukas", "Hello Lukas")]),
+    ("Lieber Tom!", [("name", "Lieber Tom", "Dear Tom")]),
+    ("Guten Morgen Anna Schmidt:", [("name", "Guten Morgen Anna Schmidt", "Good morning Anna Schmidt")]),
+    ("Liebe Anna und Tom,", [("name", "Liebe Anna und Tom", "Dear Anna and Tom")]),
+    ("  „Hi Björn, na?", [("name", "Hi Björn", "Hi Björn")]),
+    ("hallo Anna, wie geht es dir?", [("name", "hallo Anna", "Hello Anna")]),  # typed in lower case
+    # with a form of address
+    ("Sehr geehrte Frau Dr. Koch,", [("name", "Sehr geehrte Frau Dr. Koch", "Dear Dr Koch")]),
+    ("Sehr geehrter Herr Prof. Dr. Weber,", [("name", "Sehr geehrter Herr Prof. Dr. Weber", "Dear Dr Weber")]),
+    ("Hallo Herr Wagner, danke!", [("name", "Hallo Herr Wagner", "Hello Mr Wagner")]),
+    # people addressed by a noun: the greeting alone, the noun is the model's
+    ("Liebe Freunde, wir sehen uns morgen.", [("phrase", "Liebe", "Dear")]),
+    ("Hallo Mama, ich komme später.", [("phrase", "Hallo", "Hello")]),
+    # set phrases
+    ("Sehr geehrte Damen und Herren, ich schreibe Ihnen.", [("phrase", "Sehr geehrte Damen und Herren", "Dear Sir or Madam")]),
+    ("Hallo zusammen!", [("phrase", "Hallo zusammen", "Hello everyone")]),
+    ("Mit freundlichen Grüßen", [("phrase", "Mit freundlichen Grüßen", "Kind regards")]),
+    ("Viele Grüße, Anna", [("phrase", "Viele Grüße", "Best regards"), ("name", "Anna", None)]),
+    ("Liebe Grüße Anna", [("phrase", "Liebe Grüße", "Best wishes"), ("name", "Anna", None)]),
+    ("LG", [("phrase", "LG", "Best wishes")]),
+    ("mit  freundlichem   Gruß.", [("phrase", "mit  freundlichem   Gruß", "Kind regards")]),
+    # not formulas: not at the start, no comma or end after the addressee, no addressee
+    ("Ich sage: Liebe Anna, komm!", [("name", "Anna", None)]),
+    ("Hallo Anna wie geht es dir", [("name", "Anna", None)]),
+    ("Liebe ist schön.", []),
+    ("Hallo, wie geht es dir?", []),
+    ("Viele Grüße an deine Mutter.", []),
+    ("Liebe Grüße aus Berlin", [("name", "Berlin", None)]),
+])
+def test_letter_formulas_are_written_in_english(text, expected):
+    lexicon = Lexicon(["Liebe", "wie", "geht", "es", "dir", "Hallo", "kommst", "du", "Tom", "Lukas", "Freunde", "wir",
+                       "sehen", "uns", "morgen", "Mama", "ich", "komme", "später", "schreibe", "Ihnen", "danke", "Ich",
+                       "sage", "komm", "ist", "schön", "Viele", "Grüße", "an", "deine", "Mutter", "aus", "na"])
+    found = with_names(text, find_spans(text), lexicon.knows)
+    assert [(s.kind, s.text, s.target) for s in found] == expected
+    assert all(text[s.start:s.end] == s.text for s in found)
+    for span in found:
+        assert span.family == "X"
+        assert restore(mask(text, [span]).text, mask(text, [span])) == text.replace(span.text, span.target or span.text, 1)
 
 
 @pytest.mark.parametrize("text, date, english", [
