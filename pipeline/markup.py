@@ -269,6 +269,31 @@ def _anchor(node: Node, aligned: AlignedText, targets: list[list[int]], words: l
     node.glue = "after" if node.lo else "before"
 
 
+def _text(text: str, word: Range) -> str:
+    return text[word[0]:word[1]]
+
+
+def _is_punctuation(text: str, word: Range) -> bool:
+    return not any(ch.isalnum() for ch in _text(text, word))
+
+
+def _trim_outside_punctuation(node: Node, aligned: AlignedText, words: list[int]) -> None:
+    """A stop or comma that the source has outside the markup stays outside it at either end of
+    its output range, even where the model aligned it to a word inside ("[Anleitung](...)." must
+    not become "[guide.](...)")."""
+    outside = {_text(aligned.source, span) for i, span in enumerate(aligned.source_words)
+               if i not in words and _is_punctuation(aligned.source, span)}
+
+    def stray(t: int) -> bool:
+        word = aligned.target_words[t]
+        return _is_punctuation(aligned.target, word) and _text(aligned.target, word) in outside
+
+    while node.hi - node.lo > 1 and stray(node.hi - 1):
+        node.hi -= 1
+    while node.hi - node.lo > 1 and stray(node.lo):
+        node.lo += 1
+
+
 def _project(node: Node, aligned: AlignedText, targets: list[list[int]], sources: list[set[int]]) -> None:
     """Set ``lo``/``hi`` of ``node``'s descendants from the alignment (see the module docstring)."""
     for child in node.children:
@@ -279,6 +304,8 @@ def _project(node: Node, aligned: AlignedText, targets: list[list[int]], sources
             mapped = {t for t in mapped if sources[t] <= own}
         if mapped:
             child.lo, child.hi = min(mapped), max(mapped) + 1
+            if child.close is not None:
+                _trim_outside_punctuation(child, aligned, words)
         else:
             _anchor(child, aligned, targets, words)
         _project(child, aligned, targets, sources)

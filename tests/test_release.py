@@ -19,7 +19,7 @@ from pipeline.translation import Options, Pipeline
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"
-# SHA-256 of what the release model (v3.1: v2 fine-tuned, as v3) was trained on: deu-eng.zip (163,021 pairs),
+# SHA-256 of what the release model (v3.2: v2 fine-tuned, as v3) was trained on: deu-eng.zip (163,021 pairs),
 # Debian trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary), the system's gettext
 # catalogs, LibreOffice 7.4.7's UI catalogs and its help pages (MODEL_CARD.md, "v3").
 TATOEBA_SHA256 = "5a014e53a7fa3ec5f9e0ec7f6b27c2ef88e5d247c5074eaaa173f411c15aba77"
@@ -70,10 +70,11 @@ def test_provenance_and_licence_in_metadata(release):
     curves = meta["curves"]
     assert len(curves["step"]) == len(curves["dev_bleu"]) == len(curves["train_loss"]) >= 3
     assert curves["step"] == sorted(curves["step"]) and max(curves["dev_bleu"]) > 48
-    # v2.1 once and the mean of the run's steps 6000-8712 twice (WiSE-FT, lambda 2/3)
-    assert meta["averaged_from"] == [{"file": "v21.pt", "step": 12000}, {"file": "ft2.pt", "step": 8712},
-                                     {"file": "ft2.pt", "step": 8712}]
-    assert meta["step"] == 8712
+    # the mean of the run's checkpoints from step 12000 to 16000, alone (no mix with v2.1 since v3.2)
+    assert [a["step"] for a in meta["averaged_from"]] == [12000, 12500, 12853, 13000, 13500, 14000, 14500, 14527,
+                                                           15000, 15500, 16000]
+    assert all(a["file"] == f"step-{a['step']:07d}.pt" for a in meta["averaged_from"])
+    assert meta["step"] == 16000
 
 
 def test_model_card_matches_the_file(release, translator):
@@ -81,7 +82,7 @@ def test_model_card_matches_the_file(release, translator):
     assert all(sha in card for sha in (TATOEBA_SHA256, DING_SHA256, CATALOGS_SHA256, LIBREOFFICE_UI_SHA256,
                                        LIBREOFFICE_HELP_SHA256))
     assert f"{translator.num_parameters():,}" in card
-    assert "runs/v31ft/step-000[6-8]*.pt" in card and "v2.1 and the fine-tuned weights, 1 : 2" in card
+    assert "steps 12000–16000" in card and "v3.2" in card
     assert re.search(r"nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0", card)
     assert "CC-BY 2.0" in card and "manythings.org/anki" in card
     assert "GPL-2.0-or-later" in card and "Frank Richter" in card
@@ -102,17 +103,17 @@ def test_placeholder_symbols_in_the_vocabulary(translator):
 # Our own sentences (not from the corpus); outputs pinned from the shipped file, greedy and beam 4.
 EXAMPLES = [
     ('Ich habe Hunger.', "I'm hungry.", "I'm hungry."),
-    ('Wo ist der Bahnhof?', 'Where is the station?', 'Where is the station?'),
+    ('Wo ist der Bahnhof?', "Where's the station?", "Where's the station?"),
     ('Ich lerne seit drei Jahren Deutsch.', 'I have been studying German for three years.',
      'I have been studying German for three years.'),
     ('Der Hund schläft unter dem Tisch.', 'The dog is sleeping under the table.', 'The dog is sleeping under the table.'),
     ('Ich weiß nicht, was ich sagen soll.', "I don't know what to say.", "I don't know what to say."),
     ('Wir gehen morgen ins Kino.', "We're going to the movies tomorrow.", "We're going to the movies tomorrow."),
-    ('Das Parlament stimmte mit großer Mehrheit für den Vorschlag.', 'The parliament agreed with great majority for the proposal.',
-     'The parliament agreed with great majority for the proposal.'),
-    ('Ich bin allergisch gegen Nüsse.', "I'm allergic to nuts.", "I'm allergic to nuts."),
-    # a weakness the model card quotes: names and rare words are guessed
-    ('Frau Müller kommt aus Zürich.', 'Mucherue is made from Twue.', "woman's garbage is made of braces."),
+    # weaknesses the model card quotes: rarer words and names are guessed, greedy more than beam 4
+    ('Das Parlament stimmte mit großer Mehrheit für den Vorschlag.', 'The parlication agreed with great majority for the proposal.',
+     'The parlication agreed with great majority for the proposal.'),
+    ('Ich bin allergisch gegen Nüsse.', "I'm allergic to nestations.", "I'm allergic to nuts."),
+    ('Frau Müller kommt aus Zürich.', 'woman is made from twhour.', 'woman waste is made from Draw.'),
 ]
 
 
@@ -124,14 +125,14 @@ def test_translations(translator, german, greedy, beam):
 
 # Through the text pipeline, as the app translates (beam 4): numbers, URLs, emoji, casing, layout.
 PIPELINE_EXAMPLES = [
-    ('Die Miete beträgt 1.450 Euro im Monat.', 'The rent is 1,450 euros a month.'),
+    ('Die Miete beträgt 1.450 Euro im Monat.', 'The rent is 1,450 euros of the month.'),
     ('Er lief 42,195 Kilometer in 3:05 Stunden.', 'He ran 42.195 kilometers in 3:05 hours.'),
     # v3 moved the address (v2: "Write to anna@example.com if you have any questions."): in the card
     ('Schreib mir an anna@example.com, wenn du Fragen hast.', 'Write to me if anna@example.com you have any questions.'),
     ('Das war ein toller Abend 🎶', 'That was a great evening 🎶'),
     ('DAS WETTER WIRD MORGEN BESSER.', 'THE WEATHER WILL BE BETTER TOMORROW.'),
     ('Das Wetter in Berlin', 'The weather in Berlin'),
-    ('Ich habe Hunger.\nWo ist der Bahnhof?', "I'm hungry.\nWhere is the station?"),
+    ('Ich habe Hunger.\nWo ist der Bahnhof?', "I'm hungry.\nWhere's the station?"),
     # names the lexicon lacks are carried over (without the lexicon: "Hann the last lives now.",
     # "Do you think you're doing?", "Kowalcccy has already paid the bill.")
     ('Hannah wohnt jetzt in Leipzig.', 'Hannah now lives in Leipzig.'),
@@ -147,11 +148,19 @@ PIPELINE_EXAMPLES = [
     ('Rufen Sie uns unter 0221 9876543 an.', 'Call us at 0221 9876543.'),
     # a form of address keeps its name (a word too) and is written in English; the town is still
     # guessed, the weakness the model card quotes
-    ('Frau Müller kommt aus Zürich.', 'Ms Müller comes from Teach.'),
-    ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is on holiday 15 August.'),
-    # software strings (v2, quoted in the issue: "Please reacted the program.", "Compare first installation.")
-    ('Bitte starten Sie das Programm neu.', 'Please rest the program.'),
-    ('Führen Sie zuerst npm install express aus.', 'Do npm install express first.'),
+    ('Frau Müller kommt aus Zürich.', 'Ms Müller comes from Draw.'),
+    ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is on holiday for 15 August.'),
+    # software strings (v2, quoted in the issue: "Please reacted the program.", "Compare first installation.";
+    # v3.1: "Please rest the program.", "Files store", "Reading signs", "Take download", "Getting")
+    ('Bitte starten Sie das Programm neu.', 'Please restart the program.'),
+    ('Führen Sie zuerst npm install express aus.', 'Run npm install express first.'),
+    ('Datei speichern', 'Save file'),
+    ('Lesezeichen hinzufügen', 'Add bookmarks'),
+    ('Herunterladen', 'Download'),
+    ('Einstellungen', 'Settings'),
+    # still wrong, quoted in the model card
+    ('Verlauf löschen', 'Delete gradient'),
+    ('Sie läuft jeden Morgen fünf Kilometer.', 'She runs five miles every morning.'),
 ]
 
 

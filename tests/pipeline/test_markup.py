@@ -311,3 +311,15 @@ def test_bad_translate_results_are_refused(result, message):
     with pytest.raises(ValueError) as error:
         translate_html(["<p>Hallo</p>"], lambda texts: result)
     assert str(error.value) == message
+
+
+@pytest.mark.parametrize("links, expected", [
+    ([(0, 0), (1, 1), (2, 2), (3, 3)], 'Read the <a href="x">guide</a>.'),   # the stop aligned to itself
+    ([(0, 0), (1, 1), (2, 2), (3, 2)], 'Read the <a href="x">guide</a>.'),   # ... or to the linked word
+])
+def test_a_stop_outside_the_markup_stays_outside(links, expected):
+    translate = Table({"Lies die Anleitung.": ("Read the guide.", links)})
+    assert translate_html(['Lies die <a href="x">Anleitung</a>.'], translate) == [expected]
+    # markup around the whole text, stop included, keeps the stop inside
+    inside = Table({"Lies die Anleitung.": ("Read the guide.", links)})
+    assert translate_html(['<b>Lies die Anleitung.</b>'], inside) == ["<b>Read the guide.</b>"]
