@@ -309,11 +309,15 @@ def _phrases(table: dict[str, str], end: str) -> re.Pattern[str]:
     return re.compile(rf"(?i:{'|'.join(words)})(?={end})")
 
 
-# A closing may be followed by the writer's name on its line ("Viele Grüße Anna").
-_CLOSING_RE = _phrases(_CLOSINGS, rf"{_ENDS}|[ \t]+{_NAME_WORD}(?:[ \t]+{_NAME_WORD})?[ \t]*[.!]?$")
+# A closing may be followed by the writer's name on its line ("Viele Grüße Anna Schmidt"), a name
+# even when it is also a word ("Schmidt" became "is spiding").
+_SIGNATURE = rf"[ \t]*,?[ \t]*({_NAME_WORD}(?:[ \t]+{_NAME_WORD})?)[ \t]*[.!]?$"
+_SIGNATURE_RE = re.compile(_SIGNATURE)
+_CLOSING_RE = _phrases(_CLOSINGS, rf"{_ENDS}|{_SIGNATURE}")
 _SALUTATION_RE = _phrases(_SALUTATIONS, _ENDS)
 _GREETING_RE = _phrases(_GREETINGS, r"[ \t]+[A-ZÄÖÜ]")
 _BLANKS = re.compile(r"[ \t]*")
+_END = re.compile(_ENDS)
 _ADDRESSEE = re.compile(rf"[ \t]+({_NAME_WORD}(?:[ \t]+(?:und[ \t]+)?{_NAME_WORD})?)(?={_ENDS})")
 # After a greeting, these are people addressed by a noun ("Liebe Freunde,", "Hallo Mama,"), which
 # the model translates; any other capitalized addressee is a name, kept even when it is also a
@@ -340,14 +344,14 @@ def _letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     if match := _CLOSING_RE.match(text, start) or _SALUTATION_RE.match(text, start):
         table = _CLOSINGS if _key(match[0]) in _CLOSINGS else _SALUTATIONS
         found = [Span(start, match.end(), "phrase", match[0], table[_key(match[0])])]
+        if table is _CLOSINGS and (signature := _SIGNATURE_RE.match(text, match.end())):
+            found.append(Span(signature.start(1), signature.end(1), "name", signature[1]))
     elif greeting := _GREETING_RE.match(text, start):
         english = _GREETINGS[_key(greeting[0])]
         address = _ADDRESS.match(text, _BLANKS.match(text, greeting.end()).end())
-        if address and (address[1] or address[2]) and re.match(_ENDS, text[address.end():]) \
-                and address[3] not in ("Dr", "Prof"):
-            title, degrees, name = address.groups()
-            polite = "Dr" if "Dr." in degrees else "Professor" if "Prof." in degrees else _ADDRESS_ENGLISH[title]
-            found = [Span(start, address.end(), "name", text[start:address.end()], f"{english} {polite} {name}")]
+        addressed = _address_english(address) if address and _END.match(text, address.end()) else None
+        if addressed:  # "Sehr geehrte Frau Dr. Koch," -> "Dear Dr Koch,"
+            found = [Span(start, address.end(), "name", text[start:address.end()], f"{english} {addressed}")]
         elif addressee := _ADDRESSEE.match(text, greeting.end()):
             words = addressee[1].split()
             if len(words) == 1 and words[0].lower() in _ADDRESSEE_NOUNS:  # "Liebe Freunde,": the
@@ -358,21 +362,29 @@ def _letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     return [f for f in found if not any(s < f.end and f.start < e for s, e in taken)]
 
 
+def _address_english(match: re.Match[str]) -> str | None:
+    """A match of ``_ADDRESS`` in English ("Frau Dr. Koch" -> "Dr Koch"); None when it has no title
+    or degree, or no name after them."""
+    title, degrees, name = match.groups()
+    if not (title or degrees) or name in ("Dr", "Prof"):
+        return None
+    return f"{'Dr' if 'Dr.' in degrees else 'Professor' if 'Prof.' in degrees else _ADDRESS_ENGLISH[title]} {name}"
+
+
 def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     """Forms of address with their names, outside ``taken``, as "name" spans written in English."""
     found = []
     for match in _ADDRESS.finditer(text):
-        title, degrees, name = match.groups()
-        if not (title or degrees) or name in ("Dr", "Prof"):
+        english = _address_english(match)
+        if english is None:
             continue
         before = _LAST_WORD.search(text, 0, match.start())
-        if title and before and before[1].lower() in _NOT_ADDRESS_AFTER:
+        if match[1] and before and before[1].lower() in _NOT_ADDRESS_AFTER:
             continue
         start, end = match.start(), match.end()
         if any(s < end and start < e for s, e in taken):
             continue
-        english = "Dr" if "Dr." in degrees else "Professor" if "Prof." in degrees else _ADDRESS_ENGLISH[title]
-        found.append(Span(start, end, "name", match[0], f"{english} {name}"))
+        found.append(Span(start, end, "name", match[0], english))
     return found
 
 

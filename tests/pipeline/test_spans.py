@@ -366,6 +366,13 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     ("Mit freundlichen Grüßen", [("phrase", "Mit freundlichen Grüßen", "Kind regards")]),
     ("Viele Grüße, Anna", [("phrase", "Viele Grüße", "Best regards"), ("name", "Anna", None)]),
     ("Liebe Grüße Anna", [("phrase", "Liebe Grüße", "Best wishes"), ("name", "Anna", None)]),
+    # the writer's name after a closing is a name, even when it is a word too
+    ("Mit freundlichen Grüßen Anna Schmidt", [("phrase", "Mit freundlichen Grüßen", "Kind regards"),
+                                             ("name", "Anna Schmidt", None)]),
+    ("Viele Grüße, Tom.", [("phrase", "Viele Grüße", "Best regards"), ("name", "Tom", None)]),
+    # a line that is only a name is not a formula: "Anna Schmidt" has the unknown name only (a
+    # rule for such lines took "Ocotlán Zapotekisch" and "DL Umschlag" of the UI test split too)
+    ("Anna Schmidt", [("name", "Anna", None)]),
     ("LG", [("phrase", "LG", "Best wishes")]),
     ("mit  freundlichem   Gruß.", [("phrase", "mit  freundlichem   Gruß", "Kind regards")]),
     # not formulas: not at the start, no comma or end after the addressee, no addressee
@@ -379,7 +386,8 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
 def test_letter_formulas_are_written_in_english(text, expected):
     lexicon = Lexicon(["Liebe", "wie", "geht", "es", "dir", "Hallo", "kommst", "du", "Tom", "Lukas", "Freunde", "wir",
                        "sehen", "uns", "morgen", "Mama", "ich", "komme", "später", "schreibe", "Ihnen", "danke", "Ich",
-                       "sage", "komm", "ist", "schön", "Viele", "Grüße", "an", "deine", "Mutter", "aus", "na"])
+                       "sage", "komm", "ist", "schön", "Viele", "Grüße", "an", "deine", "Mutter", "aus", "na",
+                       "Schmidt", "kommt"])
     found = with_names(text, find_spans(text), lexicon.knows)
     assert [(s.kind, s.text, s.target) for s in found] == expected
     assert all(text[s.start:s.end] == s.text for s in found)
