@@ -46,8 +46,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--data", required=True, action="append", metavar="[KIND:]PATH[@WEIGHT]",
                    help="a training corpus; repeat for several. PATH: deu-eng.zip, a TSV, or a .de/.en prefix; "
                    "KIND: pairs (default), ding-sentences or ding-words (the Ding dictionary, "
-                   "/usr/share/trans/de-en); WEIGHT: times each pair is seen per epoch on average (default 1, "
-                   "0.1 = a fresh tenth each epoch). The first corpus gives dev/test unless --valid is given")
+                   "/usr/share/trans/de-en), freedict (/usr/share/dictd/freedict-deu-eng.index), gettext "
+                   "(.mo/.po catalogs), mozilla (Firefox's or Thunderbird's language pack beside the program's "
+                   "omni.ja), libreoffice-help (its help root); WEIGHT: times each pair is seen per epoch on "
+                   "average (default 1, 0.1 = a fresh tenth each epoch). The first corpus gives dev/test unless --valid is given")
     p.add_argument("--valid", help="dev corpus; without it the first --data is split into train/dev/test")
     p.add_argument("--data-attribution", action="append", help="source and licence of a corpus, kept in the "
                    "checkpoint and shown on /model; repeat for several "
@@ -79,7 +81,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--dev-size", type=int, default=2000, help="dev pairs held out when splitting --data")
     p.add_argument("--test-size", type=int, default=2000, help="test pairs held out when splitting --data")
     p.add_argument("--domain-split-size", type=int, default=1000,
-                   help="dev and test pairs held out of each domain (gettext: ui, libreoffice-help: help), "
+                   help="dev and test pairs held out of each corpus of a domain (gettext, mozilla: ui; "
+                   "libreoffice-help: help), "
                    "written as DIR/dev.DOMAIN.tsv and DIR/test.DOMAIN.tsv; 0: none")
     p.add_argument("--max-len", type=int, default=128, help="drop training pairs longer than this (pieces)")
     add_augmentation_args(p)

@@ -26,11 +26,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from model.data.corpus import CorpusError, Pair, normalize
-from model.data.language import wrong_language
-from model.data.software import has_words, mask_directives, strip_accelerators
+from model.data.software import clean_pair
 
 SUFFIXES = (".mo", ".po")
-_LAYOUT = re.compile(r"\n.|\S {3,}\S|\t")
 _TWO_FORMS = re.compile(r"nplurals\s*=\s*2\b")
 
 
@@ -71,23 +69,12 @@ def entry_pairs(catalog) -> Iterator[Pair]:
             yield entry.msgstr, entry.msgid
 
 
-def clean_entry(de: str, en: str) -> Pair | None:
-    """A catalog pair made ready for training, or None when it should not be learned from."""
-    if de == en or _LAYOUT.search(de.strip()) or _LAYOUT.search(en.strip()):
-        return None
-    de, en = strip_accelerators(normalize(de), normalize(en))
-    masked = mask_directives(de, en)
-    if masked is None or de == en or not has_words(de) or not has_words(en) or wrong_language(de, en):
-        return None
-    return masked
-
-
 def read_gettext(path: str | os.PathLike) -> list[Pair]:
     """The distinct cleaned ``(german, english)`` pairs of a catalog or a folder of catalogs."""
     found: dict[Pair, None] = {}
     for file in catalog_files(path):
         for de, en in entry_pairs(_open(file)):
-            pair = clean_entry(de, en)
+            pair = clean_pair(de, en)
             if pair is not None:
                 found.setdefault(pair)
     return list(found)

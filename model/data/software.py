@@ -6,7 +6,8 @@ training pair into placeholders (``model.network.placeholders``), numbered in Ge
 pipeline numbers the spans it masks; a pair whose two sides do not hold the same directives is
 misaligned and dropped.  Recognised (``DIRECTIVE``):
 
-* printf: ``%s %d %5.2f %-10s %1$s %lu %%``; Python ``%(name)s``;
+* printf: ``%s %d %5.2f %-10s %1$s %lu %%``, Mozilla's ``%S`` and Apple's ``%@``; Python ``%(name)s``;
+* Fluent (Mozilla): ``{ $count }``, ``{ -brand-short-name }``, ``{ NUMBER($size) }``;
 * braces: ``{name}``, ``{0}``, ``{0:.2f}``, ``{name!r}``, ``{}``; Ruby ``%{name}``;
 * Qt ``%1``; LibreOffice ``%PRODUCTNAME``; shell and Make ``$VAR``, ``${var}``, ``$(ARG1)``;
 * markup tags ``<b>``, ``</a>`` and HTML entities ``&amp;``.
@@ -20,11 +21,13 @@ from __future__ import annotations
 
 import re
 
+from model.data.corpus import normalize
+from model.data.language import wrong_language
 from model.network.placeholders import OTHER_SLOTS, placeholder
 
 # A printf conversion glued to a word is German, not a directive: "eine 50%ige Lösung".
 _PRINTF = (r"%(?:[0-9]+\$)?[-+#0]*(?:[0-9]+|\*)?(?:\.(?:[0-9]+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?"
-           r"[diouxXeEfFgGaAcsp%](?![^\W\d_])")
+           r"[diouxXeEfFgGaAcsp%S@](?![^\W\d_])")
 FORMAT_DIRECTIVE = "|".join([
     r"%\([A-Za-z_][\w.]*\)[-+#0]*[0-9]*(?:\.[0-9]+)?[diouxXeEfFgGcrsa]",   # Python %(name)s
     r"%\{[A-Za-z_]\w*\}",                                                   # Ruby %{name}
@@ -32,6 +35,8 @@ FORMAT_DIRECTIVE = "|".join([
     _PRINTF,
     r"%[1-9][0-9]?(?![0-9])",                                               # Qt %1
     r"\{\{-?\s*[A-Za-z_$][\w.$]*\s*(?:,[^{}]*)?\}\}",                         # i18next/Handlebars {{name}}
+    # Fluent (Mozilla): { $count }, { -brand-short-name }, { NUMBER($size, maximumFractionDigits: 1) }
+    r"\{ *(?:\$[A-Za-z][\w-]*|-[A-Za-z][\w-]*|[A-Z][A-Z0-9_]*\( *\$[A-Za-z][\w-]*(?: *, *[A-Za-z]+: *[\w.\"-]+)* *\)) *\}",
     r"\{(?:[A-Za-z_][\w.]*|[0-9]+)?(?:![rsa])?(?::[^{}\s]*)?\}",            # {name} {0:.2f} {}
     r"\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_][\w.]*\)|\$[A-Z_][A-Z0-9_]*\b",       # ${var} $(ARG1) $VAR
 ])
@@ -103,3 +108,20 @@ _HAS_WORD = re.compile(rf"{_LETTER}{{2,}}")
 def has_words(text: str) -> bool:
     """Whether anything but directives, markup and punctuation is left: "%s: %s" has no words."""
     return _HAS_WORD.search(DIRECTIVE.sub(" ", text)) is not None
+
+
+_LAYOUT = re.compile(r"\n.|\S {3,}\S|\t")
+
+
+def clean_pair(de: str, en: str) -> tuple[str, str] | None:
+    """A localization pair (German, English) made ready for training, or None when it should not be
+    learned from: untranslated, laid out (multi-line usage screens, space-aligned tables), without
+    words, with different directives on its two sides, or clearly in the wrong language. Markers are
+    stripped and directives masked (``strip_accelerators``, ``mask_directives``)."""
+    if de == en or _LAYOUT.search(de.strip()) or _LAYOUT.search(en.strip()):
+        return None
+    de, en = strip_accelerators(normalize(de), normalize(en))
+    masked = mask_directives(de, en)
+    if masked is None or de == en or not has_words(de) or not has_words(en) or wrong_language(de, en):
+        return None
+    return masked

@@ -6,13 +6,15 @@ from dataclasses import dataclass
 
 from model.data.corpus import Pair, read_pairs
 from model.data.ding import read_ding
+from model.data.freedict import read_freedict
 from model.data.gettext import read_gettext
 from model.data.helppages import read_help
+from model.data.mozilla import read_mozilla
 
 # What each kind reads, and the domain whose dev and test pairs train.py holds out of it (None:
 # it trains only).
-CORPUS_KINDS = ("pairs", "ding-sentences", "ding-words", "gettext", "libreoffice-help")
-HELD_OUT_DOMAINS = {"gettext": "ui", "libreoffice-help": "help"}
+CORPUS_KINDS = ("pairs", "ding-sentences", "ding-words", "freedict", "gettext", "mozilla", "libreoffice-help")
+HELD_OUT_DOMAINS = {"gettext": "ui", "mozilla": "ui", "libreoffice-help": "help"}
 
 
 @dataclass(frozen=True)
@@ -21,10 +23,13 @@ class CorpusSpec:
 
     ``KIND`` is ``pairs`` (the default: any format ``read_pairs`` reads), ``ding-sentences`` or
     ``ding-words`` (the example sentences or the word/phrase pairs of the Ding dictionary,
-    ``model.data.ding``), ``gettext`` (a ``.mo``/``.po`` catalog or a folder of them,
-    ``model.data.gettext``) or ``libreoffice-help`` (the help root holding ``de/`` and ``en-US/``,
-    ``model.data.helppages``).  ``WEIGHT`` (default 1) is how often each pair is seen per epoch on average:
-    2 doubles a corpus, 0.1 shows a fresh random tenth of it each epoch.
+    ``model.data.ding``), ``freedict`` (FreeDict's dictd files, ``model.data.freedict``),
+    ``gettext`` (a ``.mo``/``.po`` catalog or a folder of them, ``model.data.gettext``),
+    ``mozilla`` (a folder holding Firefox's or Thunderbird's German language pack and the
+    program's ``omni.ja``, ``model.data.mozilla``) or ``libreoffice-help`` (the help root holding
+    ``de/`` and ``en-US/``, ``model.data.helppages``).  ``WEIGHT`` (default 1) is how often each
+    pair is seen per epoch on average: 2 doubles a corpus, 0.1 shows a fresh random tenth of it
+    each epoch.
     """
 
     path: str
@@ -56,6 +61,10 @@ class CorpusSpec:
             return read_pairs(self.path)
         if self.kind == "gettext":
             return read_gettext(self.path)
+        if self.kind == "freedict":
+            return read_freedict(self.path)
+        if self.kind == "mozilla":
+            return read_mozilla(self.path)
         if self.kind == "libreoffice-help":
             return read_help(self.path)
         return read_ding(self.path, self.kind.removeprefix("ding-"))

@@ -13,9 +13,10 @@ from model.data.software import directives
 from pipeline.translation import Options, Pipeline
 
 # One of each kind the issue lists: printf with flags, width, precision and positions; Python;
-# Qt; Ruby; shell and Make; i18next.
+# Qt; Ruby; shell and Make; i18next; Mozilla's and Apple's printf; Fluent.
 DIRECTIVES = ["%s", "%d", "%5.2f", "%-10s", "%1$s", "%2$d", "%%", "%(name)s", "%(count)d", "{name}", "{0}",
-              "{0:.2f}", "{name!r}", "%1", "%2", "%{name}", "$VAR", "${var}", "$(ARG1)", "{{count}}"]
+              "{0:.2f}", "{name!r}", "%1", "%2", "%{name}", "$VAR", "${var}", "$(ARG1)", "{{count}}", "%S", "%1$S",
+              "%@", "{ $count }", "{ -brand-short-name }", "{ NUMBER($size, maximumFractionDigits: 1) }"]
 TEMPLATES = [
     "Die Datei @ wurde nicht gefunden.",
     "Willkommen, @!",
