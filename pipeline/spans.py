@@ -51,8 +51,11 @@ Decisions, each made so that copying verbatim is never worse than what the model
   notation (``1.450`` → ``1,450``, ``6,9`` → ``6.9``); ``3.5`` or ``1.2.3`` stay as written.
 * Emoji: runs of adjacent pictographic symbols (Unicode So in the symbol blocks, not ``°``) with
   variation selectors, skin tones, ZWJ sequences, tag sequences and keycaps: one span per run.
+* Symbols the model drops or alters although its vocabulary has them: ``§``, ``§§``, ``£ ¥ ₹ ₽ ₺ ₩``,
+  ``~`` before a number (about), ``°C`` and ``°F``.
 * Unrepresentable: with ``representable`` given, runs of characters the vocabulary lacks
-  (never whitespace or punctuation).
+  (never whitespace or the marks of a sentence, ``.,;:!?…'"-``): symbols, and punctuation such as
+  brackets ("[OK]", "{1, 2}"), which the model would otherwise write as "⁇".
 
 Identical span texts of one family share a placeholder ("5 ... 5" → "⦅N1⦆ ... ⦅N1⦆"), so the
 model need not invent a distinction the source does not make.
@@ -76,7 +79,7 @@ from model.network.placeholders import (  # noqa: F401  (part of this module's A
 NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code"})
 KINDS = NUMBER_KINDS | {
     "placeholder", "backticks", "url", "email", "handle", "hashtag", "directive", "entity", "command",
-    "path", "filename", "identifier", "emoji", "unrepresentable", "name", "phrase", "glossary", "glossary_plural"}
+    "path", "filename", "identifier", "emoji", "symbol", "unrepresentable", "name", "phrase", "glossary", "glossary_plural"}
 # A glossary term (pipeline.glossary) whose English is its singular (or has no number), its plural.
 GLOSSARY_KINDS = frozenset({"glossary", "glossary_plural"})
 
@@ -157,9 +160,12 @@ _ALTERNATIVES = {
             r"[^\W_]+(?:[-/][^\W_]+)*(?!\w)",
     "number": rf"(?<!\w)(?<![0-9][.,])[-+−]?[0-9]+(?:[.,][0-9]+)*{_NUM_END}(?![\ufe0f\u20e3])",
     "emoji": rf"{_EMOJI_UNIT}(?:\u200d?{_EMOJI_UNIT})*",
+    # Signs the model drops or alters although its vocabulary has them: "§ 3" -> "3", "5 £" ->
+    # "5 OR", "~5 Euro" -> "$5 euros", "20 °C" -> "20 degrees".
+    "symbol": r"§+|°[CF](?!\w)|[£¥₹₽₺₩]|~(?=[ \t]?[0-9])",
 }
 _SPAN_RE = re.compile("|".join(f"(?P<{kind}>{rx})" for kind, rx in _ALTERNATIVES.items()))
-_MAYBE_SPAN_CHAR = re.compile(rf"[0-9@#`⦅⦆%{{$/\\&{_EMOJI}]|\.[a-z]|[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]"
+_MAYBE_SPAN_CHAR = re.compile(rf"[0-9@#`⦅⦆%{{$/\\&§£¥₹₽₺₩{_EMOJI}]|\.[a-z]|[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]"
                               rf"|(?<![\w./-])(?:{_TOOLS})[ \t]")
 _PARTS = re.compile(r"[^\W_]+")
 _URL_TRAILING = ".,;:!?'’"
@@ -219,9 +225,13 @@ def _token_spans(token: str, offset: int) -> list[Span]:
     return spans
 
 
+# Punctuation that shapes a sentence stays the model's, even where its vocabulary lacks it.
+_SENTENCE_MARKS = frozenset(".,;:!?…'\"-")
+
+
 def _unrepresentable(text: str, taken: list[Span], representable: Callable[[str], bool]) -> list[Span]:
     """Runs of characters outside ``taken`` that the vocabulary cannot represent."""
-    verdict = {ch: not representable(ch) and unicodedata.category(ch)[0] not in "ZP"
+    verdict = {ch: not representable(ch) and unicodedata.category(ch)[0] != "Z" and ch not in _SENTENCE_MARKS
                for ch in set(text)}
     inside = bytearray(len(text))
     for span in taken:
@@ -538,9 +548,14 @@ def mask(text: str, spans: Sequence[Span]) -> Masked:
         symbol = assigned[key]
         masked.counts[symbol] = masked.counts.get(symbol, 0) + 1
         length += span.start - position
-        regions.append((length, length + len(symbol), span.start, span.end))
-        pieces += [text[position:span.start], symbol]
-        length += len(symbol)
+        # A bracket the vocabulary lacks or a symbol, against its word ("[OK]", "~5"), gets a space
+        # on that side, so that the model reads the word as a word ("⦅X1⦆Abbrechen" came out as
+        # "[Ab]"); ``glued_brackets`` takes it out of the output again.
+        glue = _glue(span, text)
+        piece = (" " if glue == "closer" else "") + symbol + (" " if glue == "opener" else "")
+        regions.append((length, length + len(piece), span.start, span.end))
+        pieces += [text[position:span.start], piece]
+        length += len(piece)
         position = span.end
     masked.text = "".join(pieces) + text[position:]
     masked.regions = tuple(regions)
@@ -569,6 +584,39 @@ def restore(output: str, masked: Masked) -> str:
         return " " if match[0].strip(marker) else ""
 
     return re.sub(rf"[ \t]*{marker}(?:[ \t]*{marker})*[ \t]*", tidy, text)
+
+
+def _glue(span: Span, text: str) -> str | None:
+    """"opener" or "closer" for a span that is written against the word after it ("[OK]",
+    "~5") or before it ("[OK]", "100°C") and that the model reads better with a space there:
+    brackets the vocabulary lacks, and symbols. Else None."""
+    if span.kind == "unrepresentable":
+        kinds = {unicodedata.category(ch) for ch in span.text}
+        side = "opener" if kinds <= {"Ps", "Pi"} else "closer" if kinds <= {"Pe", "Pf"} else None
+    elif span.kind == "symbol":
+        side = "opener" if text[span.end:span.end + 1].isalnum() else "closer"
+    else:
+        return None
+    if side == "opener" and text[span.end:span.end + 1].isalnum():
+        return side
+    if side == "closer" and span.start and text[span.start - 1].isalnum():
+        return side
+    return None
+
+
+def glued_brackets(masked: Masked) -> tuple[frozenset[str], frozenset[str]]:
+    """The placeholders of brackets the vocabulary lacks that the source writes against the word
+    after them (openers: "[" of "[OK]") and before them (closers): ``mask`` puts a space between,
+    for the model, which the pipeline takes out of the output again ("{ $user }" keeps its
+    spaces). Read from ``regions``: a glued bracket's region holds that space."""
+    openers, closers = set(), set()
+    for m_start, m_end, o_start, o_end in masked.regions:
+        piece = masked.text[m_start:m_end]
+        if piece.endswith(" ") and piece.strip() in masked.slots:
+            openers.add(piece.strip())
+        elif piece.startswith(" ") and piece.strip() in masked.slots:
+            closers.add(piece.strip())
+    return frozenset(openers), frozenset(closers)
 
 
 def check(output: str, masked: Masked) -> tuple[list[str], list[str]]:

@@ -149,11 +149,21 @@ def _fix_suffix(match: re.Match[str], slots: dict[str, str]) -> str:
     return symbol + letters if value.isdigit() and letters.lower() in _INTEGER_SUFFIXES else symbol
 
 
-def restore_words(words: list[Word], slots: dict[str, str]) -> list[Word]:
-    """Placeholders replaced by their spans' text; unknown (invented) ones dropped."""
+def restore_words(words: list[Word], slots: dict[str, str],
+                  glued: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())) -> list[Word]:
+    """Placeholders replaced by their spans' text; unknown (invented) ones dropped. ``glued``: the
+    placeholders of brackets written against the next word and against the previous one
+    (``spans.glued_brackets``), which lose the space the model put after or before them."""
+    openers, closers = glued
+    words = list(words)
+    for i, w in enumerate(words):
+        if i and any(w.text.startswith(symbol) for symbol in closers):
+            words[i] = replace(w, gap="")
+        if i + 1 < len(words) and any(w.text.endswith(symbol) for symbol in openers):
+            words[i + 1] = replace(words[i + 1], gap="")
     out = []
     for w in words:
-        text = _SUFFIX.sub(lambda m: _fix_suffix(m, slots), w.text)
+        text = _SUFFIX.sub(lambda m: m[0] if m[1] in openers else _fix_suffix(m, slots), w.text)
         text = PLACEHOLDER_RE.sub(lambda m: slots.get(m.group(), ""), text)
         if text:  # a dropped word takes its gap with it; render() ignores the first word's gap
             out.append(replace(w, text=text))

@@ -5,7 +5,7 @@ import pytest
 from model.data.lexicon import Lexicon
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
-    find_spans, mask, placeholder, restore, slots_needed, with_names,
+    find_spans, glued_brackets, mask, placeholder, restore, slots_needed, with_names,
 )
 
 
@@ -61,7 +61,9 @@ def test_placeholder_rejects(family, index, message):
     ("Drücke 1\ufe0f\u20e3 oder #\ufe0f\u20e3.", [("emoji", "1\ufe0f\u20e3"), ("emoji", "#\ufe0f\u20e3")],
      "Drücke ⦅X1⦆ oder ⦅X2⦆."),
     ("Ich ❤\ufe0f dich ☺", [("emoji", "❤\ufe0f"), ("emoji", "☺")], "Ich ⦅X1⦆ dich ⦅X2⦆"),
-    ("25 °C und © 2024", [("number", "25"), ("emoji", "©"), ("number", "2024")], "⦅N1⦆ °C und ⦅X1⦆ ⦅N2⦆"),
+    # "°" is no emoji; "°C" is a symbol (below)
+    ("25 °C und © 2024", [("number", "25"), ("symbol", "°C"), ("emoji", "©"), ("number", "2024")],
+     "⦅N1⦆ ⦅X1⦆ und ⦅X2⦆ ⦅N2⦆"),
     # backticks and placeholder lookalikes typed by the user
     ("Tippe `rm -rf /` ein.", [("backticks", "`rm -rf /`")], "Tippe ⦅X1⦆ ein."),
     ("Gib ⦅N1⦆ und ⦅ ein.", [("placeholder", "⦅N1⦆"), ("placeholder", "⦅")], "Gib ⦅X1⦆ und ⦅X2⦆ ein."),
@@ -137,6 +139,12 @@ def test_placeholder_rejects(family, index, message):
      "Tel. ⦅N1⦆ oder ⦅N2⦆ oder ⦅N3⦆."),
     ("Die Jahre 2024 2025, Raum 0221 und 1 000", [("number", "2024"), ("number", "2025"), ("number", "0221"),
      ("number", "1"), ("number", "000")], "Die Jahre ⦅N1⦆ ⦅N2⦆, Raum ⦅N3⦆ und ⦅N4⦆ ⦅N5⦆"),
+    # signs the model dropped or altered; against a number, spaced for the model
+    ("Siehe § 3 BGB.", [("symbol", "§"), ("number", "3")], "Siehe ⦅X1⦆ ⦅N1⦆ BGB."),
+    ("Nach §§ 823 ff.", [("symbol", "§§"), ("number", "823")], "Nach ⦅X1⦆ ⦅N1⦆ ff."),
+    ("Es kostet ~5 £.", [("symbol", "~"), ("number", "5"), ("symbol", "£")], "Es kostet ⦅X1⦆ ⦅N1⦆ ⦅X2⦆."),
+    ("Bei 100°C kocht es.", [("number", "100"), ("symbol", "°C")], "Bei ⦅N1⦆ ⦅X1⦆ kocht es."),
+    ("20 °Celsius, Welle ~ Form", [("number", "20")], "⦅N1⦆ °Celsius, Welle ~ Form"),
     # nothing to protect in ordinary German
     ("Straße, Ärger, „Zitat“ – gut… ja", [], "Straße, Ärger, „Zitat“ – gut… ja"),
     ("", [], ""),
@@ -148,7 +156,7 @@ def test_find_and_mask(text, spans, expected):
     assert mask(text, found).text == expected
 
 
-def test_unrepresentable_runs_exclude_spaces_and_punctuation():
+def test_unrepresentable_runs_exclude_spaces_and_sentence_marks():
     def representable(ch):
         return ch not in "你好世界"
 
@@ -159,6 +167,33 @@ def test_unrepresentable_runs_exclude_spaces_and_punctuation():
         ("unrepresentable", "你好", "X"), ("emoji", "🎶", "X")]
     assert mask(text, found).text == "Hallo ⦅X1⦆ ⦅X2⦆! ⦅X1⦆⦅X3⦆"
     assert find_spans(text) == [Span(15, 16, "emoji", "🎶")]
+
+
+def representable_without_brackets(ch):
+    return ch not in "[]{}*!"
+
+
+@pytest.mark.parametrize("text, spans, masked, glued", [
+    # brackets the vocabulary lacks are spans (the model wrote "⁇"); against a word, the mask
+    # puts a space between, for the model, and glued_brackets names them for the output
+    ("Klicke auf [OK].", ["[", "]"], "Klicke auf ⦅X1⦆ OK ⦅X2⦆.", (["⦅X1⦆"], ["⦅X2⦆"])),
+    ("Die Menge {a, b} ist leer.", ["{", "}"], "Die Menge ⦅X1⦆ a, b ⦅X2⦆ ist leer.", (["⦅X1⦆"], ["⦅X2⦆"])),
+    # spaced as written: nothing to glue ("{ $user }" itself is a directive, one span)
+    ("Setze { x } ein.", ["{", "}"], "Setze ⦅X1⦆ x ⦅X2⦆ ein.", ([], [])),
+    # not brackets: a symbol stays a span without spaces; a sentence mark the vocabulary lacks
+    # ("!") stays the model's
+    ("Ein *wichtiger* Hinweis!", ["*", "*"], "Ein ⦅X1⦆wichtiger⦅X1⦆ Hinweis!", ([], [])),
+])
+def test_brackets_the_vocabulary_lacks(text, spans, masked, glued):
+    found = find_spans(text, representable_without_brackets)
+    assert [(s.kind, s.text) for s in found] == [("unrepresentable", span) for span in spans]
+    result = mask(text, found)
+    assert result.text == masked
+    assert glued_brackets(result) == tuple(frozenset(symbols) for symbols in glued)
+    # every word still maps back to where it was written
+    start = masked.index(" OK ") + 1 if "OK" in masked else 0
+    if start:
+        assert result.original_span(start, start + 2) == (text.index("OK"), text.index("OK") + 2)
 
 
 @pytest.mark.parametrize("german, english", [

@@ -299,3 +299,30 @@ def test_names_are_left_to_the_model_when_asked_or_in_capitals(span_translator):
     # The style is that of the words, not of a URL's lower-case letters.
     model_text = pipeline.model_input("ICH HEISSE KOWALCZYK, SIEHE https://x.org/pfad.").text
     assert PLACEHOLDER_RE.findall(model_text) == ["⦅X1⦆"] and model_text.endswith(" ⦅X1⦆.")
+
+
+@pytest.mark.parametrize("german", [
+    "Klicken Sie auf [Abbrechen].",
+    "Drücken Sie [Strg]+[C].",
+    "Die Menge {1, 2, 3} ist klein.",
+    "Siehe Abschnitt [3] und den Hinweis*.",
+])
+def test_characters_the_vocabulary_lacks_come_back_as_written(release_pipeline, german):
+    # the release vocabulary lacks "[", "]", "{", "}" and "*": the bare model writes "⁇" for them
+    [out] = release_pipeline.translate([german])
+    assert "⁇" not in out
+    for ch in "[]{}*":
+        assert out.count(ch) == german.count(ch), (german, out)
+    # a bracket against its word in the source is against a word in the output
+    assert not re.search(r"[\[{] | [\]}]", out), out
+
+
+@pytest.mark.parametrize("german, kept", [
+    ("Siehe § 3 BGB.", "§ 3"),            # the bare model: "See 3 BGB."
+    ("Der Preis ist ~5 Euro.", "~5"),     # "$5 euros"
+    ("Wasser kocht bei 100°C.", "100°C"),  # "100 degrees"
+    ("Das kostet 5 £.", "5 £"),           # "5 OR"
+])
+def test_signs_the_model_drops_are_kept(release_pipeline, german, kept):
+    [out] = release_pipeline.translate([german])
+    assert kept in out, out
