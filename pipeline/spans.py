@@ -550,7 +550,7 @@ def mask(text: str, spans: Sequence[Span]) -> Masked:
         length += span.start - position
         # A bracket the vocabulary lacks or a symbol, against its word ("[OK]", "~5"), gets a space
         # on that side, so that the model reads the word as a word ("⦅X1⦆Abbrechen" came out as
-        # "[Ab]"); ``glued_brackets`` takes it out of the output again.
+        # "[Ab]"); ``glued_spans`` takes it out of the output again.
         glue = _glue(span, text)
         piece = (" " if glue == "closer" else "") + symbol + (" " if glue == "opener" else "")
         regions.append((length, length + len(piece), span.start, span.end))
@@ -590,23 +590,22 @@ def _glue(span: Span, text: str) -> str | None:
     """"opener" or "closer" for a span that is written against the word after it ("[OK]",
     "~5") or before it ("[OK]", "100°C") and that the model reads better with a space there:
     brackets the vocabulary lacks, and symbols. Else None."""
+    before = span.start > 0 and text[span.start - 1].isalnum()
+    after = text[span.end:span.end + 1].isalnum()
+    if span.kind == "symbol":
+        return "opener" if after else "closer" if before else None
     if span.kind == "unrepresentable":
         kinds = {unicodedata.category(ch) for ch in span.text}
-        side = "opener" if kinds <= {"Ps", "Pi"} else "closer" if kinds <= {"Pe", "Pf"} else None
-    elif span.kind == "symbol":
-        side = "opener" if text[span.end:span.end + 1].isalnum() else "closer"
-    else:
-        return None
-    if side == "opener" and text[span.end:span.end + 1].isalnum():
-        return side
-    if side == "closer" and span.start and text[span.start - 1].isalnum():
-        return side
+        if kinds <= {"Ps", "Pi"}:
+            return "opener" if after else None
+        if kinds <= {"Pe", "Pf"}:
+            return "closer" if before else None
     return None
 
 
-def glued_brackets(masked: Masked) -> tuple[frozenset[str], frozenset[str]]:
-    """The placeholders of brackets the vocabulary lacks that the source writes against the word
-    after them (openers: "[" of "[OK]") and before them (closers): ``mask`` puts a space between,
+def glued_spans(masked: Masked) -> tuple[frozenset[str], frozenset[str]]:
+    """The placeholders of brackets the vocabulary lacks and of symbols that the source writes
+    against the word after them (openers: "[" of "[OK]", "~" of "~5") and before them (closers): ``mask`` puts a space between,
     for the model, which the pipeline takes out of the output again ("{ $user }" keeps its
     spaces). Read from ``regions``: a glued bracket's region holds that space."""
     openers, closers = set(), set()

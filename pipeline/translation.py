@@ -38,7 +38,7 @@ from .ending import close_output, close_sentence, reopen_sentence
 from .glossary import Glossary, fit_terms, merge
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
-    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_brackets, mask,
+    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
     restore,
     slot_key, slots_needed, with_names,
 )
@@ -444,7 +444,7 @@ class Pipeline:
         slots = chunk.masked.slots
         if chunk.masked.glossary:
             slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0)
-        return W.restore_words(styled, slots, glued_brackets(chunk.masked))
+        return W.restore_words(styled, slots, glued_spans(chunk.masked))
 
     def _assemble(self, text: str, layout, plan, results) -> AlignedText:
         """The text's translation and alignment from its sentences' chunks and units."""

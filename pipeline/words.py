@@ -153,7 +153,7 @@ def restore_words(words: list[Word], slots: dict[str, str],
                   glued: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())) -> list[Word]:
     """Placeholders replaced by their spans' text; unknown (invented) ones dropped. ``glued``: the
     placeholders of brackets written against the next word and against the previous one
-    (``spans.glued_brackets``), which lose the space the model put after or before them."""
+    (``spans.glued_spans``), which lose the space the model put after or before them."""
     openers, closers = glued
     words = list(words)
     for i, w in enumerate(words):

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from model.data.corpus import CorpusError, Pair, normalize
+from model.data.corpus import CorpusError, Pair
 from model.data.software import clean_pair
 
 SUFFIXES = (".mo", ".po")

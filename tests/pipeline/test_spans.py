@@ -5,7 +5,7 @@ import pytest
 from model.data.lexicon import Lexicon
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
-    find_spans, glued_brackets, mask, placeholder, restore, slots_needed, with_names,
+    find_spans, glued_spans, mask, placeholder, restore, slots_needed, with_names,
 )
 
 
@@ -175,7 +175,7 @@ def representable_without_brackets(ch):
 
 @pytest.mark.parametrize("text, spans, masked, glued", [
     # brackets the vocabulary lacks are spans (the model wrote "⁇"); against a word, the mask
-    # puts a space between, for the model, and glued_brackets names them for the output
+    # puts a space between, for the model, and glued_spans names them for the output
     ("Klicke auf [OK].", ["[", "]"], "Klicke auf ⦅X1⦆ OK ⦅X2⦆.", (["⦅X1⦆"], ["⦅X2⦆"])),
     ("Die Menge {a, b} ist leer.", ["{", "}"], "Die Menge ⦅X1⦆ a, b ⦅X2⦆ ist leer.", (["⦅X1⦆"], ["⦅X2⦆"])),
     # spaced as written: nothing to glue ("{ $user }" itself is a directive, one span)
@@ -189,7 +189,7 @@ def test_brackets_the_vocabulary_lacks(text, spans, masked, glued):
     assert [(s.kind, s.text) for s in found] == [("unrepresentable", span) for span in spans]
     result = mask(text, found)
     assert result.text == masked
-    assert glued_brackets(result) == tuple(frozenset(symbols) for symbols in glued)
+    assert glued_spans(result) == tuple(frozenset(symbols) for symbols in glued)
     # every word still maps back to where it was written
     start = masked.index(" OK ") + 1 if "OK" in masked else 0
     if start:
