@@ -12,6 +12,7 @@ import contextlib
 import os
 import random
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ from flask import Flask, current_app
 from model.network.checkpoint import CheckpointError
 from model.network.threads import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
+from model.data.ding import place_names
 from model.inference.batching import BatchingEngine, BatchingOptions
 from model.inference.engines import CachedTranslator, EngineError, load_engine
 from model.inference.interface import Engine
@@ -85,9 +87,10 @@ class Corpus:
 
 
 class TranslationService:
-    def __init__(self, translator: Engine, corpus: Corpus | None, beam_size: int):
+    def __init__(self, translator: Engine, corpus: Corpus | None, beam_size: int,
+                 places: Mapping[str, str] | None = None):
         self.translator = translator
-        self.pipeline = Pipeline(translator, Options(beam_size=beam_size))
+        self.pipeline = Pipeline(translator, Options(beam_size=beam_size), places)
         self.corpus = corpus
         self.beam_size = beam_size
         # The layers of the engine: the translation cache (if on) in front of the batching
@@ -257,6 +260,13 @@ def chrf(hypothesis: str, references: list[str]) -> float:
     return round(sacrebleu.sentence_chrf(hypothesis, references).score, 1)
 
 
+def places_of(config) -> dict[str, str]:
+    """The place names of the dictionary file (``DICTIONARY_PATH``), for the pipeline; none where
+    it is off or missing (``dictionary.init_app`` says which is an error)."""
+    path = config["DICTIONARY_PATH"]
+    return place_names(path) if path and os.path.isfile(path) else {}
+
+
 def init_app(app: Flask) -> None:
     """Load the checkpoint and the corpus named by the config; raise StartupError if they are unusable."""
     config = app.config
@@ -291,7 +301,7 @@ def init_app(app: Flask) -> None:
         except (CorpusError, ValueError) as exc:
             raise StartupError(f"CORPUS_PATH: {exc}") from None
     langid.join()
-    app.extensions[EXTENSION] = TranslationService(translator, corpus, config["BEAM_SIZE"])
+    app.extensions[EXTENSION] = TranslationService(translator, corpus, config["BEAM_SIZE"], places_of(config))
     release_free_memory()  # what loading read and converted, before gunicorn forks the workers
 
 

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from model.data.ding import DEBIAN_PATH
+
 ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULTS: dict[str, Any] = {
@@ -61,7 +63,7 @@ DEFAULTS: dict[str, Any] = {
     # the file exists; empty = German inflection rules only.
     # The translate page's dictionary panel and /api/dictionary (app/dictionary.py): the Ding file of
     # Debian's trans-de-en; off where the default file is missing, and when empty.
-    "DICTIONARY_PATH": "/usr/share/trans/de-en",
+    "DICTIONARY_PATH": DEBIAN_PATH,
     # Prometheus metrics (app/metrics.py): 1 = GET /metrics, summed over gunicorn's workers.
     "METRICS": 0,
     "METRICS_TOKEN": "",          # when set, /metrics needs "Authorization: Bearer <token>"

@@ -26,6 +26,7 @@ DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "names.tsv"
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = cli.make_parser("bench/names.py", __doc__)
     cli.add_model_args(p)
+    cli.add_dictionary_arg(p)
     p.add_argument("--data", default=str(DEFAULT_DATA), help="German<TAB>names,... (default: %(default)s)")
     p.add_argument("--beam", type=int, default=4, help="beam size (default: 4)")
     args = p.parse_args(argv)
@@ -60,7 +61,7 @@ def _main(argv: list[str] | None) -> int:
         raise ValueError(f"{translator.checkpoint} has no lexicon: add one with python -m model.lexicon")
     texts = [german for german, _ in cases]
     without = Pipeline(translator, Options(beam_size=args.beam, keep_names=False)).translate(texts)
-    with_names = Pipeline(translator, Options(beam_size=args.beam)).translate(texts)
+    with_names = Pipeline(translator, Options(beam_size=args.beam), cli.load_places(args)).translate(texts)
     total = sum(len(names) for _, names in cases)
     for label, outputs in (("without name detection", without), ("with name detection", with_names)):
         n = kept(outputs, cases)

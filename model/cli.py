@@ -76,6 +76,30 @@ def add_engine_args(parser: argparse.ArgumentParser, *, default: str = "torch") 
                         help="compute type of the ct2 engine; float16 and int8_float16 need a GPU (default: int8)")
 
 
+def add_dictionary_arg(parser: argparse.ArgumentParser) -> None:
+    """--dictionary, for commands that translate through the text pipeline: the Ding file whose
+    place names it writes in English (``model.data.ding.place_names``), as the app does."""
+    parser.add_argument("--dictionary", metavar="PATH",
+                        help="Ding dictionary for place names (default: $DICTIONARY_PATH, else Debian's "
+                             "trans-de-en where installed; '' = none)")
+
+
+def load_places(args: argparse.Namespace, environ=os.environ) -> dict[str, str]:
+    """The place names of ``args.dictionary`` (see ``add_dictionary_arg``); {} when there is none.
+    A path given but missing is an error; the default path missing is not (the package is optional)."""
+    from model.data.ding import DEBIAN_PATH, place_names
+
+    given = getattr(args, "dictionary", None)  # callers that build their own args take the default
+    path = given if given is not None else environ.get("DICTIONARY_PATH")
+    if path is None:
+        return place_names(DEBIAN_PATH) if os.path.isfile(DEBIAN_PATH) else {}
+    if not path:
+        return {}
+    if not os.path.isfile(path):
+        raise ValueError(f"--dictionary: no such file: {path!r}")
+    return place_names(path)
+
+
 def check_model_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.threads is not None and args.threads < 1:
         parser.error(f"--threads must be >= 1, got {args.threads!r}")

@@ -57,6 +57,7 @@ def parse_args(argv: Sequence[str] | None):
     p = cli.make_parser(PROG, __doc__)
     cli.add_model_args(p)
     cli.add_engine_args(p)  # torch by default: the figures in MODEL_CARD.md are the PyTorch model's
+    cli.add_dictionary_arg(p)
     p.add_argument("--src", metavar="FILE", help="German sources, one per line")
     p.add_argument("--ref", metavar="FILE", action="append", help="English references, line-aligned with --src; "
                    "repeat for several references per sentence")
@@ -123,7 +124,7 @@ def translate_all(translator: "Translator", sources: list[str], args) -> list[st
                                         batch_size=args.batch_size)
     else:
         run = Pipeline(translator, Options(beam_size=args.beam, length_penalty=args.length_penalty,
-                                           batch_size=args.batch_size)).translate
+                                           batch_size=args.batch_size), cli.load_places(args)).translate
     order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
     hyps = [""] * len(sources)
     step = args.batch_size * 4

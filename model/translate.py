@@ -68,6 +68,7 @@ def parse_args(argv: Sequence[str] | None):
     p = cli.make_parser(PROG, __doc__)
     cli.add_model_args(p)
     cli.add_engine_args(p, default="auto")
+    cli.add_dictionary_arg(p)
     p.add_argument("--beam", type=int, default=4, metavar="N", help="beam size; 1 = greedy search (default: 4)")
     p.add_argument("--length-penalty", type=float, default=DEFAULT.length_penalty, metavar="A",
                    help="GNMT length penalty alpha for beam search; 0 = none (default: %(default)s)")
@@ -216,7 +217,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
     translator = cli.load_translator(args)  # before reading stdin: a bad checkpoint fails at once
     engine = translator if args.raw else Pipeline(translator, Options(
-        beam_size=args.beam, length_penalty=args.length_penalty, batch_size=args.batch_size))
+        beam_size=args.beam, length_penalty=args.length_penalty, batch_size=args.batch_size), cli.load_places(args))
     if args.file is not None:
         return translate_file(engine, args.file, args.out, progress=not args.no_progress)
     out = sys.stdout

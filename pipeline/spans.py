@@ -53,6 +53,10 @@ Decisions, each made so that copying verbatim is never worse than what the model
   variation selectors, skin tones, ZWJ sequences, tag sequences and keycaps: one span per run.
 * Symbols the model drops or alters although its vocabulary has them: ``§``, ``§§``, ``£ ¥ ₹ ₽ ₺ ₩``,
   ``~`` before a number (about), ``°C`` and ``°F``.
+* Abbreviations (``with_abbreviations``): the common ones of everyday and office German, written
+  in English: "z. B." → "e.g.", "ca." → "approx.", "u. a." → "among others", "usw." → "etc.",
+  "inkl." → "incl.", "Nr. 5" → "No. 5", "S. 12" → "p. 12", "5 Mio." → "5 million". The model,
+  which saw few of them, made "ca. 5 Euro" "cache. 5 euros" and dropped "z. B." and "u. a.".
 * Unrepresentable: with ``representable`` given, runs of characters the vocabulary lacks
   (never whitespace or the marks of a sentence, ``.,;:!?…'"-``): symbols, and punctuation such as
   brackets ("[OK]", "{1, 2}"), which the model would otherwise write as "⁇".
@@ -68,7 +72,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from model.data.lexicon import WORD
@@ -79,7 +83,8 @@ from model.network.placeholders import (  # noqa: F401  (part of this module's A
 NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code"})
 KINDS = NUMBER_KINDS | {
     "placeholder", "backticks", "url", "email", "handle", "hashtag", "directive", "entity", "command",
-    "path", "filename", "identifier", "emoji", "symbol", "unrepresentable", "name", "phrase", "glossary", "glossary_plural"}
+    "path", "filename", "identifier", "emoji", "symbol", "unrepresentable", "name", "phrase", "abbreviation",
+    "glossary", "glossary_plural"}
 # A glossary term (pipeline.glossary) whose English is its singular (or has no number), its plural.
 GLOSSARY_KINDS = frozenset({"glossary", "glossary_plural"})
 
@@ -398,12 +403,28 @@ def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     return found
 
 
-def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool]) -> list[Span]:
+def _genitive(word: str, places: Mapping[str, str], after: str) -> str | None:
+    """A place's genitive in English, else None: before its noun "Austria's" ("Österreichs
+    Hauptstadt"), after it "of Norway" ("die Hauptstadt Norwegens"). ``after``: the text after it."""
+    if not (word.endswith("s") and word[:-1] in places):
+        return None
+    name = places[word[:-1]]
+    return f"{name}'s" if _NOUN_NEXT.match(after) else f"of {name}"
+
+
+_NOUN_NEXT = re.compile(r"[ \t]+[A-ZÄÖÜ]")
+
+
+def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
+               places: Mapping[str, str] | None = None) -> list[Span]:
     """``spans`` (of ``find_spans``) and, as spans of kind "name", the capitalized words of ``text``
     outside them that ``knows(word, initial=...)`` (a ``model.data.lexicon.Lexicon``'s) does not
     know: names, mostly ("Liebe Anna,"), carried over like the other spans. ``initial``: the word
     opens the text or follows a sentence mark or quote, where any word is capitalized. A name takes
-    in the unrepresentable characters it contains ("Ayşe" is one name, not "Ay", "ş", "e")."""
+    in the unrepresentable characters it contains ("Ayşe" is one name, not "Ay", "ş", "e").
+    ``places`` (``model.data.ding.place_names``): names of places that English writes otherwise,
+    which become name spans written in English ("Köln" -> "Cologne"; the model wrote "Key"), their
+    genitives too ("Österreichs Hauptstadt" -> "Austria's", "die Hauptstadt Norwegens" -> "of Norway")."""
     taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
     names = _letter_formula(text, taken)
     taken = sorted(taken + [(n.start, n.end) for n in names])
@@ -413,12 +434,80 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool]) -> 
         word, start, end = match[0], match.start(), match.end()
         if len(word) < 2 or not word[0].isupper() or any(s < end and start < e for s, e in taken):
             continue
+        if places and (english := places.get(word) or _genitive(word, places, text[end:end + 2])):
+            names.append(Span(start, end, "name", word, english))
+            continue
         before = text[:start].rstrip()
         initial = not any(c.isalnum() for c in before) or before[-1] in _SENTENCE_OPENERS
         if not knows(word, initial=initial):
             names.append(Span(start, end, "name", word))
     inside = [s for s in spans if any(n.start <= s.start and s.end <= n.end for n in names)]
     return sorted([s for s in spans if s not in inside] + names, key=lambda s: s.start)
+
+
+# German abbreviation -> English, as written in running text. A space inside ("z. B.") may also be
+# missing ("z.B.") or narrow; a lower-case one opening a sentence is capitalized there ("Z. B.").
+# Only those with one English reading: not "geb." (born or bound), "Std.", "Min." or "Str."; not
+# those the model copies well ("max.").
+_ABBREVIATIONS = {
+    "z. B.": "e.g.", "bspw.": "e.g.", "d. h.": "i.e.", "u. a.": "among others", "usw.": "etc.",
+    "etc.": "etc.", "bzw.": "or", "ca.": "approx.", "ggf.": "if necessary", "evtl.": "possibly",
+    "inkl.": "incl.", "exkl.": "excl.", "zzgl.": "plus", "sog.": "so-called", "vgl.": "cf.",
+    "z. T.": "partly", "u. U.": "possibly", "o. Ä.": "or similar", "u. Ä.": "and similar",
+    "i. d. R.": "as a rule", "s. o.": "see above", "s. u.": "see below", "v. a.": "above all",
+    "u. v. m.": "and much more", "o. g.": "above-mentioned", "bzgl.": "regarding",
+    "mind.": "at least", "z. Hd.": "attn.", "Abb.": "Fig.", "Abs.": "para.",
+    "Tel.": "Tel.", "v. Chr.": "BC", "n. Chr.": "AD",
+}
+# Before a number only: "Nr. 5" -> "No. 5", "S. 12" -> "p. 12" ("S." alone is many things).
+_BEFORE_NUMBER = {"Nr.": "No.", "S.": "p.", "Kap.": "ch."}
+# After a number only: "5 Mio. Euro" -> "5 million euros".
+_AFTER_NUMBER = {"Mio.": "million", "Mrd.": "billion"}
+_THIN = "[ \t\u00a0\u202f]"
+
+
+def _abbreviation_rx(abbreviation: str) -> str:
+    parts = abbreviation[:-1].split(". ")
+    first = parts[0]
+    head = f"[{first[0]}{first[0].upper()}]" if first[0].islower() else re.escape(first[0])
+    return head + re.escape(first[1:]) + "".join(rf"\.{_THIN}?{re.escape(p)}" for p in parts[1:]) + r"\."
+
+
+def _abbreviation_table() -> tuple[re.Pattern[str], dict[str, str]]:
+    english = {}
+    alternatives = []
+    for table, before, after in ((_ABBREVIATIONS, "", ""), (_BEFORE_NUMBER, "", rf"(?={_THIN}?[0-9])"),
+                                 (_AFTER_NUMBER, rf"(?<=[0-9]{_THIN})", "")):
+        for german, target in sorted(table.items(), key=lambda item: -len(item[0])):
+            english[german.replace(" ", "")] = target
+            alternatives.append(before + _abbreviation_rx(german) + after)
+    return re.compile(rf"(?<![\w.])(?:{'|'.join(alternatives)})(?!\w)"), english
+
+
+_ABBREVIATION_RE, _ABBREVIATION_ENGLISH = _abbreviation_table()
+_SPACES = re.compile(_THIN)
+_ENDS_TEXT = re.compile("[\\s\"'”“’»«]*")  # closing quotes; not brackets: "(ca. 600 v. Chr.)"
+
+
+def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` and, as spans of kind "abbreviation" written in English, the abbreviations of
+    ``_ABBREVIATIONS`` (and of ``_BEFORE_NUMBER``, ``_AFTER_NUMBER`` where a number is there) outside
+    them."""
+    taken = [(s.start, s.end) for s in spans]
+    found = []
+    for match in _ABBREVIATION_RE.finditer(text):
+        start, end = match.span()
+        if any(s < end and start < e for s, e in taken):
+            continue
+        written = _SPACES.sub("", match[0])
+        key = written if written in _ABBREVIATION_ENGLISH else written[0].lower() + written[1:]
+        english = _ABBREVIATION_ENGLISH[key]
+        if key != written:  # "Z. B." opening a sentence
+            english = english[0].upper() + english[1:]
+        if not english.endswith(".") and _ENDS_TEXT.fullmatch(text, end):
+            end -= 1  # its stop is the sentence's too: "Papier o. Ä." -> "paper or similar."
+        found.append(Span(start, end, "abbreviation", text[start:end], english))
+    return sorted([*spans, *found], key=lambda s: s.start) if found else list(spans)
 
 
 _GROUPED = re.compile(r"([-+−]?)([0-9]{1,3}(?:\.[0-9]{3})+)(?:,([0-9]+))?")
@@ -468,7 +557,8 @@ class Masked:
     ``counts`` to how often it occurs in ``text``, and ``regions`` lists every replacement as
     ``(masked_start, masked_end, original_start, original_end)`` in text order; ``glossary``
     maps the placeholders of glossary terms to whether the term is plural
-    (``pipeline.glossary.fit_terms`` fits them into the output).
+    (``pipeline.glossary.fit_terms`` fits them into the output); ``capitalizable`` holds those of
+    abbreviations, whose English is capitalized where the model puts one first.
     """
 
     original: str
@@ -477,6 +567,7 @@ class Masked:
     counts: dict[str, int] = field(default_factory=dict)
     regions: tuple[tuple[int, int, int, int], ...] = ()
     glossary: dict[str, bool] = field(default_factory=dict)
+    capitalizable: set[str] = field(default_factory=set)
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The range of ``original`` that the range ``text[start:end]`` came from.
@@ -545,6 +636,8 @@ def mask(text: str, spans: Sequence[Span]) -> Masked:
             masked.slots[assigned[key]] = replacement(span)
             if span.kind in GLOSSARY_KINDS:
                 masked.glossary[assigned[key]] = span.kind == "glossary_plural"
+            elif span.kind == "abbreviation":
+                masked.capitalizable.add(assigned[key])
         symbol = assigned[key]
         masked.counts[symbol] = masked.counts.get(symbol, 0) + 1
         length += span.start - position
@@ -616,6 +709,15 @@ def glued_spans(masked: Masked) -> tuple[frozenset[str], frozenset[str]]:
         elif piece.startswith(" ") and piece.strip() in masked.slots:
             closers.add(piece.strip())
     return frozenset(openers), frozenset(closers)
+
+
+def spaced_spans(masked: Masked) -> frozenset[str]:
+    """The placeholders that follow a space in the source (``words.restore_words`` gives one back
+    where the model glued it to a stop: "Hauptstr. 5" came out as "Hauptstr.5")."""
+    return frozenset(m[0] for m in _SPACED_PLACEHOLDER.finditer(masked.text) if m[0] in masked.slots)
+
+
+_SPACED_PLACEHOLDER = re.compile(r"(?<=\s)⦅[NX][0-9]+⦆")
 
 
 def check(output: str, masked: Masked) -> tuple[list[str], list[str]]:

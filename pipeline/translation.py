@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -40,7 +40,7 @@ from .segment import has_loop, implausibly_short, join_layout, segment, smaller_
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
     restore,
-    slot_key, slots_needed, with_names,
+    slot_key, slots_needed, spaced_spans, with_abbreviations, with_names,
 )
 
 
@@ -127,9 +127,12 @@ class Plan:
 
 
 class Pipeline:
-    def __init__(self, translator: Engine, options: Options = Options()):
+    def __init__(self, translator: Engine, options: Options = Options(), places: Mapping[str, str] | None = None):
+        """``places``: German names of places and their English ones (``model.data.ding.place_names``),
+        written in English where the model would translate the name ("Köln" -> "Key")."""
         self.translator = translator
         self.options = options
+        self.places = dict(places or {})
         tokenizer = translator.tokenizer
         self.placeholders = set(PLACEHOLDERS) <= tokenizer.user_symbols
         self.truecase = options.caps == "truecase"
@@ -210,8 +213,9 @@ class Pipeline:
 
     def _spans(self, sentence: str, glossary: Glossary | None = None) -> list[Span]:
         """The protected spans of a sentence (``find_spans``), the ``glossary``'s terms outside
-        them, and its names (``with_names``) where the model has a lexicon and the words are
-        normally cased (in ALL CAPS or Title Case every word looks like a name)."""
+        them, its abbreviations (``with_abbreviations``), and its names and places (``with_names``)
+        where the model has a lexicon and the words are normally cased (in ALL CAPS or Title Case
+        every word looks like a name)."""
         spans = find_spans(sentence, self.representable)
         if self.truecase and any(s.kind == "unrepresentable" for s in spans) \
                 and style(_words_only(sentence, spans)) == "upper":
@@ -220,9 +224,10 @@ class Pipeline:
             spans = find_spans(sentence, self._representable_lowered)
         if glossary:
             spans = merge(spans, glossary.spans(sentence, spans))
+        spans = with_abbreviations(sentence, spans)
         if self.lexicon is None or style(_words_only(sentence, spans)) != "normal":
             return spans
-        return with_names(sentence, spans, self.lexicon.knows)
+        return with_names(sentence, spans, self.lexicon.knows, self.places)
 
     def _cased(self, masked: Masked, original: str, spans: Sequence[Span], *,
                respell: bool = True) -> tuple[str, Masked]:
@@ -441,10 +446,12 @@ class Pipeline:
         for symbol, sources in occurrences.items():
             W.repair_placeholder(words, symbol, sources, anchors, edges)
         styled = W.restyle(words, chunk.style)
+        if chunk.initial and offset == 0:
+            styled = W.capitalize_first(styled, chunk.masked)
         slots = chunk.masked.slots
         if chunk.masked.glossary:
             slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0)
-        return W.restore_words(styled, slots, glued_spans(chunk.masked))
+        return W.restore_words(styled, slots, glued_spans(chunk.masked), spaced_spans(chunk.masked))
 
     def _assemble(self, text: str, layout, plan, results) -> AlignedText:
         """The text's translation and alignment from its sentences' chunks and units."""

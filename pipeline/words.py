@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from model.inference.alignment import AlignedText, Range
 
 from .casing import apply_style
-from .spans import PLACEHOLDER_RE
+from .spans import PLACEHOLDER_RE, Masked
 
 
 _CLOSING = frozenset(".,;:!?)]}»“”…")
@@ -134,6 +134,7 @@ def remove_duplicates(words: list[Word], symbol: str, sources: Sequence[Range], 
                 words[i].gap = gap
 
 
+_AFTER_STOP = re.compile(r"(?<=(?:[^\W\d_]|⦆)\.)⦅[NX][0-9]+⦆")  # "Hauptstr.⦅N1⦆", "⦅X1⦆.⦅N1⦆"
 _SUFFIX = re.compile(r"(⦅([NX])[0-9]+⦆)([^\W\d_]+)")
 _INTEGER_SUFFIXES = frozenset(("st", "nd", "rd", "th", "s"))
 
@@ -150,11 +151,17 @@ def _fix_suffix(match: re.Match[str], slots: dict[str, str]) -> str:
 
 
 def restore_words(words: list[Word], slots: dict[str, str],
-                  glued: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())) -> list[Word]:
+                  glued: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+                  spaced: frozenset[str] = frozenset()) -> list[Word]:
     """Placeholders replaced by their spans' text; unknown (invented) ones dropped. ``glued``: the
     placeholders of brackets written against the next word and against the previous one
-    (``spans.glued_spans``), which lose the space the model put after or before them."""
+    (``spans.glued_spans``), which lose the space the model put after or before them. ``spaced``:
+    those that follow a space in the source (``spans.spaced_spans``), which get it back where the
+    model glued one to a word's stop ("Hauptstr.⦅N1⦆")."""
     openers, closers = glued
+    if spaced:
+        words = [replace(w, text=_AFTER_STOP.sub(lambda m: f" {m[0]}" if m[0] in spaced else m[0], w.text))
+                 for w in words]
     words = list(words)
     for i, w in enumerate(words):
         if i and any(w.text.startswith(symbol) for symbol in closers):
@@ -168,6 +175,18 @@ def restore_words(words: list[Word], slots: dict[str, str],
         if text:  # a dropped word takes its gap with it; render() ignores the first word's gap
             out.append(replace(w, text=text))
     return out
+
+
+def capitalize_first(words: list[Word], masked: Masked) -> list[Word]:
+    """``words`` of a sentence's start, with its first word, when it is a placeholder of
+    ``masked.capitalizable`` (an abbreviation, "ca." -> "approx."), written capitalized in its
+    place where the sentence starts with a capital ("Es dauert ca. 10 Minuten." came out as
+    "approx. takes 10 minutes.")."""
+    head = PLACEHOLDER_RE.match(words[0].text) if words else None
+    if head is None or head[0] not in masked.capitalizable or not masked.original.lstrip("\"'„“‚‘»«([ ")[:1].isupper():
+        return words
+    english = masked.slots[head[0]]
+    return [replace(words[0], text=english[:1].upper() + english[1:] + words[0].text[head.end():]), *words[1:]]
 
 
 _FINAL = frozenset(".!?…")

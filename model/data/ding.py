@@ -222,6 +222,7 @@ def _same_stem(noun: str, plural: str) -> bool:
 # isst | ich/er/sie aß"), an adjective's or adverb's comparison ("besser | am besten"); then
 # phrases and example sentences.
 
+DEBIAN_PATH = "/usr/share/trans/de-en"  # where Debian's trans-de-en installs Ding
 DING_ATTRIBUTION = "Ding German–English dictionary, © Frank Richter, TU Chemnitz (https://dict.tu-chemnitz.de/)"
 DING_LICENSE = "GPL-2.0-or-later"
 
@@ -549,3 +550,55 @@ def load_dictionary(path: str | os.PathLike) -> DingDictionary:
     """``DingDictionary(path)``, built once per process and file version (size and mtime)."""
     stat = os.stat(path)
     return _cached_dictionary(os.path.abspath(path), (stat.st_size, stat.st_mtime_ns))
+
+
+_PLACE = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)*")
+_GEOGRAPHY = "[geogr.]"
+_NOUN_TAG = re.compile(r"\{(?:[mfn]|pl)\}")
+# Longer English "names" are descriptions, or Ding's synonyms out of step ("Tokyo; Tokio :: Tokyo
+# (capital of Japan); County Palatine of the Rhine").
+_MAX_NAME_WORDS = 3
+
+
+def place_names(path: str | os.PathLike) -> dict[str, str]:
+    """German names of places whose English name differs, from Ding's geography entries:
+    ``{"Köln": "Cologne", "Österreich": "Austria", "Mailand": "Milan", ...}``. Only one-word names
+    (hyphens allowed) of a geography entry that are no word of any other entry's terms ("Jura" is
+    also the study of law, "Franken" in "Schweizer Franken" a currency, "Marken" stamps), with one
+    English name among all their entries ("Moldau": Vltava or Moldavia), capitalized and not the
+    German one ("Kabul :: Kabol; Kabul"). Synonyms pair by position where both sides have as many
+    ("Athínai; Athen :: Athínai; Athens"). Built once per process and file version."""
+    stat = os.stat(path)
+    return dict(_cached_places(os.path.abspath(path), (stat.st_size, stat.st_mtime_ns)))
+
+
+def _plain_terms(sub_entry: str) -> list[str]:
+    return [plain_term(_LABEL.sub(" ", term)) for term in split_synonyms(sub_entry)]
+
+
+@functools.lru_cache(maxsize=2)
+def _cached_places(path: str, key: object) -> tuple[tuple[str, str], ...]:
+    english: dict[str, set[str]] = {}
+    geography: list[str] = []
+    with open(path, encoding="utf-8") as f:
+        lines = f.readlines()
+    for line in lines:
+        if _GEOGRAPHY not in line or not (subs := split_entry(line)) or _GEOGRAPHY not in subs[0][0]:
+            continue
+        german, names = _plain_terms(subs[0][0]), [n.split(",")[0].strip() for n in _plain_terms(subs[0][1])]
+        for k, head in enumerate(german):
+            if not _PLACE.fullmatch(head) or not names or head in names:
+                continue
+            name = names[k] if len(names) == len(german) else names[0]
+            if name[:1].isupper() and len(name.split()) <= _MAX_NAME_WORDS:
+                english.setdefault(head, set()).add(name)
+    candidates = {head for head, names in english.items() if len(names) == 1}
+    for line in lines:  # a name that ends a noun or a word of another entry is that word too
+        if _GEOGRAPHY in line or candidates.isdisjoint(_PLACE.findall(line.partition(" :: ")[0])):
+            continue
+        for german, _ in split_entry(line) or ():
+            for term in split_synonyms(german):
+                words = plain_term(_LABEL.sub(" ", term)).split()
+                if words and (len(words) == 1 or _NOUN_TAG.search(term)):
+                    candidates.discard(words[-1])
+    return tuple(sorted((head, next(iter(english[head]))) for head in candidates))

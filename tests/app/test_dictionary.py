@@ -13,6 +13,7 @@ import pytest
 
 from app import StartupError, create_app
 from app.settings import DEFAULTS
+from app.service import get_service
 from model.data.ding import DING_ATTRIBUTION, DingDictionary, line_keys, load_dictionary
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "ding-sample.txt"
@@ -246,3 +247,15 @@ def test_more_than_five_entries_go_under_more(sample_app, monkeypatch):
     assert html.count('class="dict-entry"') == 7
     assert '<summary>More entries (<span id="dictionary-more-count">2</span>)</summary>' in html
     assert re.search(r'<details id="dictionary-more" class="dict-more"\s*>', html)
+
+
+def test_its_place_names_are_the_pipelines(app_config, tmp_path, off):
+    # the translation pipeline writes the dictionary's place names in English ("Köln" -> "Cologne")
+    ding = tmp_path / "de-en"
+    ding.write_text(SAMPLE.read_text(encoding="utf-8")
+                    + "Köln (Stadt in Deutschland) [geogr.] :: Cologne (city in Germany)\n", encoding="utf-8")
+    app = create_app({**app_config, "DICTIONARY_PATH": str(ding)})
+    with app.app_context():
+        assert get_service().pipeline.places == {"Köln": "Cologne"}
+    with off.application.app_context():
+        assert get_service().pipeline.places == {}          # dictionary off: no place names

@@ -18,6 +18,7 @@ import pytest
 import torch
 
 from model import cli, evaluate, info, translate
+from model.data import ding as ding_module
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = {"translate": translate, "info": info, "evaluate": evaluate}
@@ -265,6 +266,10 @@ ERRORS = {
     "data-and-src": ("evaluate", ["--data", "{texts}/src.de", *SRC_REF],
                      "--data cannot be combined with --src/--ref"),
     "src-without-ref": ("evaluate", ["--src", "{texts}/src.de"], "--src needs at least one --ref FILE"),
+    "missing-dictionary": ("translate", ["--checkpoint", "{ckpt}", "--dictionary", "{bad}/de-en"],
+                           "--dictionary: no such file: '{bad}/de-en'"),
+    "missing-dictionary-evaluate": ("evaluate", ["--checkpoint", "{ckpt}", *SRC_REF, "--dictionary", "{bad}/de-en"],
+                                    "--dictionary: no such file: '{bad}/de-en'"),
     "two-checkpoints": ("info", ["a.pt", "--checkpoint", "b.pt"],
                         "two different checkpoints given: 'a.pt' and --checkpoint 'b.pt'"),
 }
@@ -349,3 +354,17 @@ def test_set_threads(monkeypatch):
         assert 1 <= cli.set_threads() <= min(cli.available_cpus(), 16)
     finally:
         torch.set_num_threads(before)
+
+
+def test_place_names_come_from_the_dictionary_given(tmp_path, monkeypatch):
+    ding = tmp_path / "de-en"
+    ding.write_text("Köln (Stadt in Deutschland) [geogr.] :: Cologne (city in Germany)\n", encoding="utf-8")
+    parser = cli.make_parser("test", None)
+    cli.add_dictionary_arg(parser)
+    places = lambda argv, env: cli.load_places(parser.parse_args(argv), env)  # noqa: E731
+    assert places(["--dictionary", str(ding)], {}) == {"Köln": "Cologne"}
+    assert places([], {"DICTIONARY_PATH": str(ding)}) == {"Köln": "Cologne"}
+    assert places(["--dictionary", ""], {"DICTIONARY_PATH": str(ding)}) == {}   # '' turns them off
+    assert places([], {"DICTIONARY_PATH": ""}) == {}
+    monkeypatch.setattr(ding_module, "DEBIAN_PATH", str(tmp_path / "absent"))
+    assert places([], {}) == {}                                                    # not installed: none

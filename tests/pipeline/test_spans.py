@@ -5,7 +5,7 @@ import pytest
 from model.data.lexicon import Lexicon
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
-    find_spans, glued_spans, mask, placeholder, restore, slots_needed, with_names,
+    find_spans, glued_spans, mask, placeholder, restore, slots_needed, with_abbreviations, with_names,
 )
 
 
@@ -445,3 +445,51 @@ def test_dates_with_a_month_name_are_written_in_english(text, date, english):
 @pytest.mark.parametrize("text", ["Im August regnet es.", "Es waren 15. Augustiner da.", "Am 40. Mai"])
 def test_a_month_without_its_day_is_no_date(text):
     assert [s.kind for s in find_spans(text) if s.kind == "date"] == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Das kostet ca. 5 Euro.", [("ca.", "approx.")]),
+    ("Wir treffen uns z. B. am Montag.", [("z. B.", "e.g.")]),
+    ("Wir treffen uns z.B. am Montag.", [("z.B.", "e.g.")]),
+    ("Das ist u.\u00a0a. wichtig.", [("u.\u00a0a.", "among others")]),           # a no-break space
+    ("Z. B. heute, d. h. jetzt.", [("Z. B.", "E.g."), ("d. h.", "i.e.")]),    # capitalized opening a sentence
+    ("Er kommt i. d. R. um 8 Uhr.", [("i. d. R.", "as a rule")]),
+    ("Altpersisch (ca. 600-400 v.Chr.)", [("ca.", "approx."), ("v.Chr.", "BC")]),
+    ("Äpfel, Birnen usw.", [("usw.", "etc.")]),                               # its stop stays its own
+    ("Wir brauchen Papier o. Ä.", [("o. Ä", "or similar")]),                  # its stop is the sentence's
+    ("Papier o. Ä.“ sagte er", [("o. Ä.", "or similar")]),
+    # only before a number, or after one
+    ("Siehe S. 12 ff.", [("S.", "p.")]),
+    ("Bitte rufen Sie Nr.\u00a05 an.", [("Nr.", "No.")]),
+    ("Die Firma hat 5 Mio. Euro verdient.", [("Mio.", "million")]),
+    ("Das S. ist groß, die Nr. auch, Mio. sind viel.", []),
+    # not inside a word or another abbreviation, not in upper case, not inside another span
+    ("Die Pizza.ca. war gut, bzgl.x nichts.", []),
+    ("DAS KOSTET CA. 5 EURO.", []),
+    ("Siehe https://ca.example.org/z.B./", []),
+])
+def test_abbreviations_are_written_in_english(text, expected):
+    found = [s for s in with_abbreviations(text, find_spans(text)) if s.kind == "abbreviation"]
+    assert [(s.text, s.target) for s in found] == expected
+    assert all(text[s.start:s.end] == s.text and s.family == "X" for s in found)
+
+
+def test_abbreviations_keep_the_other_spans():
+    text = "Das kostet ca. 5 Euro, siehe www.example.org."
+    spans = find_spans(text)
+    assert [s for s in with_abbreviations(text, spans) if s.kind != "abbreviation"] == spans
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Ich fahre nach Köln.", [("Köln", "Cologne")]),
+    ("Österreichs Hauptstadt ist Wien.", [("Österreichs", "Austria's"), ("Wien", "Vienna")]),
+    ("Wien ist die Hauptstadt Österreichs.", [("Wien", "Vienna"), ("Österreichs", "of Austria")]),
+    ("Wir treffen Anna in Köln.", [("Anna", None), ("Köln", "Cologne")]),   # a name the lexicon lacks too
+    ("Ich esse Kölner Würstchen.", []),                                     # not an adjective of the place
+])
+def test_places_are_written_in_english(text, expected):
+    lexicon = Lexicon(["Ich", "fahre", "nach", "Hauptstadt", "ist", "Wir", "treffen", "in", "esse", "Kölner",
+                       "Würstchen", "Köln", "Wien", "Österreich", "Österreichs"])
+    places = {"Köln": "Cologne", "Wien": "Vienna", "Österreich": "Austria"}
+    found = [s for s in with_names(text, find_spans(text), lexicon.knows, places) if s.kind == "name"]
+    assert [(s.text, s.target) for s in found] == expected

@@ -1,10 +1,13 @@
 """pipeline/words.py: repairing placeholders by alignment, restoring spans, fitting sentence pieces."""
 
+import re
+
 import pytest
 
 from model.inference.alignment import AlignedText
+from pipeline.spans import Span, find_spans, mask, spaced_spans, with_abbreviations
 from pipeline.words import (
-    Word, fit_boundaries, from_aligned, from_text, insert_placeholder, remove_duplicates, render, repair_placeholder,
+    Word, capitalize_first, fit_boundaries, from_aligned, from_text, insert_placeholder, remove_duplicates, render, repair_placeholder,
     restore_words,
 )
 
@@ -124,3 +127,31 @@ def test_fit_boundaries(source, initial, output, expected):
     ws = from_text(output)
     fit_boundaries(ws, source, initial=initial)
     assert text_of(ws) == expected
+
+
+@pytest.mark.parametrize("source, output, expected", [
+    # an abbreviation the model put first is capitalized where the sentence starts with a capital
+    ("Es dauert ca. 10 Minuten.", "⦅X1⦆ takes ⦅N1⦆ minutes.", "Approx. takes ⦅N1⦆ minutes."),
+    ("Es dauert ca. 10 Minuten.", "It takes ⦅X1⦆ ⦅N1⦆ minutes.", "It takes ⦅X1⦆ ⦅N1⦆ minutes."),
+    ("„Es dauert ca. 10 Minuten.", "⦅X1⦆, ⦅N1⦆", "Approx., ⦅N1⦆"),
+    ("es dauert ca. 10 Minuten", "⦅X1⦆ takes ⦅N1⦆ minutes", "⦅X1⦆ takes ⦅N1⦆ minutes"),  # typed lower case
+    ("Sie öffnen www.example.org.", "⦅X1⦆ opens.", "⦅X1⦆ opens."),                     # a span of its own
+])
+def test_capitalize_first(source, output, expected):
+    masked = mask(source, with_abbreviations(source, find_spans(source)))
+    assert render(capitalize_first(from_text(output), masked))[0] == expected
+
+
+@pytest.mark.parametrize("source, output, expected", [
+    # a placeholder glued to a stop gets back the space it has in the source
+    ("Er wohnt in der Hauptstr. 5.", "He lives in Hauptstr.⦅N1⦆.", "He lives in Hauptstr. 5."),
+    ("Tel. 0221", "⦅X1⦆.⦅N1⦆", "Tel. 0221"),
+    # not where the source has none, nor after a digit
+    ("Version v.5 ist neu.", "Version v.⦅N1⦆ is new.", "Version v.5 is new."),
+    ("Es sind 3. 5 Leute", "It's 3.⦅N1⦆ people", "It's 3.5 people"),
+])
+def test_restore_words_gives_back_the_space_before_a_span(source, output, expected):
+    spans = [Span(m.start(), m.end(), "name", m[0]) if m[0] == "Tel" else Span(m.start(), m.end(), "number", m[0])
+             for m in re.finditer(r"Tel|(?<=[ .])5|0221", source)]
+    masked = mask(source, spans)
+    assert render(restore_words(from_text(output), masked.slots, spaced=spaced_spans(masked)))[0] == expected

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from model.data import CorpusError
-from model.data.ding import is_sentence, parse_line, read_ding
+from model.data.ding import is_sentence, parse_line, place_names, read_ding
 
 DING = os.environ.get("DING_PATH", "/usr/share/trans/de-en")
 
@@ -126,3 +126,45 @@ def test_the_installed_dictionary():
     assert ("Unser Hotel unterhält einen Busdienst.", "Our hotel runs a bus service.") in sentences
     assert ("Leidenschaft", "passion") in words and ("Hund", "dog") in words
     assert not any("{" in de or "[" in en or "etw." in de or "sth." in en for de, en in words)
+
+
+# Real lines of Ding, and one made up (Testland) for a name whose English is German's.
+PLACE_LINES = [
+    "Köln (Stadt in Deutschland) [geogr.] :: Cologne (city in Germany)",
+    "Österreich {n} /AT/ (Kfz: /A/) [geogr.] | Ostösterreich {n} | Westösterreich {n} :: Austria | Eastern Austria; "
+    "East Austria | Western Austria; West Austria",
+    "Athínai; Athen (Hauptstadt von Griechenland) [geogr.] :: Athínai; Athens (capital of Greece)",
+    "Kabul (Hauptstadt von Afghanistan) [geogr.] :: Kabol; Kabul (capital of Afghanistan)",
+    "Tokyo; Tokio (Hauptstadt von Japan) [geogr.] :: Tokyo (capital of Japan); County Palatine of the Rhine",
+    "Franken {n}; Frankenland {n} [geogr.] | Mainfranken | Oberfranken | Unterfranken :: Franconia | Main-Franconia "
+    "| Upper Franconia | Lower Franconia",
+    "Schweizer Franken {m} | Schweizer Franken {pl} | Rappen {m} /Rp./ :: Swiss franc /CHF/ | Swiss francs | Rappen; "
+    "centime",
+    "Moldau {f} (Fluss in Tschechien) [geogr.] :: Vltava (river in the Czech Republic)",
+    "Moldau {f} (historische Region in Osteuropa) [geogr.] :: Moldavia",
+    "Abfall {m}; Ansteigen {n} (des Geländes/einer Straße) [geogr.] :: falling gradient; slope",
+    "Kunstförderpreis {m} [art] | Kunstförderpreise {pl} | der Kunstförderpreis der Stadt Köln :: art award | art "
+    "awards | the art award of the city of Cologne",
+    "Testland {n} [geogr.] :: Testland",
+]
+
+
+def test_place_names_are_the_names_english_writes_otherwise(tmp_path: Path):
+    path = tmp_path / "de-en"
+    path.write_text("\n".join(PLACE_LINES) + "\n", encoding="utf-8")
+    # Athen pairs with Athens by position; Kabul, Tokyo and Testland are written as in German;
+    # Tokio's English is out of step (5 words); Franken is a currency in "Schweizer Franken";
+    # Moldau has two English names; Abfall's is no name; a phrase naming Köln takes nothing;
+    # Frankenland has the one English name of its line
+    assert place_names(path) == {"Köln": "Cologne", "Österreich": "Austria", "Athen": "Athens", "Frankenland": "Franconia"}
+
+
+@pytest.mark.skipif(not os.path.isfile(DING), reason=f"the Ding dictionary is not installed at {DING}")
+def test_place_names_of_the_installed_dictionary():
+    places = place_names(DING)
+    assert 900 < len(places) < 1300
+    assert {k: places[k] for k in ("Köln", "München", "Wien", "Zürich", "Österreich", "Mailand", "Warschau")} == {
+        "Köln": "Cologne", "München": "Munich", "Wien": "Vienna", "Zürich": "Zurich", "Österreich": "Austria",
+        "Mailand": "Milan", "Warschau": "Warsaw"}
+    # words of other entries too: law studies, a currency, a sausage, stamps, Poles
+    assert not {"Jura", "Franken", "Wiener", "Marken", "Polen", "Essen"} & places.keys()
