@@ -33,11 +33,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def with_place(sources: list[str], places: dict[str, str]) -> list[int]:
-    """Indices of the sources with a place name or its genitive."""
+    """Indices of the sources with a place name or its genitive (as the pipeline finds them)."""
     from model.data.lexicon import WORD
+    from pipeline.spans import english_place
 
-    return [i for i, s in enumerate(sources)
-            if any(w in places or w.endswith("s") and w[:-1] in places for w in WORD.findall(s))]
+    return [i for i, s in enumerate(sources) if any(english_place(w, places) for w in WORD.findall(s))]
 
 
 def _main(argv: list[str] | None) -> int:

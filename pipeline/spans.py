@@ -403,9 +403,12 @@ def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     return found
 
 
-def _genitive(word: str, places: Mapping[str, str], after: str) -> str | None:
-    """A place's genitive in English, else None: before its noun "Austria's" ("Österreichs
-    Hauptstadt"), after it "of Norway" ("die Hauptstadt Norwegens"). ``after``: the text after it."""
+def english_place(word: str, places: Mapping[str, str], after: str = "") -> str | None:
+    """``word`` in English when it is one of ``places`` or a place's genitive, else None: the
+    genitive before its noun "Austria's" ("Österreichs Hauptstadt"), after it "of Norway" ("die
+    Hauptstadt Norwegens"). ``after``: the text after the word."""
+    if word in places:
+        return places[word]
     if not (word.endswith("s") and word[:-1] in places):
         return None
     name = places[word[:-1]]
@@ -434,7 +437,7 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
         word, start, end = match[0], match.start(), match.end()
         if len(word) < 2 or not word[0].isupper() or any(s < end and start < e for s, e in taken):
             continue
-        if places and (english := places.get(word) or _genitive(word, places, text[end:end + 2])):
+        if places and (english := english_place(word, places, text[end:end + 2])):
             names.append(Span(start, end, "name", word, english))
             continue
         before = text[:start].rstrip()
@@ -493,6 +496,8 @@ def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` and, as spans of kind "abbreviation" written in English, the abbreviations of
     ``_ABBREVIATIONS`` (and of ``_BEFORE_NUMBER``, ``_AFTER_NUMBER`` where a number is there) outside
     them."""
+    if "." not in text:  # every abbreviation has one: most sentences skip the expression
+        return list(spans)
     taken = [(s.start, s.end) for s in spans]
     found = []
     for match in _ABBREVIATION_RE.finditer(text):
