@@ -416,6 +416,36 @@ def english_place(word: str, places: Mapping[str, str], after: str = "") -> str 
 
 
 _NOUN_NEXT = re.compile(r"[ \t]+[A-ZÄÖÜ]")
+# The article before a name at the end of the text before it, and "in" before that article.
+_ARTICLE_BEFORE = re.compile(r"(?:(?<!\w)(in)[ \t]+)?(?<!\w)(der|die|den|dem|des)[ \t]+\Z", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]*\Z")
+
+
+def _country_phrase(text: str, start: int, english: str) -> tuple[int, str] | None:
+    """Where a German article comes before the country name at ``start`` (its English name
+    ``english`` takes none): the start of the span that takes the article in, and its English.
+    "in die Türkei" (where to) -> "to Turkey", "die Hauptstadt der Türkei" (a genitive: the article
+    after a noun) -> "of Turkey", else the article alone ("in der Schweiz" -> "in " + "Switzerland",
+    "Die Schweiz hat ..." -> "Switzerland has ..."). None without an article; "im Irak" is left to
+    the model, which writes "in Iraq" (with "im" in the span it wrote "In Iraq has a lot of oil.")."""
+    match = _ARTICLE_BEFORE.search(text, 0, start)
+    if match is None:
+        return None
+    article = match[2].lower()
+    if match[1] and article in ("die", "den"):
+        return match.start(1), f"to {english}"
+    if not match[1] and article in ("der", "des"):
+        before = text[:match.start(2)]
+        noun = _WORD_BEFORE.search(before)
+        if noun and noun[1][0].isupper() and not _opens_sentence(before[:noun.start(1)]):
+            return match.start(2), f"of {english}"
+    return match.start(2), english
+
+
+def _opens_sentence(before: str) -> bool:
+    """Whether a word after ``before`` opens its sentence (where any word is capitalized)."""
+    before = before.rstrip()
+    return not any(c.isalnum() for c in before) or before[-1] in _SENTENCE_OPENERS
 
 
 def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
@@ -427,7 +457,9 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
     in the unrepresentable characters it contains ("Ayşe" is one name, not "Ay", "ş", "e").
     ``places`` (``model.data.ding.place_names``): names of places that English writes otherwise,
     which become name spans written in English ("Köln" -> "Cologne"; the model wrote "Key"), their
-    genitives too ("Österreichs Hauptstadt" -> "Austria's", "die Hauptstadt Norwegens" -> "of Norway")."""
+    genitives too ("Österreichs Hauptstadt" -> "Austria's", "die Hauptstadt Norwegens" -> "of Norway").
+    A country of its ``countries`` takes the German article before it into its span
+    (``_country_phrase``): the model wrote "in der Schweiz" as "in the Switzerland"."""
     taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
     names = _letter_formula(text, taken)
     taken = sorted(taken + [(n.start, n.end) for n in names])
@@ -438,11 +470,12 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
         if len(word) < 2 or not word[0].isupper() or any(s < end and start < e for s, e in taken):
             continue
         if places and (english := english_place(word, places, text[end:end + 2])):
-            names.append(Span(start, end, "name", word, english))
+            phrase = _country_phrase(text, start, english) if word in getattr(places, "countries", ()) else None
+            if phrase and not any(s < start and phrase[0] < e for s, e in taken + [(n.start, n.end) for n in names]):
+                start, english = phrase
+            names.append(Span(start, end, "name", text[start:end], english))
             continue
-        before = text[:start].rstrip()
-        initial = not any(c.isalnum() for c in before) or before[-1] in _SENTENCE_OPENERS
-        if not knows(word, initial=initial):
+        if not knows(word, initial=_opens_sentence(text[:start])):
             names.append(Span(start, end, "name", word))
     inside = [s for s in spans if any(n.start <= s.start and s.end <= n.end for n in names)]
     return sorted([s for s in spans if s not in inside] + names, key=lambda s: s.start)
@@ -563,7 +596,8 @@ class Masked:
     ``(masked_start, masked_end, original_start, original_end)`` in text order; ``glossary``
     maps the placeholders of glossary terms to whether the term is plural
     (``pipeline.glossary.fit_terms`` fits them into the output); ``capitalizable`` holds those of
-    abbreviations, whose English is capitalized where the model puts one first.
+    abbreviations and of names written in English in lower case ("im Irak" -> "in Iraq"), whose
+    English is capitalized where the model puts one first.
     """
 
     original: str
@@ -641,7 +675,7 @@ def mask(text: str, spans: Sequence[Span]) -> Masked:
             masked.slots[assigned[key]] = replacement(span)
             if span.kind in GLOSSARY_KINDS:
                 masked.glossary[assigned[key]] = span.kind == "glossary_plural"
-            elif span.kind == "abbreviation":
+            elif span.kind == "abbreviation" or span.kind == "name" and (span.target or "")[:1].islower():
                 masked.capitalizable.add(assigned[key])
         symbol = assigned[key]
         masked.counts[symbol] = masked.counts.get(symbol, 0) + 1

@@ -128,11 +128,12 @@ class Plan:
 
 class Pipeline:
     def __init__(self, translator: Engine, options: Options = Options(), places: Mapping[str, str] | None = None):
-        """``places``: German names of places and their English ones (``model.data.ding.place_names``),
-        written in English where the model would translate the name ("Köln" -> "Key")."""
+        """``places``: German names of places and their English ones (``model.data.ding.place_names``,
+        its ``countries`` too), written in English where the model would translate the name ("Köln"
+        -> "Key")."""
         self.translator = translator
         self.options = options
-        self.places = dict(places or {})
+        self.places = places if places is not None else {}
         tokenizer = translator.tokenizer
         self.placeholders = set(PLACEHOLDERS) <= tokenizer.user_symbols
         self.truecase = options.caps == "truecase"

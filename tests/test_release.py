@@ -153,6 +153,12 @@ PIPELINE_EXAMPLES = [
     ('Frau Müller kommt aus Zürich.', 'Ms Müller comes from Zurich.'),
     ('Ich fahre morgen nach München.', "I'm going to Munich tomorrow."),
     ('Österreichs Hauptstadt ist Wien.', "Austria's capital is Vienna."),
+    # a country German writes with an article and English without ("I live in the Switzerland.",
+    # "The Turkey is a beautiful country." when the name alone was a span)
+    ('Ich wohne in der Schweiz.', 'I live in Switzerland.'),
+    ('Die Türkei ist ein schönes Land.', 'Turkey is a beautiful country.'),
+    ('Unsere Firma exportiert in die Slowakei.', 'Our company exports to Slovakia.'),
+    ('Die Hauptstadt der Türkei ist Ankara.', 'The capital of Turkey is Ankara.'),
     ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is on holiday for 15 August.'),
     # software strings (v2, quoted in the issue: "Please reacted the program.", "Compare first installation.";
     # v3.1: "Please rest the program.", "Files store", "Reading signs", "Take download", "Getting")

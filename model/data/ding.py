@@ -31,7 +31,7 @@ import re
 import unicodedata
 import weakref
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from model.data.corpus import CorpusError, Pair, normalize, read_lines
@@ -560,26 +560,45 @@ _NOUN_TAG = re.compile(r"\{(?:[mfn]|pl)\}")
 _MAX_NAME_WORDS = 3
 
 
-def place_names(path: str | os.PathLike) -> dict[str, str]:
+class Places(dict):
+    """``place_names``' result: German place name -> English name, as a dict, and ``countries``:
+    those of them that are countries English writes without an article, where German takes one
+    ("in der Türkei" -> "in Turkey", "die Schweiz" -> "Switzerland")."""
+
+    def __init__(self, names: Mapping[str, str] | None = None, countries: Iterable[str] = ()):
+        super().__init__(names or {})
+        self.countries = frozenset(countries)
+
+
+def place_names(path: str | os.PathLike) -> Places:
     """German names of places whose English name differs, from Ding's geography entries:
     ``{"Köln": "Cologne", "Österreich": "Austria", "Mailand": "Milan", ...}``. Only one-word names
     (hyphens allowed) of a geography entry that are no word of any other entry's terms ("Jura" is
     also the study of law, "Franken" in "Schweizer Franken" a currency, "Marken" stamps), with one
     English name among all their entries ("Moldau": Vltava or Moldavia), capitalized and not the
     German one ("Kabul :: Kabol; Kabul"). Synonyms pair by position where both sides have as many
-    ("Athínai; Athen :: Athínai; Athens"). Built once per process and file version."""
+    ("Athínai; Athen :: Athínai; Athens"). ``countries``: the names of entries with a country code
+    ("Türkei {f} /TR/") whose English is one country's name without "the" (not "Philippines",
+    "Vatican"). Built once per process and file version."""
     stat = os.stat(path)
-    return dict(_cached_places(os.path.abspath(path), (stat.st_size, stat.st_mtime_ns)))
+    names, countries = _cached_places(os.path.abspath(path), (stat.st_size, stat.st_mtime_ns))
+    return Places(dict(names), countries)
 
 
 def _plain_terms(sub_entry: str) -> list[str]:
     return [plain_term(_LABEL.sub(" ", term)) for term in split_synonyms(sub_entry)]
 
 
+# A country code in a German sub-entry ("Türkei {f} /TR/ [geogr.]").
+_COUNTRY_CODE = re.compile(r"/[A-Z]{2}/")
+# Countries whose English name takes "the" although it is no plural ("the Vatican").
+_ENGLISH_WITH_THE = frozenset({"Vatican", "Congo", "Gambia", "Antarctic", "Netherlands"})
+
+
 @functools.lru_cache(maxsize=2)
-def _cached_places(path: str, key: object) -> tuple[tuple[str, str], ...]:
+def _cached_places(path: str, key: object) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
     english: dict[str, set[str]] = {}
-    geography: list[str] = []
+    coded: set[str] = set()
     with open(path, encoding="utf-8") as f:
         lines = f.readlines()
     for line in lines:
@@ -592,6 +611,8 @@ def _cached_places(path: str, key: object) -> tuple[tuple[str, str], ...]:
             name = names[k] if len(names) == len(german) else names[0]
             if name[:1].isupper() and len(name.split()) <= _MAX_NAME_WORDS:
                 english.setdefault(head, set()).add(name)
+                if _COUNTRY_CODE.search(subs[0][0]):
+                    coded.add(head)
     candidates = {head for head, names in english.items() if len(names) == 1}
     for line in lines:  # a name that ends a noun or a word of another entry is that word too
         if _GEOGRAPHY in line or candidates.isdisjoint(_PLACE.findall(line.partition(" :: ")[0])):
@@ -601,4 +622,7 @@ def _cached_places(path: str, key: object) -> tuple[tuple[str, str], ...]:
                 words = plain_term(_LABEL.sub(" ", term)).split()
                 if words and (len(words) == 1 or _NOUN_TAG.search(term)):
                     candidates.discard(words[-1])
-    return tuple(sorted((head, next(iter(english[head]))) for head in candidates))
+    names = tuple(sorted((head, next(iter(english[head]))) for head in candidates))
+    countries = frozenset(head for head, name in names if head in coded
+                          and not name.endswith("s") and name not in _ENGLISH_WITH_THE)
+    return names, countries

@@ -2,6 +2,7 @@
 
 import pytest
 
+from model.data.ding import Places
 from model.data.lexicon import Lexicon
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
@@ -493,3 +494,41 @@ def test_places_are_written_in_english(text, expected):
     places = {"Köln": "Cologne", "Wien": "Vienna", "Österreich": "Austria"}
     found = [s for s in with_names(text, find_spans(text), lexicon.knows, places) if s.kind == "name"]
     assert [(s.text, s.target) for s in found] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Ich wohne in der Schweiz.", [("der Schweiz", "Switzerland")]),
+    ("Die Türkei ist schön.", [("Die Türkei", "Turkey")]),
+    ("Wir fahren in die Türkei.", [("in die Türkei", "to Turkey")]),
+    ("In den Irak reist er nicht.", [("In den Irak", "to Iraq")]),
+    ("Die Hauptstadt der Türkei ist Ankara.", [("der Türkei", "of Turkey")]),   # a genitive, after a noun
+    ("Der Türkei geht es gut.", [("Der Türkei", "Turkey")]),                   # no noun before the article
+    ("Er lebt im Irak.", [("Irak", "Iraq")]),                                  # "im": left to the model
+    ("Ich fahre nach Köln und in die Schweiz.", [("Köln", "Cologne"), ("in die Schweiz", "to Switzerland")]),
+    ("Ich wohne in der Kölner Straße.", []),
+    ("Sie fährt auf die Philippinen.", [("Philippinen", "Philippines")]),     # not one of ``countries``
+    ("Der Rhein fließt durch Köln.", [("Köln", "Cologne")]),
+])
+def test_a_country_takes_the_german_article_into_its_span(text, expected):
+    lexicon = Lexicon(["Ich", "Er", "Sie", "Wir", "In", "Der", "Die", "Hauptstadt", "Rhein", "Kölner", "Straße", "Ankara"])
+    places = Places({"Türkei": "Turkey", "Schweiz": "Switzerland", "Irak": "Iraq", "Köln": "Cologne",
+                     "Philippinen": "Philippines"}, countries={"Türkei", "Schweiz", "Irak"})
+    found = [s for s in with_names(text, find_spans(text), lexicon.knows, places) if s.kind == "name"]
+    assert [(s.text, s.target) for s in found] == expected
+    assert all(text[s.start:s.end] == s.text for s in found)
+
+
+def test_a_plain_mapping_of_places_has_no_countries():
+    text = "Ich wohne in der Schweiz."
+    found = with_names(text, find_spans(text), lambda word, initial: True, {"Schweiz": "Switzerland"})
+    assert [(s.text, s.target) for s in found] == [("Schweiz", "Switzerland")]
+
+
+def test_a_name_written_in_lower_case_english_is_capitalizable():
+    text = "In die Türkei, nach Köln."
+    spans = with_names(text, find_spans(text), lambda word, initial: True,
+                       Places({"Türkei": "Turkey", "Köln": "Cologne"}, countries={"Türkei"}))
+    masked = mask(text, spans)
+    assert masked.text == "⦅X1⦆, nach ⦅X2⦆."
+    assert masked.slots == {"⦅X1⦆": "to Turkey", "⦅X2⦆": "Cologne"}
+    assert masked.capitalizable == {"⦅X1⦆"}

@@ -146,6 +146,9 @@ PLACE_LINES = [
     "Kunstförderpreis {m} [art] | Kunstförderpreise {pl} | der Kunstförderpreis der Stadt Köln :: art award | art "
     "awards | the art award of the city of Cologne",
     "Testland {n} [geogr.] :: Testland",
+    "Türkei {f} /TR/ [geogr.] :: Turkey",
+    "Philippinen {pl} /PH/ [geogr.] :: Philippines",
+    "Vatikan {m}; Vatikanstadt {f} /VA/ [geogr.] :: Vatican; Vatican City",
 ]
 
 
@@ -156,7 +159,11 @@ def test_place_names_are_the_names_english_writes_otherwise(tmp_path: Path):
     # Tokio's English is out of step (5 words); Franken is a currency in "Schweizer Franken";
     # Moldau has two English names; Abfall's is no name; a phrase naming Köln takes nothing;
     # Frankenland has the one English name of its line
-    assert place_names(path) == {"Köln": "Cologne", "Österreich": "Austria", "Athen": "Athens", "Frankenland": "Franconia"}
+    places = place_names(path)
+    assert places == {"Köln": "Cologne", "Österreich": "Austria", "Athen": "Athens", "Frankenland": "Franconia",
+                      "Türkei": "Turkey", "Philippinen": "Philippines", "Vatikan": "Vatican", "Vatikanstadt": "Vatican City"}
+    # countries (a country code) that English writes without "the": not a plural, not the Vatican
+    assert places.countries == {"Österreich", "Türkei", "Vatikanstadt"}
 
 
 @pytest.mark.skipif(not os.path.isfile(DING), reason=f"the Ding dictionary is not installed at {DING}")
@@ -168,3 +175,5 @@ def test_place_names_of_the_installed_dictionary():
         "Mailand": "Milan", "Warschau": "Warsaw"}
     # words of other entries too: law studies, a currency, a sausage, stamps, Poles
     assert not {"Jura", "Franken", "Wiener", "Marken", "Polen", "Essen"} & places.keys()
+    assert {"Türkei", "Schweiz", "Irak", "Libanon", "Slowakei", "Österreich"} <= places.countries
+    assert not {"Köln", "Wien", "Philippinen", "Vatikan"} & places.countries
