@@ -57,6 +57,9 @@ Decisions, each made so that copying verbatim is never worse than what the model
   in English: "z. B." → "e.g.", "ca." → "approx.", "u. a." → "among others", "usw." → "etc.",
   "inkl." → "incl.", "Nr. 5" → "No. 5", "S. 12" → "p. 12", "5 Mio." → "5 million". The model,
   which saw few of them, made "ca. 5 Euro" "cache. 5 euros" and dropped "z. B." and "u. a.".
+* Measures (``pipeline.measures.with_measures``, only where the model lost one: a retry): a number
+  and a unit, written in English ("fünf Kilometer" → "five kilometers", where the model wrote "five
+  miles").
 * Unrepresentable: with ``representable`` given, runs of characters the vocabulary lacks
   (never whitespace or the marks of a sentence, ``.,;:!?…'"-``): symbols, and punctuation such as
   brackets ("[OK]", "{1, 2}"), which the model would otherwise write as "⁇".
@@ -80,11 +83,13 @@ from model.data.software import FORMAT_DIRECTIVE
 from model.network.placeholders import (  # noqa: F401  (part of this module's API)
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, placeholder)
 
-NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code"})
+# A measure ("fünf Kilometer") is a number to the model: with an "X" placeholder it placed it like a
+# noun ("Tom is taller than eight centimeters Mary."), with an "N" one as a number (pipeline.measures).
+NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code", "measure"})
 KINDS = NUMBER_KINDS | {
     "placeholder", "backticks", "url", "email", "handle", "hashtag", "directive", "entity", "command",
     "path", "filename", "identifier", "emoji", "symbol", "unrepresentable", "name", "phrase", "abbreviation",
-    "glossary", "glossary_plural"}
+    "measure", "glossary", "glossary_plural"}
 # A glossary term (pipeline.glossary) whose English is its singular (or has no number), its plural.
 GLOSSARY_KINDS = frozenset({"glossary", "glossary_plural"})
 
@@ -195,7 +200,7 @@ class Span:
 
     @property
     def family(self) -> str:
-        """"N" for numbers, dates, times and codes, else "X"."""
+        """"N" for numbers, dates, times, codes and measures, else "X"."""
         return "N" if self.kind in NUMBER_KINDS else "X"
 
 
@@ -596,8 +601,9 @@ class Masked:
     ``(masked_start, masked_end, original_start, original_end)`` in text order; ``glossary``
     maps the placeholders of glossary terms to whether the term is plural
     (``pipeline.glossary.fit_terms`` fits them into the output); ``capitalizable`` holds those of
-    abbreviations and of names written in English in lower case ("im Irak" -> "in Iraq"), whose
-    English is capitalized where the model puts one first.
+    abbreviations, measures ("fünf Kilometer" -> "five kilometers") and names written in English in
+    lower case ("in die Türkei" -> "to Turkey"), whose English is capitalized where the model puts
+    one first.
     """
 
     original: str
@@ -675,7 +681,7 @@ def mask(text: str, spans: Sequence[Span]) -> Masked:
             masked.slots[assigned[key]] = replacement(span)
             if span.kind in GLOSSARY_KINDS:
                 masked.glossary[assigned[key]] = span.kind == "glossary_plural"
-            elif span.kind == "abbreviation" or span.kind == "name" and (span.target or "")[:1].islower():
+            elif span.kind in ("abbreviation", "measure") or span.kind == "name" and (span.target or "")[:1].islower():
                 masked.capitalizable.add(assigned[key])
         symbol = assigned[key]
         masked.counts[symbol] = masked.counts.get(symbol, 0) + 1

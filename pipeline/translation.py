@@ -36,6 +36,7 @@ from . import words as W
 from .casing import apply_style, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, reopen_sentence
 from .glossary import Glossary, fit_terms, merge
+from .measures import kept as measures_kept, with_measures
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
@@ -212,11 +213,12 @@ class Pipeline:
                                          respell=fits)  # without a Masked, offsets must not move
         return ModelInput(masked.text, masked if fits else None, text_style)
 
-    def _spans(self, sentence: str, glossary: Glossary | None = None) -> list[Span]:
+    def _spans(self, sentence: str, glossary: Glossary | None = None, measures: bool = False) -> list[Span]:
         """The protected spans of a sentence (``find_spans``), the ``glossary``'s terms outside
-        them, its abbreviations (``with_abbreviations``), and its names and places (``with_names``)
-        where the model has a lexicon and the words are normally cased (in ALL CAPS or Title Case
-        every word looks like a name)."""
+        them, its measures where asked (``pipeline.measures``), its abbreviations
+        (``with_abbreviations``), and its names and places (``with_names``) where the model has a
+        lexicon and the words are normally cased (in ALL CAPS or Title Case every word looks like a
+        name)."""
         spans = find_spans(sentence, self.representable)
         if self.truecase and any(s.kind == "unrepresentable" for s in spans) \
                 and style(_words_only(sentence, spans)) == "upper":
@@ -225,6 +227,8 @@ class Pipeline:
             spans = find_spans(sentence, self._representable_lowered)
         if glossary:
             spans = merge(spans, glossary.spans(sentence, spans))
+        if measures:
+            spans = with_measures(sentence, spans)
         spans = with_abbreviations(sentence, spans)
         if self.lexicon is None or style(_words_only(sentence, spans)) != "normal":
             return spans
@@ -255,12 +259,13 @@ class Pipeline:
         styled = apply_style(output, model_input.style)
         return restore(styled, model_input.masked) if model_input.masked is not None else styled
 
-    def _chunks(self, text: str, start: int, end: int, glossary: Glossary | None = None) -> list[_Chunk]:
+    def _chunks(self, text: str, start: int, end: int, glossary: Glossary | None = None,
+                measures: bool = False) -> list[_Chunk]:
         """The sentence text[start:end] as chunks: one masked chunk; with more distinct spans than
         placeholders, masked parts that each have room for theirs (``_slot_groups``); with a
         vocabulary without placeholders, translated parts with verbatim spans between them."""
         sentence = text[start:end]
-        spans = self._spans(sentence, glossary)
+        spans = self._spans(sentence, glossary, measures)
         if self.placeholders:
             groups = _slot_groups(sentence, spans)
             chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group])
@@ -344,12 +349,12 @@ class Pipeline:
                     options.append((text, sum(mine) / len(mine) if mine else 0.0))
         return results
 
-    def plan(self, texts: Sequence[str], glossary: Glossary | None = None) -> Plan:
+    def plan(self, texts: Sequence[str], glossary: Glossary | None = None, measures: bool = False) -> Plan:
         """The first stage of a translation: the texts cut into sentences, chunks and model inputs
-        (the ``glossary``'s terms masked as spans)."""
+        (the ``glossary``'s terms masked as spans, and the measures where ``measures``)."""
         texts = [unicodedata.normalize("NFC", t) for t in texts]
         layouts = [segment(t) for t in texts]
-        plans = [[self._chunks(t, s, e, glossary) for line in layout for s, e in line]
+        plans = [[self._chunks(t, s, e, glossary, measures) for line in layout for s, e in line]
                  for t, layout in zip(texts, layouts)]
         units = [(chunk, unit) for plan in plans for sentence in plan for chunk in sentence
                  if chunk.masked is not None for unit in chunk.units]
@@ -376,7 +381,16 @@ class Pipeline:
 
     def _run(self, texts: list[str], aligned: bool, glossary: Glossary | None = None) -> list[AlignedText]:
         plan = self.plan(texts, glossary)
-        return self.assemble(plan, self.model_outputs(plan.sources, aligned))
+        results = self.assemble(plan, self.model_outputs(plan.sources, aligned))
+        # A text that lost a measure's number or unit ("fünf Kilometer" -> "five miles") is translated
+        # again with its measures as spans: only then, as the model places a span less well than
+        # the words (``pipeline.measures``).
+        again = [i for i, (text, result) in enumerate(zip(plan.texts, results)) if not measures_kept(text, result.target)]
+        if again:
+            retry = self.plan([plan.texts[i] for i in again], glossary, measures=True)
+            for i, result in zip(again, self.assemble(retry, self.model_outputs(retry.sources, aligned))):
+                results[i] = result
+        return results
 
     def _model(self, sources: list[str], aligned: bool, depth: int = 0,
                on_retry: Callable[[str], None] | None = None) -> list[AlignedText]:

@@ -176,9 +176,16 @@ PIPELINE_EXAMPLES = [
     ('Wir brauchen Stifte, Papier o. Ä.', 'We need pens, papers or similar.'),
     # the model glued the number to the stop ("He lives in the Hauptstr.5."): the space is the source's
     ('Er wohnt in der Hauptstr. 5.', 'He lives in the Hauptstr. 5.'),
+    # a text that lost a measure's number or unit goes to the model again with the measure as a
+    # span (before: "five miles", "The table is 80 centimeter.", "We drank three cent milk.",
+    # "Tom is three inches taller than Mary.")
+    ('Sie läuft jeden Morgen fünf Kilometer.', 'She runs five kilometers every morning.'),
+    ('Der Tisch ist 80 Zentimeter breit.', 'The table is 80 centimeters wide.'),
+    ('Wir haben drei Liter Milch getrunken.', 'We drank three liters of milk.'),
+    ('Tom ist acht Zentimeter größer als Maria.', 'Tom is eight centimeters taller than Mary.'),
+    ('Die Wohnung hat 70 Quadratmeter.', 'The apartment has 70 square meters.'),
     # still wrong, quoted in the model card
     ('Verlauf löschen', 'Delete gradient'),
-    ('Sie läuft jeden Morgen fünf Kilometer.', 'She runs five miles every morning.'),
 ]
 
 

@@ -129,6 +129,19 @@ def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs4
     assert not has_loop(output)
 
 
+def test_a_text_that_lost_a_measure_is_translated_again_with_it_as_a_span(release_pipeline):
+    recording = _Recording(release_pipeline.translator)
+    pipeline = Pipeline(recording, Options(beam_size=4))
+    texts = ["Sie läuft jeden Morgen fünf Kilometer.", "Sie läuft jeden Morgen 5 Kilometer.", "Ich habe Hunger."]
+    assert pipeline.translate(texts) == [
+        "She runs five kilometers every morning.", "She runs 5 kilometers every morning.", "I'm hungry."]
+    # the model alone wrote "five miles": that text, and only that one, went to the model again,
+    # its measure a number placeholder; the others kept what they got the first time
+    assert recording.calls == [
+        ["Sie läuft jeden Morgen fünf Kilometer.", "Sie läuft jeden Morgen ⦅N1⦆ Kilometer.", "Ich habe Hunger."],
+        ["Sie läuft jeden Morgen ⦅N1⦆."]]
+
+
 @pytest.mark.parametrize("options, message", [
     ({"beam_size": 0}, "beam_size must be an integer >= 1, got 0"),
     ({"max_pieces": 4}, "max_pieces must be an integer >= 8, got 4"),

@@ -1,0 +1,69 @@
+"""pipeline/measures.py: finding measures, writing them in English, and checking a translation."""
+
+import pytest
+
+from pipeline.measures import find_measures, kept, number_word, with_measures
+from pipeline.spans import find_spans, mask
+
+
+@pytest.mark.parametrize("word, expected", [
+    ("zwei", (2, "two")), ("Fünf", (5, "five")), ("zwölf", (12, "twelve")), ("sechzehn", (16, "sixteen")),
+    ("dreißig", (30, "thirty")), ("vierundzwanzig", (24, "twenty-four")), ("achtundfünfzig", (58, "fifty-eight")),
+    ("einundneunzig", (91, "ninety-one")), ("hundert", (100, "a hundred")),
+    ("ein", None), ("einen", None), ("zwanzigund", None), ("Haus", None),
+])
+def test_number_words(word, expected):
+    assert number_word(word) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Sie läuft jeden Morgen fünf Kilometer.", [("fünf Kilometer", "five kilometers")]),
+    ("Es sind 1.450 Meter.", [("1.450 Meter", "1,450 meters")]),
+    ("Es sind 1,5 Liter.", [("1,5 Liter", "1.5 liters")]),
+    ("Nimm 1 Liter.", [("1 Liter", "1 liter")]),
+    ("Der Tisch ist 80 Zentimeter breit.", [("80 Zentimeter breit", "80 centimeters wide")]),
+    ("Er ist zwei Meter groß.", [("zwei Meter", "two meters")]),               # "groß": tall or big
+    ("Ein 80 Zentimeter breiter Tisch.", [("80 Zentimeter", "80 centimeters")]),  # no predicate
+    ("Wir haben drei Liter Milch getrunken.", [("drei Liter", "three liters of")]),
+    ("Ich möchte achtundfünfzig Kilo und 200 Gramm.", [("achtundfünfzig Kilo", "fifty-eight kilos"),
+                                                       ("200 Gramm", "200 grams")]),
+    ("Die Wohnung hat 70 Quadratmeter.", [("70 Quadratmeter", "70 square meters")]),
+    ("Ich brauche einen Liter Wasser.", []),          # "einen": the article, left to the model
+    ("Viele Kilometer weit.", []),                    # no number
+    ("Der Kilometerzähler zeigt 5.", []),
+    ("Rund 3.5 Meter", [("3.5 Meter", "3.5 meters")]),                 # ambiguous: kept as written
+])
+def test_measures_are_written_in_english(text, expected):
+    found = find_measures(text)
+    assert [(text[m.start:m.end], m.english) for m in found] == expected
+
+
+def test_measure_spans_replace_their_number_and_are_numbers_to_the_model():
+    text = "Es sind 5 Kilometer bis Köln, siehe www.example.org/5 Meter."
+    spans = with_measures(text, find_spans(text))
+    assert [(s.kind, s.text, s.target) for s in spans] == [
+        ("measure", "5 Kilometer", "5 kilometers"), ("url", "www.example.org/5", None)]
+    masked = mask(text, spans)
+    assert masked.text == "Es sind ⦅N1⦆ bis Köln, siehe ⦅X1⦆ Meter."
+    assert masked.slots == {"⦅N1⦆": "5 kilometers", "⦅X1⦆": "www.example.org/5"}
+    assert masked.capitalizable == {"⦅N1⦆"}
+
+
+@pytest.mark.parametrize("source, output, expected", [
+    ("Sie läuft fünf Kilometer.", "She runs five kilometers.", True),
+    ("Sie läuft fünf Kilometer.", "She runs five kilometres.", True),
+    ("Sie läuft fünf Kilometer.", "She runs 5 km.", True),
+    ("Sie läuft fünf Kilometer.", "She runs five miles.", False),           # the unit lost
+    ("Sie läuft fünf Kilometer.", "She runs fifty kilometers.", False),     # "five" is not in "fifty"
+    ("Es sind 5 Kilometer.", "It's 50 kilometers.", False),
+    ("Er wohnt sechzehn Kilometer weg.", "He lives six kilometers away.", False),
+    ("Er wohnt sechzehn Kilometer weg.", "He lives 16 kilometers away.", True),
+    ("Der Tisch ist 80 Zentimeter breit.", "The table is 80 centimeter.", False),   # the plural and "wide" lost
+    ("Der Tisch ist 80 Zentimeter breit.", "The table is 80 centimeters wide.", True),
+    ("Es sind 1.450 Meter.", "It's 1,450 meters.", True),
+    ("Es sind 3 Meter.", "It's 3 m.", True),
+    ("Es sind 3 Meter.", "It's 3 my.", False),                              # "m" only as a symbol
+    ("Ich habe Hunger.", "I'm hungry.", True),                              # no measure: nothing to check
+])
+def test_a_translation_keeps_its_measures(source, output, expected):
+    assert kept(source, output) is expected
