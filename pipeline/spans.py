@@ -41,7 +41,9 @@ Decisions, each made so that copying verbatim is never worse than what the model
   when a word follows (at the end of a sentence ``3.5.`` is the number ``3.5`` and a full stop);
   with a month name, ``15. August`` and ``3. März 2027``, written in English (``15 August``,
   ``3 March 2027``).
-* Times: ``7:05``, ``19:30``, ``19:30:15``; ``19.30`` only before "Uhr".
+* Times: ``7:05``, ``19:30``, ``19:30:15``; ``19.30`` only before "Uhr". The time before "Uhr" is
+  written in English (``with_clock_times``): "14 Uhr" → "2 p.m.", "20:15 Uhr" → "8:15 p.m.", "8 Uhr"
+  → "8 o'clock".
 * Codes: a token of letters/digits joined by ``-`` or ``/`` that contains a digit: ``58213-B``,
   ``COVID-19``, ``4/5``, ``2-3``, ``A4``, ``MP3``, ``B2B``. Not a code when a part is a word with a
   lowercase letter (``10-jährige``, ``5-Sterne``) or when digits carry a lowercase suffix (``20er``,
@@ -553,6 +555,56 @@ def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
     return sorted([*spans, *found], key=lambda s: s.start) if found else list(spans)
 
 
+# A clock time with "Uhr": its hour and minutes ("20:15 Uhr", "18.30 Uhr", "14 Uhr"), or its hour,
+# "Uhr" and its minutes ("6 Uhr 30").
+_CLOCK = re.compile(r"(?<![\w.,:])([01]?[0-9]|2[0-4])(?:[:.]([0-5][0-9]))?(?=[ \t\u00a0]+Uhr(?!\w))"
+                    r"(?:[ \t\u00a0]+Uhr[ \t\u00a0]+([0-5][0-9])(?![\w:]|[.,][0-9]|[ \t]+Min))?")
+# English times that "o'clock" does not follow ("8:15 p.m.", "noon").
+_NO_OCLOCK = re.compile(r"[0-9]{1,2}:[0-9]{2}( [ap]\.m\.)?|[0-9]{1,2} [ap]\.m\.|noon|midnight")
+
+
+def english_clock_time(hour: int, minutes: str | None = None) -> str | None:
+    """A German clock time (24 hours) as English writes it: 14 -> "2 p.m.", 20:15 -> "8:15 p.m.", 0:30
+    -> "12:30 a.m.", 12 -> "noon", 24 -> "midnight", 9:30 -> "9:30". None for a morning hour without
+    minutes, which stays a number ("um 8 Uhr" -> "at 8 o'clock", as German often means an evening
+    hour by it too), and for no time (24:30, 25)."""
+    if not 0 <= hour <= 24 or hour == 24 and minutes:
+        return None
+    if not minutes:
+        return {0: "midnight", 12: "noon", 24: "midnight"}.get(hour) or (f"{hour - 12} p.m." if hour > 12 else None)
+    if hour in (0, 12):
+        return f"12:{minutes} {'a.m.' if hour == 0 else 'p.m.'}"
+    return f"{hour - 12}:{minutes} p.m." if hour > 12 else f"{hour}:{minutes}"
+
+
+def takes_no_oclock(english: str) -> bool:
+    """Whether ``english`` is a clock time after which "o'clock" is wrong ("8:15 p.m.", "noon")."""
+    return _NO_OCLOCK.fullmatch(english) is not None
+
+
+def with_clock_times(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` with the time before "Uhr" as one span of kind "time" written in English
+    (``english_clock_time``) in place of its number or time span; "Uhr" stays with the model, and
+    the "o'clock" it writes after such a time goes (``words.restore_words``). "6 Uhr 30" is one span,
+    "6:30". The model wrote "um 14 Uhr" as "at 14" and "um 20:15 Uhr" as "at 20:15 o'clock"."""
+    if "Uhr" not in text:
+        return list(spans)
+    found = []
+    for match in _CLOCK.finditer(text):
+        start, end = match.span()
+        english = english_clock_time(int(match[1]), match[2] or match[3])
+        if match[3] and english is None:
+            english = f"{int(match[1])}:{match[3]}"
+        if english is None or any(s.start < end and start < s.end and not (start <= s.start and s.end <= end)
+                                  for s in spans):
+            continue
+        found.append(Span(start, end, "time", match[0], english))
+    if not found:
+        return list(spans)
+    kept = [s for s in spans if not any(f.start <= s.start and s.end <= f.end for f in found)]
+    return sorted(kept + found, key=lambda s: s.start)
+
+
 _GROUPED = re.compile(r"([-+−]?)([0-9]{1,3}(?:\.[0-9]{3})+)(?:,([0-9]+))?")
 _DECIMAL_COMMA = re.compile(r"([-+−]?[0-9]+),([0-9]+)")
 _NUMBER = re.compile(r"[-+−]?[0-9]+(?:[.,][0-9]+)*")
@@ -713,7 +765,7 @@ def restore(output: str, masked: Masked) -> str:
     """
     marker = next(chr(c) for c in range(0xE000, 0xF900)
                   if chr(c) not in output and all(chr(c) not in v for v in masked.slots.values()))
-    text = PLACEHOLDER_RE.sub(lambda m: masked.slots.get(m[0], marker), output)
+    text = PLACEHOLDER_RE.sub(lambda m: masked.slots.get(m[0], marker), _fitted(output, masked.slots))
 
     def tidy(match: re.Match[str]) -> str:
         following = text[match.end():match.end() + 1]
@@ -722,6 +774,21 @@ def restore(output: str, masked: Masked) -> str:
         return " " if match[0].strip(marker) else ""
 
     return re.sub(rf"[ \t]*{marker}(?:[ \t]*{marker})*[ \t]*", tidy, text)
+
+
+_AFTER_SPAN = re.compile(r"(⦅[NX][0-9]+⦆)([ \t]*o['’]clock(?![\w'’]))?(\.(?!\.))?", re.IGNORECASE)
+
+
+def _fitted(output: str, slots: dict[str, str]) -> str:
+    """``output`` without what a span's English says already: "o'clock" after a clock time that
+    takes none ("at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m."), and a stop after one that ends with a stop
+    (as ``words.restore_words`` does word by word)."""
+    def fit(match: re.Match[str]) -> str:
+        english = slots.get(match[1], "")
+        oclock = match[2] if match[2] and not takes_no_oclock(english) else ""
+        stop = match[3] if match[3] and (oclock or not english.endswith(".")) else ""
+        return match[1] + oclock + stop
+    return _AFTER_SPAN.sub(fit, output) if "⦆" in output else output
 
 
 def _glue(span: Span, text: str) -> str | None:

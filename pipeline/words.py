@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from model.inference.alignment import AlignedText, Range
 
 from .casing import apply_style
-from .spans import PLACEHOLDER_RE, Masked
+from .spans import PLACEHOLDER_RE, Masked, takes_no_oclock
 
 
 _CLOSING = frozenset(".,;:!?)]}»“”…")
@@ -136,6 +136,9 @@ def remove_duplicates(words: list[Word], symbol: str, sources: Sequence[Range], 
 
 _AFTER_STOP = re.compile(r"(?<=(?:[^\W\d_]|⦆)\.)⦅[NX][0-9]+⦆")  # "Hauptstr.⦅N1⦆", "⦅X1⦆.⦅N1⦆"
 _SUFFIX = re.compile(r"(⦅([NX])[0-9]+⦆)([^\W\d_]+)")
+_STOP_AFTER = re.compile(r"(⦅[NX][0-9]+⦆)\.(?!\.)")
+_OCLOCK = re.compile(r"o['’]clock(?![\w'’])", re.IGNORECASE)
+_ENDS_WITH_PLACEHOLDER = re.compile(r"⦅[NX][0-9]+⦆\Z")
 _INTEGER_SUFFIXES = frozenset(("st", "nd", "rd", "th", "s"))
 
 
@@ -168,12 +171,34 @@ def restore_words(words: list[Word], slots: dict[str, str],
             words[i] = replace(w, gap="")
         if i + 1 < len(words) and any(w.text.endswith(symbol) for symbol in openers):
             words[i + 1] = replace(words[i + 1], gap="")
+    words = _without_oclock(words, slots)
     out = []
     for w in words:
         text = _SUFFIX.sub(lambda m: m[0] if m[1] in openers else _fix_suffix(m, slots), w.text)
+        # A span whose English ends with a stop takes the stop after it ("at 8:15 p.m.", not "p.m..").
+        text = _STOP_AFTER.sub(lambda m: m[1] if slots.get(m[1], "").endswith(".") else m[0], text)
         text = PLACEHOLDER_RE.sub(lambda m: slots.get(m.group(), ""), text)
         if text:  # a dropped word takes its gap with it; render() ignores the first word's gap
             out.append(replace(w, text=text))
+    return out
+
+
+def _without_oclock(words: list[Word], slots: dict[str, str]) -> list[Word]:
+    """``words`` without the "o'clock" the model wrote after a clock time that says it already ("um
+    20:15 Uhr" -> "at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m."; ``spans.with_clock_times``); punctuation
+    glued to it stays, less a stop that the time's English ends with."""
+    out: list[Word] = []
+    for w in words:
+        clock = _ENDS_WITH_PLACEHOLDER.search(out[-1].text) if out else None
+        match = _OCLOCK.match(w.text)
+        if clock and match and takes_no_oclock(slots.get(clock[0], "")):
+            rest = w.text[match.end():]
+            if rest.startswith(".") and slots[clock[0]].endswith("."):
+                rest = rest[1:]
+            if rest:
+                out.append(replace(w, text=rest, gap=""))
+            continue
+        out.append(w)
     return out
 
 

@@ -184,6 +184,12 @@ PIPELINE_EXAMPLES = [
     ('Wir haben drei Liter Milch getrunken.', 'We drank three liters of milk.'),
     ('Tom ist acht Zentimeter größer als Maria.', 'Tom is eight centimeters taller than Mary.'),
     ('Die Wohnung hat 70 Quadratmeter.', 'The apartment has 70 square meters.'),
+    # the time before "Uhr" is written in English (before: "at 15", "at 20:15 o'clock", "at 6 30 o'clock")
+    ('Wir treffen uns um 15 Uhr.', "We'll meet at 3 p.m."),
+    ('Der Film beginnt um 20:15 Uhr.', 'The film begins at 8:15 p.m.'),
+    ('Ich stehe um 6 Uhr 30 auf.', 'I get up at 6:30.'),
+    ('Es ist 12 Uhr.', "It's noon."),
+    ('Um 9:30 Uhr', 'At 9:30'),
     # still wrong, quoted in the model card
     ('Verlauf löschen', 'Delete gradient'),
 ]

@@ -6,7 +6,8 @@ from model.data.ding import Places
 from model.data.lexicon import Lexicon
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
-    find_spans, glued_spans, mask, placeholder, restore, slots_needed, with_abbreviations, with_names,
+    english_clock_time, find_spans, glued_spans, mask, placeholder, restore, slots_needed, with_abbreviations,
+    takes_no_oclock, with_clock_times, with_names,
 )
 
 
@@ -532,3 +533,49 @@ def test_a_name_written_in_lower_case_english_is_capitalizable():
     assert masked.text == "⦅X1⦆, nach ⦅X2⦆."
     assert masked.slots == {"⦅X1⦆": "to Turkey", "⦅X2⦆": "Cologne"}
     assert masked.capitalizable == {"⦅X1⦆"}
+
+
+@pytest.mark.parametrize("hour, minutes, expected", [
+    (14, None, "2 p.m."), (20, "15", "8:15 p.m."), (9, "30", "9:30"), (12, None, "noon"), (12, "15", "12:15 p.m."),
+    (0, None, "midnight"), (0, "30", "12:30 a.m."), (24, None, "midnight"),
+    (8, None, None),                                   # a morning hour stays the number it is
+    (24, "30", None), (25, None, None),
+])
+def test_english_clock_times(hour, minutes, expected):
+    assert english_clock_time(hour, minutes) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Ich muss um 14 Uhr beim Zahnarzt sein.", [("14", "2 p.m.")]),
+    ("Der Film beginnt um 20:15 Uhr.", [("20:15", "8:15 p.m.")]),
+    ("Ich komme um 18.30 Uhr nach Hause.", [("18.30", "6:30 p.m.")]),
+    ("Ich stehe um 6 Uhr 30 auf.", [("6 Uhr 30", "6:30")]),
+    ("Der Zug fährt um 7 Uhr 15.", [("7 Uhr 15", "7:15")]),
+    ("Der Zug fährt um 7 Uhr.", [("7", None)]),                                  # left to the model
+    ("Um 9 Uhr 30 Minuten später.", [("9", None), ("30", None)]),               # minutes of something else
+    ("Es ist von 9 bis 23 Uhr offen.", [("9", None), ("23", "11 p.m.")]),
+    ("Er kommt um 24:30 Uhr.", [("24:30", None)]),                              # no time: left as it was
+    ("Die Uhr zeigt 5.", [("5", None)]),
+])
+def test_the_time_before_uhr_is_written_in_english(text, expected):
+    spans = with_clock_times(text, find_spans(text))
+    assert [(s.text, s.target) for s in spans] == expected
+    assert all(s.family == "N" for s in spans)
+
+
+@pytest.mark.parametrize("english, expected", [
+    ("8:15 p.m.", True), ("2 p.m.", True), ("9:30", True), ("noon", True), ("midnight", True),
+    ("8", False), ("8 o'clock", False), ("1,450", False),
+])
+def test_which_times_take_no_oclock(english, expected):
+    assert takes_no_oclock(english) is expected
+
+
+@pytest.mark.parametrize("source, output, expected", [
+    ("Der Film beginnt um 20:15 Uhr.", "The film begins at ⦅N1⦆ o'clock.", "The film begins at 8:15 p.m."),
+    ("Der Film beginnt um 20:15 Uhr.", "The film begins at ⦅N1⦆.", "The film begins at 8:15 p.m."),
+    ("Um 9:30 Uhr", "At ⦅N1⦆ o'clock", "At 9:30"),
+    ("Um 8 Uhr", "At ⦅N1⦆ o'clock.", "At 8 o'clock."),
+])
+def test_restore_drops_what_a_time_says_already(source, output, expected):
+    assert restore(output, mask(source, with_clock_times(source, find_spans(source)))) == expected

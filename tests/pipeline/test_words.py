@@ -108,6 +108,27 @@ def test_letters_glued_to_a_placeholder(word, slots, expected):
     assert text_of(restore_words([Word(word, "")], slots)) == expected
 
 
+@pytest.mark.parametrize("word, slots, expected", [
+    ("⦅N1⦆.", {"⦅N1⦆": "8:15 p.m."}, "8:15 p.m."),       # the span's stop is the sentence's too
+    ("⦅N1⦆...", {"⦅N1⦆": "8:15 p.m."}, "8:15 p.m...."),                 # an ellipsis stays whole
+    ("⦅N1⦆.", {"⦅N1⦆": "8:15"}, "8:15."),
+    ("⦅X1⦆,", {"⦅X1⦆": "etc."}, "etc.,"),
+])
+def test_a_span_ending_with_a_stop_takes_the_stop_after_it(word, slots, expected):
+    assert text_of(restore_words([Word(word, "")], slots)) == expected
+
+
+@pytest.mark.parametrize("output, slots, expected", [
+    ("We meet at ⦅N1⦆ o'clock.", {"⦅N1⦆": "8:15 p.m."}, "We meet at 8:15 p.m."),
+    ("At ⦅N1⦆ o'clock, we eat.", {"⦅N1⦆": "noon"}, "At noon, we eat."),
+    ("At ⦅N1⦆ o'clock today.", {"⦅N1⦆": "9:30"}, "At 9:30 today."),
+    ("At ⦅N1⦆ o'clock.", {"⦅N1⦆": "8"}, "At 8 o'clock."),              # a plain hour keeps it
+    ("Room ⦅N1⦆ o'clock.", {"⦅N1⦆": "1,450"}, "Room 1,450 o'clock."),
+])
+def test_oclock_after_a_time_that_says_it_goes(output, slots, expected):
+    assert render(restore_words(from_text(output), slots))[0] == expected
+
+
 def test_restore_words_converts_and_drops_invented_placeholders():
     ws = words(("⦅X2⦆",), ("Rent",), ("is",), ("⦅N1⦆",), ("euros",), ("⦅X9⦆",), ("+.",))
     restored = restore_words(ws, {"⦅N1⦆": "1,450", "⦅X2⦆": "🏠"})
