@@ -43,7 +43,9 @@ Decisions, each made so that copying verbatim is never worse than what the model
   ``3 March 2027``).
 * Times: ``7:05``, ``19:30``, ``19:30:15``; ``19.30`` only before "Uhr". The time before "Uhr" is
   written in English (``with_clock_times``): "14 Uhr" → "2 p.m.", "20:15 Uhr" → "8:15 p.m.", "8 Uhr"
-  → "8 o'clock".
+  → "8 o'clock"; "halb acht" → "7:30".
+* Amounts (``with_amounts``): euros with their sign, written sign first ("49,99 €" → "€49.99"), and
+  "minus" with its number ("minus 5 Grad" → "minus 5"): the model dropped the sign and the minus.
 * Codes: a token of letters/digits joined by ``-`` or ``/`` that contains a digit: ``58213-B``,
   ``COVID-19``, ``4/5``, ``2-3``, ``A4``, ``MP3``, ``B2B``. Not a code when a part is a word with a
   lowercase letter (``10-jährige``, ``5-Sterne``) or when digits carry a lowercase suffix (``20er``,
@@ -87,7 +89,7 @@ from model.network.placeholders import (  # noqa: F401  (part of this module's A
 
 # A measure ("fünf Kilometer") is a number to the model: with an "X" placeholder it placed it like a
 # noun ("Tom is taller than eight centimeters Mary."), with an "N" one as a number (pipeline.measures).
-NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code", "measure"})
+NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code", "measure", "amount"})
 KINDS = NUMBER_KINDS | {
     "placeholder", "backticks", "url", "email", "handle", "hashtag", "directive", "entity", "command",
     "path", "filename", "identifier", "emoji", "symbol", "unrepresentable", "name", "phrase", "abbreviation",
@@ -559,6 +561,9 @@ def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
 # "Uhr" and its minutes ("6 Uhr 30").
 _CLOCK = re.compile(r"(?<![\w.,:])([01]?[0-9]|2[0-4])(?:[:.]([0-5][0-9]))?(?=[ \t\u00a0]+Uhr(?!\w))"
                     r"(?:[ \t\u00a0]+Uhr[ \t\u00a0]+([0-5][0-9])(?![\w:]|[.,][0-9]|[ \t]+Min))?")
+# "halb acht" (half an hour before eight), with the hour as a word or in digits.
+_HOURS = ("eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf")
+_HALF = re.compile(rf"(?<!\w)[Hh]alb[ \t\u00a0]+({'|'.join(_HOURS)}|1[0-2]|[1-9])(?![\w:]|[.,][0-9])")
 # English times that "o'clock" does not follow ("8:15 p.m.", "noon").
 _NO_OCLOCK = re.compile(r"[0-9]{1,2}:[0-9]{2}( [ap]\.m\.)?|[0-9]{1,2} [ap]\.m\.|noon|midnight")
 
@@ -586,10 +591,17 @@ def with_clock_times(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with the time before "Uhr" as one span of kind "time" written in English
     (``english_clock_time``) in place of its number or time span; "Uhr" stays with the model, and
     the "o'clock" it writes after such a time goes (``words.restore_words``). "6 Uhr 30" is one span,
-    "6:30". The model wrote "um 14 Uhr" as "at 14" and "um 20:15 Uhr" as "at 20:15 o'clock"."""
-    if "Uhr" not in text:
+    "6:30", and so is "halb acht", "7:30". The model wrote "um 14 Uhr" as "at 14", "um 20:15 Uhr"
+    as "at 20:15 o'clock" and "um halb acht" as "at 2:30" (Tatoeba's "halb drei")."""
+    if "Uhr" not in text and "alb" not in text:
         return list(spans)
     found = []
+    for match in _HALF.finditer(text):
+        hour = match[1]
+        before = (_HOURS.index(hour) if hour in _HOURS else int(hour) - 1) or 12  # halb eins: 12:30
+        english = f"{before}:30"
+        if not any(s.start < match.end() and match.start() < s.end and s.kind != "number" for s in spans):
+            found.append(Span(match.start(), match.end(), "time", match[0], english))
     for match in _CLOCK.finditer(text):
         start, end = match.span()
         english = english_clock_time(int(match[1]), match[2] or match[3])
@@ -599,6 +611,33 @@ def with_clock_times(text: str, spans: Sequence[Span]) -> list[Span]:
                                   for s in spans):
             continue
         found.append(Span(start, end, "time", match[0], english))
+    if not found:
+        return list(spans)
+    kept = [s for s in spans if not any(f.start <= s.start and s.end <= f.end for f in found)]
+    return sorted(kept + found, key=lambda s: s.start)
+
+
+_AMOUNT_NUMBER = rf"[0-9]+(?:[.,][0-9]+)*{_NUM_END}"
+# An amount in euros, the sign after the number or before it ("49,99 €", "€ 5").
+_EUROS = re.compile(rf"(?<![\w.,])(?:({_AMOUNT_NUMBER})[ \t\u00a0]?€|€[ \t\u00a0]?({_AMOUNT_NUMBER}))")
+# "minus" before a number ("minus 5 Grad").
+_MINUS = re.compile(rf"(?<!\w)[Mm]inus[ \t\u00a0]+({_AMOUNT_NUMBER})")
+
+
+def with_amounts(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` with an amount in euros as one span of kind "amount", written as English writes it
+    ("49,99 €" -> "€49.99"), and "minus" with its number as a number span ("minus 5"), each in place
+    of its number span. The model dropped both now and then: "Bitte überweisen Sie 100 € bis
+    Freitag." -> "Please assign 100 until Friday.", "Es sind minus 5 Grad." -> "There are 5
+    degrees."."""
+    if "€" not in text and "inus" not in text:
+        return list(spans)
+    found = []
+    for match in _EUROS.finditer(text):
+        found.append(Span(match.start(), match.end(), "amount", match[0], "€" + english_number(match[1] or match[2])))
+    for match in _MINUS.finditer(text):
+        found.append(Span(match.start(), match.end(), "number", match[0], "minus " + english_number(match[1])))
+    found = [f for f in found if not any(s.start < f.end and f.start < s.end and s.kind != "number" for s in spans)]
     if not found:
         return list(spans)
     kept = [s for s in spans if not any(f.start <= s.start and s.end <= f.end for f in found)]
@@ -653,9 +692,9 @@ class Masked:
     ``(masked_start, masked_end, original_start, original_end)`` in text order; ``glossary``
     maps the placeholders of glossary terms to whether the term is plural
     (``pipeline.glossary.fit_terms`` fits them into the output); ``capitalizable`` holds those of
-    abbreviations, measures ("fünf Kilometer" -> "five kilometers") and names written in English in
-    lower case ("in die Türkei" -> "to Turkey"), whose English is capitalized where the model puts
-    one first.
+    the spans whose English starts lower case (an abbreviation "ca." -> "approx.", a measure "fünf
+    Kilometer" -> "five kilometers", a name "in die Türkei" -> "to Turkey"), which is capitalized
+    where the model puts one first.
     """
 
     original: str
@@ -733,7 +772,7 @@ def mask(text: str, spans: Sequence[Span]) -> Masked:
             masked.slots[assigned[key]] = replacement(span)
             if span.kind in GLOSSARY_KINDS:
                 masked.glossary[assigned[key]] = span.kind == "glossary_plural"
-            elif span.kind in ("abbreviation", "measure") or span.kind == "name" and (span.target or "")[:1].islower():
+            elif (span.target or "")[:1].islower():
                 masked.capitalizable.add(assigned[key])
         symbol = assigned[key]
         masked.counts[symbol] = masked.counts.get(symbol, 0) + 1

@@ -41,7 +41,7 @@ from .segment import has_loop, implausibly_short, join_layout, segment, smaller_
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
     restore,
-    slot_key, slots_needed, spaced_spans, with_abbreviations, with_clock_times, with_names,
+    slot_key, slots_needed, spaced_spans, with_abbreviations, with_amounts, with_clock_times, with_names,
 )
 
 
@@ -215,7 +215,7 @@ class Pipeline:
 
     def _spans(self, sentence: str, glossary: Glossary | None = None, measures: bool = False) -> list[Span]:
         """The protected spans of a sentence (``find_spans``), the ``glossary``'s terms outside
-        them, its clock times (``with_clock_times``), its measures where asked
+        them, its clock times and amounts (``with_clock_times``, ``with_amounts``), its measures where asked
         (``pipeline.measures``), its abbreviations
         (``with_abbreviations``), and its names and places (``with_names``) where the model has a
         lexicon and the words are normally cased (in ALL CAPS or Title Case every word looks like a
@@ -228,7 +228,7 @@ class Pipeline:
             spans = find_spans(sentence, self._representable_lowered)
         if glossary:
             spans = merge(spans, glossary.spans(sentence, spans))
-        spans = with_clock_times(sentence, spans)
+        spans = with_amounts(sentence, with_clock_times(sentence, spans))
         if measures:
             spans = with_measures(sentence, spans)
         spans = with_abbreviations(sentence, spans)

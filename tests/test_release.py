@@ -190,6 +190,11 @@ PIPELINE_EXAMPLES = [
     ('Ich stehe um 6 Uhr 30 auf.', 'I get up at 6:30.'),
     ('Es ist 12 Uhr.', "It's noon."),
     ('Um 9:30 Uhr', 'At 9:30'),
+    ('Kannst du mich um halb acht abholen?', 'Can you pick me up at 7:30?'),  # was "at 2:30."
+    # euros and "minus" (before: "Admission is 12.50.", "The temperature is 5 degrees today.")
+    ('Der Eintritt kostet 12,50 €.', 'Admission is €12.50.'),
+    ('Das kostet €5.', 'It costs €5.'),
+    ('Die Temperatur fällt heute auf minus 5 Grad.', 'The temperature falls at minus 5 degrees today.'),
     # still wrong, quoted in the model card
     ('Verlauf löschen', 'Delete gradient'),
 ]

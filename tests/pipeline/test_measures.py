@@ -46,7 +46,9 @@ def test_measure_spans_replace_their_number_and_are_numbers_to_the_model():
     masked = mask(text, spans)
     assert masked.text == "Es sind ⦅N1⦆ bis Köln, siehe ⦅X1⦆ Meter."
     assert masked.slots == {"⦅N1⦆": "5 kilometers", "⦅X1⦆": "www.example.org/5"}
-    assert masked.capitalizable == {"⦅N1⦆"}
+    assert masked.capitalizable == set()  # "5 kilometers": nothing to capitalize
+    opening = "Fünf Kilometer sind weit."
+    assert mask(opening, with_measures(opening, find_spans(opening))).capitalizable == {"⦅N1⦆"}
 
 
 @pytest.mark.parametrize("source, output, expected", [

@@ -7,7 +7,7 @@ from model.data.lexicon import Lexicon
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
     english_clock_time, find_spans, glued_spans, mask, placeholder, restore, slots_needed, with_abbreviations,
-    takes_no_oclock, with_clock_times, with_names,
+    takes_no_oclock, with_amounts, with_clock_times, with_names,
 )
 
 
@@ -556,6 +556,11 @@ def test_english_clock_times(hour, minutes, expected):
     ("Es ist von 9 bis 23 Uhr offen.", [("9", None), ("23", "11 p.m.")]),
     ("Er kommt um 24:30 Uhr.", [("24:30", None)]),                              # no time: left as it was
     ("Die Uhr zeigt 5.", [("5", None)]),
+    ("Kannst du mich um halb acht abholen?", [("halb acht", "7:30")]),
+    ("Halb eins!", [("Halb eins", "12:30")]),
+    ("Um halb 8 Uhr.", [("halb 8", "7:30")]),
+    ("Er hat halb so viel.", []),
+    ("Es ist halb 8,5.", [("8,5", None)]),
 ])
 def test_the_time_before_uhr_is_written_in_english(text, expected):
     spans = with_clock_times(text, find_spans(text))
@@ -579,3 +584,20 @@ def test_which_times_take_no_oclock(english, expected):
 ])
 def test_restore_drops_what_a_time_says_already(source, output, expected):
     assert restore(output, mask(source, with_clock_times(source, find_spans(source)))) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Bitte überweisen Sie 49,99 € bis Freitag.", [("amount", "49,99 €", "€49.99")]),
+    ("Das kostet €5.", [("amount", "€5", "€5")]),
+    ("Es kostet 1.200€ im Jahr.", [("amount", "1.200€", "€1,200")]),
+    ("Das sind 5 € und 50 Cent.", [("amount", "5 €", "€5"), ("number", "50", None)]),
+    ("Es sind minus 5 Grad.", [("number", "minus 5", "minus 5")]),
+    ("Minus 3,5 Prozent.", [("number", "Minus 3,5", "minus 3.5")]),
+    ("Das ist ein Minus.", []),
+    ("Es kostet 5 Euro.", [("number", "5", None)]),                       # the model writes euros well
+])
+def test_amounts_and_minus_are_written_in_english(text, expected):
+    spans = with_amounts(text, find_spans(text))
+    assert [(s.kind, s.text, s.target) for s in spans] == expected
+    assert all(s.family == "N" for s in spans)
+
