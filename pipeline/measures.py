@@ -1,5 +1,5 @@
 """Measures: a number and a unit of length, area, volume or weight ("fünf Kilometer", "80 Zentimeter
-breit", "zwei Kilo Äpfel"), kept right in the translation.
+breit", "zwei Kilo Äpfel", "2,5 kg"), kept right in the translation.
 
 The model learned some units from Tatoeba's localized pairs, where "five miles" is "acht Kilometer"
 and "three inches" "acht Zentimeter": alone it wrote "Sie läuft jeden Morgen fünf Kilometer." as
@@ -44,6 +44,15 @@ UNITS = {
     "Liter": ("liter", ("liter", "litre", "l")),
     "Milliliter": ("milliliter", ("milliliter", "millilitre", "ml")),
 }
+# Unit symbols after digits, written as they are; the model wrote "80 cm" as "80 crown", "2,5 kg" as
+# "2.5 kit", "500 g Mehl" as "500 flours", "1,80 m" as "1.80".
+SYMBOLS = {
+    "km": ("km", "kilometer", "kilometre"), "m": ("m", "meter", "metre"), "cm": ("cm", "centimeter", "centimetre"),
+    "mm": ("mm", "millimeter", "millimetre"), "km²": ("km²", "square kilometer", "square kilometre", "sq km"),
+    "m²": ("m²", "square meter", "square metre", "sq m", "sqm"), "m³": ("m³", "cubic meter", "cubic metre"),
+    "kg": ("kg", "kilo", "kilogram"), "g": ("g", "gram"), "l": ("l", "liter", "litre"),
+    "ml": ("ml", "milliliter", "millilitre"),
+}
 # A dimension in the predicate after a measure ("ist 80 Zentimeter breit.").
 DIMENSIONS = {"breit": "wide", "hoch": "high", "lang": "long", "tief": "deep", "dick": "thick"}
 
@@ -58,11 +67,13 @@ _ROUND = {"hundert": (100, "a hundred"), "tausend": (1000, "a thousand")}
 _COMPOUND = re.compile(rf"({'|'.join(_ONES)})und({'|'.join(_TENS)})")
 
 _NUMBER = r"[0-9]+(?:[.,][0-9]+)*"
+_DIMENSION = rf"(?:[ \t]+({'|'.join(DIMENSIONS)})(?=[ \t]*[.,;:!?]|[ \t]+und\b))?(?!\w)"
 _MEASURE = re.compile(
-    rf"(?<![\w.,])({_NUMBER}|[^\W\d_]+)[ \t\u00a0]+({'|'.join(sorted(UNITS, key=len, reverse=True))})"
-    rf"(?:[ \t]+({'|'.join(DIMENSIONS)})(?=[ \t]*[.,;:!?]|[ \t]+und\b))?(?!\w)")
+    rf"(?<![\w.,])(?:({_NUMBER}|[^\W\d_]+)[ \t\u00a0]+({'|'.join(sorted(UNITS, key=len, reverse=True))})"
+    rf"|({_NUMBER})[ \t\u00a0]?({'|'.join(sorted(SYMBOLS, key=len, reverse=True))})(?![\w²³/]))"
+    + _DIMENSION)
 _NOUN_NEXT = re.compile(r"[ \t]+[A-ZÄÖÜ][a-zäöüß]")
-_UNIT_WORD = re.compile(rf"(?<!\w)(?:{'|'.join(UNITS)})(?!\w)")
+_UNIT_WORD = re.compile(rf"(?<!\w)(?:{'|'.join(UNITS)})(?!\w)|[0-9][ \t\u00a0]?(?:k?m|[cm]m|kg|g|m?l)(?![a-zäöüß])")
 
 
 def number_word(word: str) -> tuple[int, str] | None:
@@ -83,7 +94,7 @@ def number_word(word: str) -> tuple[int, str] | None:
 @dataclass(frozen=True)
 class Measure:
     """``text[start:end]`` of a German text is a measure: ``number`` (its forms in English: the
-    number as written in English, and its digits) of ``unit`` (a key of ``UNITS``), then perhaps a
+    number as written in English, and its digits) of ``unit`` (a key of ``UNITS`` or ``SYMBOLS``), then perhaps a
     ``dimension`` (a key of ``DIMENSIONS``); ``counts``: a noun follows that it counts."""
 
     start: int
@@ -95,9 +106,14 @@ class Measure:
     counts: bool = False
 
     @property
+    def forms(self) -> tuple[str, ...]:
+        """What counts as the unit in an English output: its words and its symbol."""
+        return SYMBOLS[self.unit] if self.unit in SYMBOLS else UNITS[self.unit][1]
+
+    @property
     def english(self) -> str:
-        """"five kilometers", "80 centimeters wide", "1 liter", "three liters of"."""
-        unit = UNITS[self.unit][0] + ("" if self.singular else "s")
+        """"five kilometers", "80 centimeters wide", "1 liter", "three liters of", "2.5 kg"."""
+        unit = self.unit if self.unit in SYMBOLS else UNITS[self.unit][0] + ("" if self.singular else "s")
         words = [self.numbers[0], unit] + ([DIMENSIONS[self.dimension]] if self.dimension else [])
         return " ".join(words) + (" of" if self.counts else "")
 
@@ -108,7 +124,8 @@ def find_measures(text: str) -> list[Measure]:
         return []
     found = []
     for match in _MEASURE.finditer(text):
-        number, unit, dimension = match.groups()
+        number, unit = (match[1], match[2]) if match[1] else (match[3], match[4])
+        dimension = match[5]
         if number[0].isdigit():
             english = english_number(number)
             numbers: tuple[str, ...] = (english,) if english == number else (english, number)
@@ -144,17 +161,19 @@ def kept(source: str, output: str) -> bool:
     if not measures:
         return True
     lowered = output.lower()
-    return all(any(_has_unit(lowered, form, m.singular) for form in UNITS[m.unit][1])
-               and any(_has_number(lowered, number.lower()) for number in m.numbers)
+    return all(any(_has_number(lowered, number.lower()) for number in m.numbers)
+               and any(_has_unit(lowered, form, m) for form in m.forms)
                and (m.dimension is None or _has_number(lowered, DIMENSIONS[m.dimension])) for m in measures)
 
 
-def _has_unit(text: str, form: str, singular: bool) -> bool:
-    """A unit's word at the start of a word, in the plural unless ``singular`` ("80 centimeter" has
-    lost the plural), or its symbol as a token of its own ("5 km"; "m" is no unit in "my")."""
-    if len(form) > 3 and form.isalpha():
-        return re.search(rf"(?<![^\W\d_]){re.escape(form)}{'' if singular else 's'}", text) is not None
-    return re.search(rf"(?<![^\W\d_]){re.escape(form)}(?![^\W\d_])", text) is not None
+def _has_unit(text: str, form: str, measure: Measure) -> bool:
+    """A unit's word at the start of a word, in the plural unless the measure is singular ("80
+    centimeter" has lost the plural), or its symbol right after the measure's number ("5 km", "5km";
+    the "m" of "I'm" is none)."""
+    if len(form) > 3 and form.replace(" ", "").isalpha():
+        return re.search(rf"(?<![^\W\d_]){re.escape(form)}{'' if measure.singular else 's'}", text) is not None
+    return any(re.search(rf"(?<![\w.,]){re.escape(number.lower())}[ \u00a0]?{re.escape(form)}(?![^\W\d_])", text)
+               for number in measure.numbers)
 
 
 def _has_number(text: str, number: str) -> bool:

@@ -184,6 +184,8 @@ PIPELINE_EXAMPLES = [
     ('Wir haben drei Liter Milch getrunken.', 'We drank three liters of milk.'),
     ('Tom ist acht Zentimeter größer als Maria.', 'Tom is eight centimeters taller than Mary.'),
     ('Die Wohnung hat 70 Quadratmeter.', 'The apartment has 70 square meters.'),
+    ('Ich bin 1,80 m groß.', "I'm 1.80 m tall."),         # was "I'm tall at 1.80."
+    ('Der Tisch ist 80 cm breit.', 'The table is 80 cm wide.'),  # was "The table is 80 crown."
     # the time before "Uhr" is written in English (before: "at 15", "at 20:15 o'clock", "at 6 30 o'clock")
     ('Wir treffen uns um 15 Uhr.', "We'll meet at 3 p.m."),
     ('Der Film beginnt um 20:15 Uhr.', 'The film begins at 8:15 p.m.'),

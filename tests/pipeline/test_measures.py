@@ -32,6 +32,12 @@ def test_number_words(word, expected):
     ("Viele Kilometer weit.", []),                    # no number
     ("Der Kilometerzähler zeigt 5.", []),
     ("Rund 3.5 Meter", [("3.5 Meter", "3.5 meters")]),                 # ambiguous: kept as written
+    ("Ich bin 1,80 m groß.", [("1,80 m", "1.80 m")]),                     # symbols as written
+    ("Der Schrank ist 2 m hoch.", [("2 m hoch", "2 m high")]),
+    ("Bitte 500 g Mehl zugeben.", [("500 g", "500 g of")]),
+    ("Wir liefen 10km und 70 m².", [("10km", "10 km"), ("70 m²", "70 m²")]),
+    ("Wir fahren 100 km/h.", []),                                         # a speed: the model keeps it
+    ("Er kam 5 mal.", []),
 ])
 def test_measures_are_written_in_english(text, expected):
     found = find_measures(text)
@@ -66,6 +72,10 @@ def test_measure_spans_replace_their_number_and_are_numbers_to_the_model():
     ("Es sind 3 Meter.", "It's 3 m.", True),
     ("Es sind 3 Meter.", "It's 3 my.", False),                              # "m" only as a symbol
     ("Ich habe Hunger.", "I'm hungry.", True),                              # no measure: nothing to check
+    ("Ich bin 1,80 m groß.", "I'm 1.80 m tall.", True),
+    ("Ich bin 1,80 m groß.", "I'm 1.80 meters tall.", True),
+    ("Ich bin 1,80 m groß.", "I'm tall at 1.80.", False),                   # the "m" of "I'm" is no unit
+    ("Tom hat 30 kg abgenommen.", "Tom lost 30 kicks.", False),
 ])
 def test_a_translation_keeps_its_measures(source, output, expected):
     assert kept(source, output) is expected
