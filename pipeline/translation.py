@@ -327,6 +327,16 @@ class Pipeline:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         plan = self.plan(list(texts), glossary)
+        results = self._n_best(plan, n)
+        # as ``translate`` does: a text whose best lost a measure again, with its measures as spans
+        again = [i for i, (text, options) in enumerate(zip(plan.texts, results)) if not measures_kept(text, options[0][0])]
+        if again:
+            retry = self._n_best(self.plan([plan.texts[i] for i in again], glossary, measures=True), n)
+            for i, options in zip(again, retry):
+                results[i] = options
+        return results
+
+    def _n_best(self, plan: Plan, n: int) -> list[list[tuple[str, float]]]:
         texts, layouts, plans, units, sources = plan.texts, plan.layouts, plan.plans, plan.units, plan.sources
         inputs = [self.closed(s) for s in sources]
         o = self.options

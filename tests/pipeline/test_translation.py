@@ -140,6 +140,8 @@ def test_a_text_that_lost_a_measure_is_translated_again_with_it_as_a_span(releas
     assert recording.calls == [
         ["Sie läuft jeden Morgen fünf Kilometer.", "Sie läuft jeden Morgen ⦅N1⦆ Kilometer.", "Ich habe Hunger."],
         ["Sie läuft jeden Morgen ⦅N1⦆."]]
+    # the best of an n-best list is the same translation
+    assert [options[0][0] for options in pipeline.translate_n_best(texts, 2)] == pipeline.translate(texts)
 
 
 @pytest.mark.parametrize("options, message", [
