@@ -561,15 +561,6 @@ class Glossary:
         return found
 
 
-def merge(spans: Sequence[Span], terms: Sequence[Span]) -> list[Span]:
-    """``spans`` (``find_spans``) with the glossary's ``terms`` (found outside them): the
-    unrepresentable spans inside a term are dropped, it carries them over as its English."""
-    if not terms:
-        return list(spans)
-    kept = [s for s in spans if not any(t.start <= s.start and s.end <= t.end for t in terms)]
-    return sorted(kept + list(terms), key=lambda s: s.start)
-
-
 # ------------------------------------------------------------------------------ restoring
 
 _GLUED = "[^\\W\\d_]+"

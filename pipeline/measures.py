@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .spans import Span, english_number
+from .spans import Span, english_number, merge
 
 # German unit -> English singular, and the forms that count as that unit in an English output.
 UNITS = {
@@ -148,10 +148,7 @@ def with_measures(text: str, spans: Sequence[Span]) -> list[Span]:
         if any(s.start < measure.end and measure.start < s.end and s.kind != "number" for s in spans):
             continue
         found.append(Span(measure.start, measure.end, "measure", text[measure.start:measure.end], measure.english))
-    if not found:
-        return list(spans)
-    kept = [s for s in spans if not any(m.start <= s.start and s.end <= m.end for m in found)]
-    return sorted(kept + found, key=lambda s: s.start)
+    return merge(spans, found)
 
 
 def kept(source: str, output: str) -> bool:

@@ -412,6 +412,16 @@ def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     return found
 
 
+def merge(spans: Sequence[Span], added: Sequence[Span]) -> list[Span]:
+    """``spans`` with ``added`` (found outside them or around some of them: a glossary's terms,
+    names, clock times, amounts, measures), in order: a span inside an added one is dropped, the
+    added one carries it over as its English."""
+    if not added:
+        return list(spans)
+    kept = [s for s in spans if not any(a.start <= s.start and s.end <= a.end for a in added)]
+    return sorted(kept + list(added), key=lambda s: s.start)
+
+
 def english_place(word: str, places: Mapping[str, str], after: str = "") -> str | None:
     """``word`` in English when it is one of ``places`` or a place's genitive, else None: the
     genitive before its noun "Austria's" ("Österreichs Hauptstadt"), after it "of Norway" ("die
@@ -486,8 +496,7 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
             continue
         if not knows(word, initial=_opens_sentence(text[:start])):
             names.append(Span(start, end, "name", word))
-    inside = [s for s in spans if any(n.start <= s.start and s.end <= n.end for n in names)]
-    return sorted([s for s in spans if s not in inside] + names, key=lambda s: s.start)
+    return merge(spans, names)
 
 
 # German abbreviation -> English, as written in running text. A space inside ("z. B.") may also be
@@ -611,10 +620,7 @@ def with_clock_times(text: str, spans: Sequence[Span]) -> list[Span]:
                                   for s in spans):
             continue
         found.append(Span(start, end, "time", match[0], english))
-    if not found:
-        return list(spans)
-    kept = [s for s in spans if not any(f.start <= s.start and s.end <= f.end for f in found)]
-    return sorted(kept + found, key=lambda s: s.start)
+    return merge(spans, found)
 
 
 _AMOUNT_NUMBER = rf"[0-9]+(?:[.,][0-9]+)*{_NUM_END}"
@@ -637,11 +643,8 @@ def with_amounts(text: str, spans: Sequence[Span]) -> list[Span]:
         found.append(Span(match.start(), match.end(), "amount", match[0], "€" + english_number(match[1] or match[2])))
     for match in _MINUS.finditer(text):
         found.append(Span(match.start(), match.end(), "number", match[0], "minus " + english_number(match[1])))
-    found = [f for f in found if not any(s.start < f.end and f.start < s.end and s.kind != "number" for s in spans)]
-    if not found:
-        return list(spans)
-    kept = [s for s in spans if not any(f.start <= s.start and s.end <= f.end for f in found)]
-    return sorted(kept + found, key=lambda s: s.start)
+    return merge(spans, [f for f in found if not any(s.start < f.end and f.start < s.end and s.kind != "number"
+                                                       for s in spans)])
 
 
 _GROUPED = re.compile(r"([-+−]?)([0-9]{1,3}(?:\.[0-9]{3})+)(?:,([0-9]+))?")

@@ -35,13 +35,13 @@ from model.search.options import DEFAULT
 from . import words as W
 from .casing import apply_style, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, reopen_sentence
-from .glossary import Glossary, fit_terms, merge
+from .glossary import Glossary, fit_terms
 from .measures import kept as measures_kept, with_measures
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
     restore,
-    slot_key, slots_needed, spaced_spans, with_abbreviations, with_amounts, with_clock_times, with_names,
+    merge, slot_key, slots_needed, spaced_spans, with_abbreviations, with_amounts, with_clock_times, with_names,
 )
 
 
@@ -327,14 +327,8 @@ class Pipeline:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         plan = self.plan(list(texts), glossary)
-        results = self._n_best(plan, n)
-        # as ``translate`` does: a text whose best lost a measure again, with its measures as spans
-        again = [i for i, (text, options) in enumerate(zip(plan.texts, results)) if not measures_kept(text, options[0][0])]
-        if again:
-            retry = self._n_best(self.plan([plan.texts[i] for i in again], glossary, measures=True), n)
-            for i, options in zip(again, retry):
-                results[i] = options
-        return results
+        return self._measures_kept(plan, self._n_best(plan, n), lambda options: options[0][0],
+                                   lambda retry: self._n_best(retry, n), glossary)
 
     def _n_best(self, plan: Plan, n: int) -> list[list[tuple[str, float]]]:
         texts, layouts, plans, units, sources = plan.texts, plan.layouts, plan.plans, plan.units, plan.sources
@@ -392,15 +386,21 @@ class Pipeline:
                 for (chunk, unit), output in zip(units, outputs)}
 
     def _run(self, texts: list[str], aligned: bool, glossary: Glossary | None = None) -> list[AlignedText]:
+        def run(plan: Plan) -> list[AlignedText]:
+            return self.assemble(plan, self.model_outputs(plan.sources, aligned))
+
         plan = self.plan(texts, glossary)
-        results = self.assemble(plan, self.model_outputs(plan.sources, aligned))
-        # A text that lost a measure's number or unit ("fünf Kilometer" -> "five miles") is translated
-        # again with its measures as spans: only then, as the model places a span less well than
-        # the words (``pipeline.measures``).
-        again = [i for i, (text, result) in enumerate(zip(plan.texts, results)) if not measures_kept(text, result.target)]
+        return self._measures_kept(plan, run(plan), lambda result: result.target, run, glossary)
+
+    def _measures_kept(self, plan: Plan, results: list, best: Callable, run: Callable,
+                       glossary: Glossary | None) -> list:
+        """``results`` (``run(plan)``), with each text whose best translation (``best(result)``)
+        lost a measure's number or unit ("fünf Kilometer" -> "five miles") translated again by
+        ``run`` with its measures as spans: only then, as the model places a span less well than the
+        words (``pipeline.measures``)."""
+        again = [i for i, (text, result) in enumerate(zip(plan.texts, results)) if not measures_kept(text, best(result))]
         if again:
-            retry = self.plan([plan.texts[i] for i in again], glossary, measures=True)
-            for i, result in zip(again, self.assemble(retry, self.model_outputs(retry.sources, aligned))):
+            for i, result in zip(again, run(self.plan([plan.texts[i] for i in again], glossary, measures=True))):
                 results[i] = result
         return results
 
