@@ -8,12 +8,19 @@ goes idle, after loading (``init_app``), never between the engine calls of a bus
 takes about a millisecond. The settings that keep the allocators lean from the start
 (``MALLOC_ARENA_MAX``, ``MKL_DISABLE_FAST_MM``) are in gunicorn.conf.py; the figures are in
 bench/README.md, "Memory".
+
+``unmap_clean_file_pages`` is for gunicorn's master, once it has loaded the app and before it forks:
+the library code that importing torch, loading the checkpoint and converting it ran (tens of MiB of
+``libtorch_cpu.so``) stays mapped in the master alone, which never runs it again, and counts in full
+in the server's PSS. Unmapping the pages it never wrote is safe: a page touched again is read back
+from the file (the page cache), exactly as it was.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import re
 
 
 @functools.cache
@@ -35,3 +42,42 @@ def release_free_memory() -> bool:
         return False
     libc.malloc_trim(0)
     return True
+
+
+MADV_DONTNEED = 4  # <sys/mman.h>, Linux
+MAPPING = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ \S+ *(.*)$")
+
+
+def clean_file_mappings(smaps: str) -> list[tuple[int, int]]:
+    """The (start, end) of the mappings in ``smaps`` (the text of /proc/PID/smaps) that hold a
+    file's pages read-only and unchanged: a path, no write permission, no anonymous (written,
+    copy-on-write) pages. Relocated data is read-only too, but has been written: it is left out."""
+    spans, current = [], None
+    for line in smaps.splitlines():
+        if (header := MAPPING.match(line)) is not None:
+            start, end, perms, path = header.groups()
+            current = (int(start, 16), int(end, 16)) if "w" not in perms and path.startswith("/") else None
+        elif line.startswith("Anonymous:") and current is not None:
+            if int(line.split()[1]) == 0:
+                spans.append(current)
+            current = None
+    return spans
+
+
+def unmap_clean_file_pages() -> int:
+    """Unmap this process's unchanged pages of read-only file mappings (code and constants of the
+    program and its libraries); they come back from the page cache when touched again. Returns the
+    bytes of the mappings advised; 0 where /proc or madvise is missing (not Linux)."""
+    try:
+        with open("/proc/self/smaps") as f:
+            smaps = f.read()
+        libc = ctypes.CDLL(None, use_errno=True)
+        madvise = libc.madvise
+    except (OSError, AttributeError):
+        return 0
+    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    advised = 0
+    for start, end in clean_file_mappings(smaps):
+        if madvise(start, end - start, MADV_DONTNEED) == 0:  # EINVAL for device mappings: skipped
+            advised += end - start
+    return advised
