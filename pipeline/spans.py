@@ -505,9 +505,9 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
 # those the model copies well ("max.").
 _ABBREVIATIONS = {
     "z. B.": "e.g.", "bspw.": "e.g.", "d. h.": "i.e.", "u. a.": "among others", "usw.": "etc.",
-    "etc.": "etc.", "bzw.": "or", "ca.": "approx.", "ggf.": "if necessary", "evtl.": "possibly",
+    "etc.": "etc.", "ca.": "approx.", "ggf.": "if necessary",
     "inkl.": "incl.", "exkl.": "excl.", "zzgl.": "plus", "sog.": "so-called", "vgl.": "cf.",
-    "z. T.": "partly", "u. U.": "possibly", "o. Ä.": "or similar", "u. Ä.": "and similar",
+    "o. Ä.": "or similar", "u. Ä.": "and similar",
     "i. d. R.": "as a rule", "s. o.": "see above", "s. u.": "see below", "v. a.": "above all",
     "u. v. m.": "and much more", "o. g.": "above-mentioned", "bzgl.": "regarding",
     "mind.": "at least", "z. Hd.": "attn.", "Abb.": "Fig.", "Abs.": "para.",
@@ -518,6 +518,10 @@ _BEFORE_NUMBER = {"Nr.": "No.", "S.": "p.", "Kap.": "ch."}
 # After a number only: "5 Mio. Euro" -> "5 million euros".
 _AFTER_NUMBER = {"Mio.": "million", "Mrd.": "billion"}
 _THIN = "[ \t\u00a0\u202f]"
+# Abbreviations the model reads best written out, in German words it knows well: a conjunction or
+# an adverb as a span reads like a noun ("Er kommt heute bzw. morgen." -> "He will come today or.",
+# "zwei bzw. drei Zimmer" -> "two or's room"); written out, "today or tomorrow", "two or three rooms".
+_RESPELLINGS = {"bzw.": "oder", "evtl.": "vielleicht", "u. U.": "möglicherweise", "z. T.": "teilweise"}
 
 
 def _abbreviation_rx(abbreviation: str) -> str:
@@ -539,6 +543,8 @@ def _abbreviation_table() -> tuple[re.Pattern[str], dict[str, str]]:
 
 
 _ABBREVIATION_RE, _ABBREVIATION_ENGLISH = _abbreviation_table()
+_RESPELLING_RE = re.compile(rf"(?<![\w.-])(?:{'|'.join(map(_abbreviation_rx, _RESPELLINGS))})(?![\w-])")
+_RESPELLING = {german.replace(" ", ""): written for german, written in _RESPELLINGS.items()}
 _SPACES = re.compile(_THIN)
 _ENDS_TEXT = re.compile("[\\s\"'”“’»«]*")  # closing quotes; not brackets: "(ca. 600 v. Chr.)"
 
@@ -564,6 +570,30 @@ def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
             end -= 1  # its stop is the sentence's too: "Papier o. Ä." -> "paper or similar."
         found.append(Span(start, end, "abbreviation", text[start:end], english))
     return sorted([*spans, *found], key=lambda s: s.start) if found else list(spans)
+
+
+def respell_abbreviations(masked: Masked) -> Masked:
+    """``masked`` with the abbreviations of ``_RESPELLINGS`` in its text written out ("bzw." ->
+    "oder", "Evtl." opening a sentence -> "Vielleicht"; one ending the text keeps its stop as the
+    sentence's), ``original_span`` still mapping back to them."""
+    if "." not in masked.text:
+        return masked
+    pieces, changes, position, length = [], [], 0, 0
+    for match in _RESPELLING_RE.finditer(masked.text):
+        start, end = match.span()
+        written = _SPACES.sub("", match[0])
+        key = written if written in _RESPELLING else written[0].lower() + written[1:]
+        word = _RESPELLING[key] if key == written else _RESPELLING[key].capitalize()
+        if _ENDS_TEXT.fullmatch(masked.text, end):
+            word += "."
+        length += start - position
+        changes.append((length, length + len(word), start, end))
+        pieces += [masked.text[position:start], word]
+        length += len(word)
+        position = end
+    if not changes:
+        return masked
+    return masked.respelled("".join(pieces) + masked.text[position:], changes)
 
 
 # A clock time with "Uhr": its hour and minutes ("20:15 Uhr", "18.30 Uhr", "14 Uhr"), or its hour,

@@ -37,11 +37,12 @@ from .casing import apply_style, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, reopen_sentence
 from .glossary import Glossary, fit_terms
 from .measures import kept as measures_kept, with_measures
+from .years import kept as years_kept, without_years
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
     restore,
-    merge, slot_key, slots_needed, spaced_spans, with_abbreviations, with_amounts, with_clock_times, with_names,
+    merge, respell_abbreviations, slot_key, slots_needed, spaced_spans, with_abbreviations, with_amounts, with_clock_times, with_names,
 )
 
 
@@ -213,9 +214,10 @@ class Pipeline:
                                          respell=fits)  # without a Masked, offsets must not move
         return ModelInput(masked.text, masked if fits else None, text_style)
 
-    def _spans(self, sentence: str, glossary: Glossary | None = None, measures: bool = False) -> list[Span]:
-        """The protected spans of a sentence (``find_spans``), the ``glossary``'s terms outside
-        them, its clock times and amounts (``with_clock_times``, ``with_amounts``), its measures where asked
+    def _spans(self, sentence: str, glossary: Glossary | None = None, second_try: bool = False) -> list[Span]:
+        """The protected spans of a sentence (``find_spans``; its years only in the ``second_try``,
+        ``pipeline.years``), the ``glossary``'s terms outside them, its clock times and amounts
+        (``with_clock_times``, ``with_amounts``), its measures in the ``second_try``
         (``pipeline.measures``), its abbreviations
         (``with_abbreviations``), and its names and places (``with_names``) where the model has a
         lexicon and the words are normally cased (in ALL CAPS or Title Case every word looks like a
@@ -226,10 +228,12 @@ class Pipeline:
             # ALL CAPS is read truecased: a capital the vocabulary lacks whose lower case it has
             # (ẞ, ß's capital) is read as that.
             spans = find_spans(sentence, self._representable_lowered)
+        if not second_try:
+            spans = without_years(sentence, spans)
         if glossary:
             spans = merge(spans, glossary.spans(sentence, spans))
         spans = with_amounts(sentence, with_clock_times(sentence, spans))
-        if measures:
+        if second_try:
             spans = with_measures(sentence, spans)
         spans = with_abbreviations(sentence, spans)
         if self.lexicon is None or style(_words_only(sentence, spans)) != "normal":
@@ -239,19 +243,20 @@ class Pipeline:
     def _cased(self, masked: Masked, original: str, spans: Sequence[Span], *,
                respell: bool = True) -> tuple[str, Masked]:
         """The casing style of the words of ``original`` (not of its spans), and ``masked``
-        truecased where that style is ALL CAPS or Title Case; in ALL CAPS with ß for SS where the
-        vocabulary has it (``respell``), ``original_span`` still mapping back."""
+        truecased where that style is ALL CAPS or Title Case; where it may be respelled
+        (``respell``): in ALL CAPS with ß for SS where the vocabulary has it, and its abbreviations
+        that are conjunctions or adverbs written out (``respell_abbreviations``), ``original_span``
+        still mapping back."""
         text_style = style(_words_only(original, spans))
-        if text_style == "normal" or not self.truecase:
-            return text_style, masked
-        lexicon = self.translator.lexicon
-        sharp_s = respell and text_style == "upper"
-        cased = truecase(masked.text, self._pieces, sharp_s=sharp_s,
-                         known=lexicon.knows if lexicon is not None else None)
-        changes = sharp_s_regions(cased, masked.text)
-        if changes is None:  # a character whose lower case is longer: the words would not map back
-            return text_style, masked
-        return text_style, masked.respelled(cased, changes) if changes else replace(masked, text=cased)
+        if text_style != "normal" and self.truecase:
+            lexicon = self.translator.lexicon
+            sharp_s = respell and text_style == "upper"
+            cased = truecase(masked.text, self._pieces, sharp_s=sharp_s,
+                             known=lexicon.knows if lexicon is not None else None)
+            changes = sharp_s_regions(cased, masked.text)
+            if changes is not None:  # else a character whose lower case is longer: the words would not map back
+                masked = masked.respelled(cased, changes) if changes else replace(masked, text=cased)
+        return text_style, respell_abbreviations(masked) if respell else masked
 
     @staticmethod
     def finish(output: str, model_input: ModelInput) -> str:
@@ -262,12 +267,12 @@ class Pipeline:
         return restore(styled, model_input.masked) if model_input.masked is not None else styled
 
     def _chunks(self, text: str, start: int, end: int, glossary: Glossary | None = None,
-                measures: bool = False) -> list[_Chunk]:
+                second_try: bool = False) -> list[_Chunk]:
         """The sentence text[start:end] as chunks: one masked chunk; with more distinct spans than
         placeholders, masked parts that each have room for theirs (``_slot_groups``); with a
         vocabulary without placeholders, translated parts with verbatim spans between them."""
         sentence = text[start:end]
-        spans = self._spans(sentence, glossary, measures)
+        spans = self._spans(sentence, glossary, second_try)
         if self.placeholders:
             groups = _slot_groups(sentence, spans)
             chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group])
@@ -327,7 +332,7 @@ class Pipeline:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         plan = self.plan(list(texts), glossary)
-        return self._measures_kept(plan, self._n_best(plan, n), lambda options: options[0][0],
+        return self._numbers_kept(plan, self._n_best(plan, n), lambda options: options[0][0],
                                    lambda retry: self._n_best(retry, n), glossary)
 
     def _n_best(self, plan: Plan, n: int) -> list[list[tuple[str, float]]]:
@@ -355,12 +360,13 @@ class Pipeline:
                     options.append((text, sum(mine) / len(mine) if mine else 0.0))
         return results
 
-    def plan(self, texts: Sequence[str], glossary: Glossary | None = None, measures: bool = False) -> Plan:
+    def plan(self, texts: Sequence[str], glossary: Glossary | None = None, second_try: bool = False) -> Plan:
         """The first stage of a translation: the texts cut into sentences, chunks and model inputs
-        (the ``glossary``'s terms masked as spans, and the measures where ``measures``)."""
+        (the ``glossary``'s terms masked as spans; in the ``second_try`` of ``_numbers_kept`` the
+        measures and years too)."""
         texts = [unicodedata.normalize("NFC", t) for t in texts]
         layouts = [segment(t) for t in texts]
-        plans = [[self._chunks(t, s, e, glossary, measures) for line in layout for s, e in line]
+        plans = [[self._chunks(t, s, e, glossary, second_try) for line in layout for s, e in line]
                  for t, layout in zip(texts, layouts)]
         units = [(chunk, unit) for plan in plans for sentence in plan for chunk in sentence
                  if chunk.masked is not None for unit in chunk.units]
@@ -390,17 +396,23 @@ class Pipeline:
             return self.assemble(plan, self.model_outputs(plan.sources, aligned))
 
         plan = self.plan(texts, glossary)
-        return self._measures_kept(plan, run(plan), lambda result: result.target, run, glossary)
+        return self._numbers_kept(plan, run(plan), lambda result: result.target, run, glossary)
 
-    def _measures_kept(self, plan: Plan, results: list, best: Callable, run: Callable,
-                       glossary: Glossary | None) -> list:
+    @staticmethod
+    def numbers_kept(text: str, translation: str) -> bool:
+        """Whether ``translation`` kept the measures and years of ``text``; where it did not,
+        ``translate`` translates ``text`` again with ``plan(..., second_try=True)``."""
+        return measures_kept(text, translation) and years_kept(text, translation)
+
+    def _numbers_kept(self, plan: Plan, results: list, best: Callable, run: Callable,
+                      glossary: Glossary | None) -> list:
         """``results`` (``run(plan)``), with each text whose best translation (``best(result)``)
-        lost a measure's number or unit ("fünf Kilometer" -> "five miles") translated again by
-        ``run`` with its measures as spans: only then, as the model places a span less well than the
-        words (``pipeline.measures``)."""
-        again = [i for i, (text, result) in enumerate(zip(plan.texts, results)) if not measures_kept(text, best(result))]
+        lost a measure's number or unit ("fünf Kilometer" -> "five miles") or a year translated
+        again by ``run`` with its measures and years as spans: only then, as the model places a
+        span less well than the words (``pipeline.measures``, ``pipeline.years``)."""
+        again = [i for i, (text, result) in enumerate(zip(plan.texts, results)) if not self.numbers_kept(text, best(result))]
         if again:
-            for i, result in zip(again, run(self.plan([plan.texts[i] for i in again], glossary, measures=True))):
+            for i, result in zip(again, run(self.plan([plan.texts[i] for i in again], glossary, second_try=True))):
                 results[i] = result
         return results
 

@@ -174,6 +174,12 @@ PIPELINE_EXAMPLES = [
     ('Wir treffen uns z. B. am Montag.', "We'll meet e.g. on Monday."),
     ('Die Firma hat 5 Mio. Euro verdient.', 'The company earned 5 million euros.'),
     ('Wir brauchen Stifte, Papier o. Ä.', 'We need pens, papers or similar.'),
+    # conjunctions and adverbs are written out in German (as spans: "He will come today or.", "We
+    # have two or's room.", "Are you coming with possibly?")
+    ('Er kommt heute bzw. morgen.', 'He will come today or tomorrow.'),
+    ('Wir haben zwei bzw. drei Zimmer.', 'We have two or three rooms.'),
+    ('Evtl. komme ich später.', "Maybe I'll come later."),
+    ('Das dauert u. U. länger.', 'This might take longer.'),
     # the model glued the number to the stop ("He lives in the Hauptstr.5."): the space is the source's
     ('Er wohnt in der Hauptstr. 5.', 'He lives in the Hauptstr. 5.'),
     # a text that lost a measure's number or unit goes to the model again with the measure as a

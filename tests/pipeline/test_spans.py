@@ -6,7 +6,8 @@ from model.data.ding import Places
 from model.data.lexicon import Lexicon
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
-    english_clock_time, find_spans, glued_spans, mask, placeholder, restore, slots_needed, with_abbreviations,
+    english_clock_time, find_spans, glued_spans, mask, placeholder, respell_abbreviations, restore, slots_needed,
+    with_abbreviations,
     takes_no_oclock, with_amounts, with_clock_times, with_names,
 )
 
@@ -474,6 +475,29 @@ def test_abbreviations_are_written_in_english(text, expected):
     found = [s for s in with_abbreviations(text, find_spans(text)) if s.kind == "abbreviation"]
     assert [(s.text, s.target) for s in found] == expected
     assert all(text[s.start:s.end] == s.text and s.family == "X" for s in found)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Er kommt heute bzw. morgen.", "Er kommt heute oder morgen."),
+    ("Evtl. komme ich, z.T. schon um 8.", "Vielleicht komme ich, teilweise schon um 8."),
+    ("Das dauert u.\u00a0U. länger.", "Das dauert möglicherweise länger."),
+    ("Ich komme evtl.", "Ich komme vielleicht."),          # its stop is the sentence's
+    ("„Ich komme evtl.“", "„Ich komme vielleicht.“"),
+    ("Die bzw.-Liste, etwa bzw.x", "Die bzw.-Liste, etwa bzw.x"),  # not inside a word
+    ("Kein Punkt, also nichts", "Kein Punkt, also nichts"),
+])
+def test_conjunctions_and_adverbs_are_written_out(text, expected):
+    assert respell_abbreviations(mask(text, [])).text == expected
+
+
+def test_written_out_abbreviations_map_back_to_the_original():
+    text = "Heute bzw. 5 Tage"
+    result = respell_abbreviations(mask(text, find_spans(text)))
+    assert result.text == "Heute oder ⦅N1⦆ Tage" and result.slots == {"⦅N1⦆": "5"}
+    assert result.original_span(6, 10) == (6, 10)                 # "oder" <- "bzw."
+    assert result.original_span(11, 15) == (11, 12)               # the placeholder <- "5"
+    assert result.original_span(16, 20) == (13, 17)               # "Tage"
+    assert with_abbreviations(text, []) == []                     # no longer a span
 
 
 def test_abbreviations_keep_the_other_spans():

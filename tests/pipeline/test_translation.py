@@ -144,6 +144,20 @@ def test_a_text_that_lost_a_measure_is_translated_again_with_it_as_a_span(releas
     assert [options[0][0] for options in pipeline.translate_n_best(texts, 2)] == pipeline.translate(texts)
 
 
+def test_a_year_goes_to_the_model_as_digits_and_as_a_span_only_once_lost(release_pipeline):
+    recording = _Recording(release_pipeline.translator)
+    pipeline = Pipeline(recording, Options(beam_size=4))
+    texts = ["Ich arbeite seit 2019 bei einer Bank.", "Ich wurde im Jahre 1988 geboren.", "Ich habe 2000 Yen bezahlt."]
+    assert pipeline.translate(texts) == [
+        "I've been working for a bank since 2019.", "I was born in 1988.", "I paid 2000 yen."]
+    # the years as digits ("for ⦅N1⦆" as a span), a count before its noun as a span; the model wrote
+    # "I was born in 198.": that text went to the model again with its year as a span
+    assert recording.calls == [
+        ["Ich arbeite seit 2019 bei einer Bank.", "Ich wurde im Jahre 1988 geboren.", "Ich habe ⦅N1⦆ Yen bezahlt."],
+        ["Ich wurde im Jahre ⦅N1⦆ geboren."]]
+    assert [options[0][0] for options in pipeline.translate_n_best(texts, 2)] == pipeline.translate(texts)
+
+
 @pytest.mark.parametrize("options, message", [
     ({"beam_size": 0}, "beam_size must be an integer >= 1, got 0"),
     ({"max_pieces": 4}, "max_pieces must be an integer >= 8, got 4"),

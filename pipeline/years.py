@@ -1,0 +1,49 @@
+"""Years: the model reads a year as digits first, and as a number span only if it lost it.
+
+A number span tells the model nothing of what it counts: "Ich arbeite seit ⦅N1⦆ bei einer Bank."
+came out as "I've been working in a bank for ⦅N1⦆." and "Im Jahr ⦅N1⦆ hatten wir ⦅N2⦆ Millionen
+Besucher." as "We had ⦅N2⦆ million visitors in the year." (the year lost, then put back at the
+wrong place); with the digits, "since 2019" and "in 2025". The model saw years as digits in all its
+training pairs and copies them well, but not always, so a text whose translation does not have
+each of its years as often as the source (``kept``) is translated once more with them as spans
+(``Pipeline`` does it with the measures' second try, ``pipeline.measures``).
+
+A year here is a number span of four digits from 1500 to 2099 that does not count a noun or an
+amount after it ("2000 Yen", "1800 Kalorien", "1999 €" stay spans), unless "Jahr", "seit" or a
+month comes before it ("im Jahre 2003 Mitglied"). Dates ("1. April 1999") are spans of their own
+and stay so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from .spans import Span, find_spans
+
+_YEAR = re.compile(r"1[5-9][0-9]{2}|20[0-9]{2}")
+_MONTHS = "Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
+_CUE = re.compile(rf"(?<!\w)(?:[Jj]ahr(?:e|es)?|seit|Seit|{_MONTHS})[ \t\u00a0]+$")
+# What follows a count rather than a year: a noun, a currency or another sign.
+_COUNTED = re.compile(r"[ \t\u00a0]*(?:[A-ZÄÖÜ]|[€$£¥%‰°])")
+
+
+def is_year(text: str, span: Span) -> bool:
+    """Whether ``span`` (of ``text``) is a number span that is a year."""
+    if span.kind != "number" or not _YEAR.fullmatch(span.text):
+        return False
+    return not _COUNTED.match(text, span.end) or _CUE.search(text, 0, span.start) is not None
+
+
+def without_years(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` less the years: the model reads those as the digits they are."""
+    return [s for s in spans if not is_year(text, s)]
+
+
+def kept(source: str, output: str) -> bool:
+    """Whether ``output`` has each year of ``source`` as often as ``source`` has it (as digits)."""
+    if _YEAR.search(source) is None:  # most texts
+        return True
+    years = Counter(s.text for s in find_spans(source) if is_year(source, s))
+    return all(len(re.findall(rf"(?<![0-9]){year}(?![0-9])", output)) == n for year, n in years.items())
