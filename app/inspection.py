@@ -211,15 +211,11 @@ def explain_translation(pipeline: Pipeline, text: str) -> tuple[AlignedText, lis
     placeholders) to the words of the result (``explain.follow_confidences``). A placeholder the
     model wrote and the pipeline restored has its piece's probability; words the model did not
     write (spans carried over between separately translated parts, placeholders put back) get
-    1.0: copied, not predicted. A text whose translation lost a measure or a year is translated
-    again, as ``translate`` does (``Pipeline.numbers_kept``)."""
+    1.0: copied, not predicted. A sentence whose translation lost a measure, a number word or a
+    year is translated again, as ``translate`` does (``Pipeline.second_try``)."""
     plan = pipeline.plan([text])
-    outputs = pipeline.model_outputs(plan.sources, True)
+    plan, outputs = pipeline.second_try(plan, pipeline.model_outputs(plan.sources, True), True)
     aligned = pipeline.assemble(plan, outputs)[0]
-    if not pipeline.numbers_kept(text, aligned.target):  # as translate does
-        plan = pipeline.plan([text], second_try=True)
-        outputs = pipeline.model_outputs(plan.sources, True)
-        aligned = pipeline.assemble(plan, outputs)[0]
     units = plan.units
     results = pipeline.output_words(units, outputs)
     read = [pipeline.closed(o.source) for o in outputs]

@@ -7,7 +7,7 @@ and "three inches" "acht Zentimeter": alone it wrote "Sie läuft jeden Morgen f�
 Milch" as "three cent milk", "sechzehn Kilometer" as "six kilometers". A measure made a span (an
 "N" placeholder, as a number) and written in English ("five kilometers") comes out right, but the
 model words a sentence around a placeholder less well than around the words it replaces. So the
-pipeline checks each translation (``kept``) and translates a text that lost a measure's number,
+pipeline checks each translation (``kept``) and translates a sentence that lost a measure's number,
 unit or dimension once more, with its measures as spans (``with_measures``). Measured on the 116
 German sentences of the whole Tatoeba corpus with a number and a unit word (all of them seen in
 training; their references often in miles and inches), release model, beam 4: BLEU 44.49 as the
@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .numbers import number_word
 from .spans import Span, english_number, merge
 
 # German unit -> English singular, and the forms that count as that unit in an English output.
@@ -56,16 +57,6 @@ SYMBOLS = {
 # A dimension in the predicate after a measure ("ist 80 Zentimeter breit.").
 DIMENSIONS = {"breit": "wide", "hoch": "high", "lang": "long", "tief": "deep", "dick": "thick"}
 
-_ONES = {"ein": (1, "one"), "zwei": (2, "two"), "drei": (3, "three"), "vier": (4, "four"), "fünf": (5, "five"),
-         "sechs": (6, "six"), "sieben": (7, "seven"), "acht": (8, "eight"), "neun": (9, "nine")}
-_TEENS = {"zehn": (10, "ten"), "elf": (11, "eleven"), "zwölf": (12, "twelve"), "dreizehn": (13, "thirteen"),
-          "vierzehn": (14, "fourteen"), "fünfzehn": (15, "fifteen"), "sechzehn": (16, "sixteen"),
-          "siebzehn": (17, "seventeen"), "achtzehn": (18, "eighteen"), "neunzehn": (19, "nineteen")}
-_TENS = {"zwanzig": (20, "twenty"), "dreißig": (30, "thirty"), "vierzig": (40, "forty"), "fünfzig": (50, "fifty"),
-         "sechzig": (60, "sixty"), "siebzig": (70, "seventy"), "achtzig": (80, "eighty"), "neunzig": (90, "ninety")}
-_ROUND = {"hundert": (100, "a hundred"), "tausend": (1000, "a thousand")}
-_COMPOUND = re.compile(rf"({'|'.join(_ONES)})und({'|'.join(_TENS)})")
-
 _NUMBER = r"[0-9]+(?:[.,][0-9]+)*"
 _DIMENSION = rf"(?:[ \t]+({'|'.join(DIMENSIONS)})(?=[ \t]*[.,;:!?]|[ \t]+und\b))?(?!\w)"
 _MEASURE = re.compile(
@@ -74,21 +65,6 @@ _MEASURE = re.compile(
     + _DIMENSION)
 _NOUN_NEXT = re.compile(r"[ \t]+[A-ZÄÖÜ][a-zäöüß]")
 _UNIT_WORD = re.compile(rf"(?<!\w)(?:{'|'.join(UNITS)})(?!\w)|[0-9][ \t\u00a0]?(?:k?m|[cm]m|kg|g|m?l)(?![a-zäöüß])")
-
-
-def number_word(word: str) -> tuple[int, str] | None:
-    """A German number word from 2 to 99, or "hundert"/"tausend", as (value, English): "vierundzwanzig"
-    -> (24, "twenty-four"); None for any other word ("ein" is mostly the article: left out)."""
-    word = word.lower()
-    if word in _ONES and word != "ein":
-        return _ONES[word]
-    for table in (_TEENS, _TENS, _ROUND):
-        if word in table:
-            return table[word]
-    if match := _COMPOUND.fullmatch(word):
-        (one, one_en), (ten, ten_en) = _ONES[match[1]], _TENS[match[2]]
-        return ten + one, f"{ten_en}-{one_en}"
-    return None
 
 
 @dataclass(frozen=True)
@@ -149,6 +125,69 @@ def with_measures(text: str, spans: Sequence[Span]) -> list[Span]:
             continue
         found.append(Span(measure.start, measure.end, "measure", text[measure.start:measure.end], measure.english))
     return merge(spans, found)
+
+
+# Number words that are not counts: "acht" of "gib acht" / "außer Acht lassen" (attention), those of
+# a clock time ("halb drei" is 2:30, "vierzehn Uhr", "drei viertel zwei"), of idioms that English says
+# without them ("unter vier Augen": in private, "in zwei Hälften": in half, "ein, zwei Tage": a day
+# or two), and capitalized ones inside a sentence ("die Elf", "eine Acht").
+_WORD = re.compile(r"[^\W\d_]+")
+_ATTENTION = re.compile(r"(?:gib|gebt|geben|gab|gaben|gegeben)(?:[ \t]+\w+)?[ \t]+$|Acht[ \t]+$"
+                        r"|^[ \t]+(?:zu[ \t]+)?(?:geben|gegeben|nehmen|genommen|lassen|gelassen)\b", re.IGNORECASE)
+_CLOCK_BEFORE = re.compile(r"(?:halb|viertel|viertel[ \t]+(?:nach|vor)|Uhr)[ \t\u00a0]+$", re.IGNORECASE)
+_CLOCK_AFTER = re.compile(r"[ \t\u00a0]+(?:Uhr|[Vv]iertel)\b")
+_IDIOM_BEFORE = re.compile(r"(?:\bunter|\bein[ \t]*,|\bein[ \t]+oder)[ \t]+$", re.IGNORECASE)
+_IDIOM_AFTER = re.compile(r"[ \t]+(?:Augen|Hälften)\b")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:][\s\"'„“»«]*|[\"„“»«(][ \t]*)$")
+
+
+@dataclass(frozen=True)
+class NumberWord:
+    """``text[start:end]`` of a German text is a number word that counts: ``value`` in ``english``."""
+
+    start: int
+    end: int
+    value: int
+    english: str
+
+
+def find_number_words(text: str) -> list[NumberWord]:
+    """The number words of ``text`` that count something ("in drei bis fünf Werktagen", "vier
+    Rechnungen"), from 2 to 99, "hundert" and "tausend" (``number_word``), in order."""
+    found = []
+    for match in _WORD.finditer(text):
+        word = number_word(match[0])
+        if word is None:
+            continue
+        before, after = text[:match.start()], text[match.end():]
+        if match[0][0].isupper() and not _SENTENCE_START.search(before[-4:] if len(before) > 4 else before):
+            continue
+        if match[0].lower() == "acht" and (_ATTENTION.search(before[-24:]) or _ATTENTION.match(after[:16])):
+            continue
+        if _CLOCK_BEFORE.search(before[-16:]) or _CLOCK_AFTER.match(after):
+            continue
+        if _IDIOM_BEFORE.search(before[-12:]) and match[0].lower() in ("vier", "zwei") or _IDIOM_AFTER.match(after):
+            continue
+        found.append(NumberWord(match.start(), match.end(), *word))
+    return found
+
+
+def with_number_words(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` and the number words of ``text`` outside them as number spans written in English
+    ("drei" -> "three"): for the second try of a sentence whose translation lost one."""
+    found = [Span(w.start, w.end, "number", text[w.start:w.end], w.english) for w in find_number_words(text)
+             if not any(s.start < w.end and w.start < s.end for s in spans)]
+    return merge(spans, found)
+
+
+def number_words_kept(source: str, output: str) -> bool:
+    """Whether ``output`` has every number word of ``source`` that counts, as a word or in digits
+    ("in drei bis fünf Werktagen" -> "in three working days" has lost "five")."""
+    words = find_number_words(source)
+    if not words:
+        return True
+    lowered = output.lower()
+    return all(_has_number(lowered, w.english) or _has_number(lowered, str(w.value)) for w in words)
 
 
 def kept(source: str, output: str) -> bool:

@@ -87,6 +87,8 @@ from model.data.software import FORMAT_DIRECTIVE
 from model.network.placeholders import (  # noqa: F401  (part of this module's API)
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, placeholder)
 
+from .numbers import clock_number, number_word
+
 # A measure ("fünf Kilometer") is a number to the model: with an "X" placeholder it placed it like a
 # noun ("Tom is taller than eight centimeters Mary."), with an "N" one as a number (pipeline.measures).
 NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code", "measure", "amount"})
@@ -603,6 +605,10 @@ _CLOCK = re.compile(r"(?<![\w.,:])([01]?[0-9]|2[0-4])(?:[:.]([0-5][0-9]))?(?=[ \
 # "halb acht" (half an hour before eight), with the hour as a word or in digits.
 _HOURS = ("eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf")
 _HALF = re.compile(rf"(?<!\w)[Hh]alb[ \t\u00a0]+({'|'.join(_HOURS)}|1[0-2]|[1-9])(?![\w:]|[.,][0-9])")
+# A clock time in words: its hour, "Uhr" and perhaps its minutes ("vierzehn Uhr", "sechs Uhr fünfzehn").
+_CLOCK_WORDS = re.compile(r"(?<![\w.,:])([^\W\d_]+)[ \t\u00a0]+Uhr(?:[ \t\u00a0]+([^\W\d_]+))?(?!\w)")
+_DAY_PART = re.compile(r"[ \t\u00a0]+(morgens|früh|vormittags|mittags|nachmittags|abends|nachts)(?!\w)")
+_UHR = re.compile(r"[ \t\u00a0]+Uhr")
 # English times that "o'clock" does not follow ("8:15 p.m.", "noon").
 _NO_OCLOCK = re.compile(r"[0-9]{1,2}:[0-9]{2}( [ap]\.m\.)?|[0-9]{1,2} [ap]\.m\.|noon|midnight")
 
@@ -630,8 +636,12 @@ def with_clock_times(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with the time before "Uhr" as one span of kind "time" written in English
     (``english_clock_time``) in place of its number or time span; "Uhr" stays with the model, and
     the "o'clock" it writes after such a time goes (``words.restore_words``). "6 Uhr 30" is one span,
-    "6:30", and so is "halb acht", "7:30". The model wrote "um 14 Uhr" as "at 14", "um 20:15 Uhr"
-    as "at 20:15 o'clock" and "um halb acht" as "at 2:30" (Tatoeba's "halb drei")."""
+    "6:30", and so is "halb acht", "7:30". In words too: "zwanzig Uhr" -> "8 p.m.", "sechs Uhr
+    fünfzehn" -> "6:15"; a morning hour alone ("acht Uhr", "8 Uhr") is the model's. A part of the
+    day after it joins the span ("acht Uhr abends" -> "8 p.m.", "12 Uhr mittags" -> "noon", "um 6
+    Uhr früh" -> "6 a.m."). The model wrote "um 14 Uhr" as "at 14", "um 20:15 Uhr" as "at 20:15
+    o'clock", "um halb acht" as "at 2:30" (Tatoeba's "halb drei"), "um sechzehn Uhr" as "at
+    sixteen", and "noon a.m." for a span "noon" before "mittags"."""
     if "Uhr" not in text and "alb" not in text:
         return list(spans)
     found = []
@@ -641,16 +651,46 @@ def with_clock_times(text: str, spans: Sequence[Span]) -> list[Span]:
         english = f"{before}:30"
         if not any(s.start < match.end() and match.start() < s.end and s.kind != "number" for s in spans):
             found.append(Span(match.start(), match.end(), "time", match[0], english))
+    clocks = []  # (start, end, hour, minutes, end of "Uhr" or of the minutes after it)
     for match in _CLOCK.finditer(text):
-        start, end = match.span()
-        english = english_clock_time(int(match[1]), match[2] or match[3])
-        if match[3] and english is None:
-            english = f"{int(match[1])}:{match[3]}"
-        if english is None or any(s.start < end and start < s.end and not (start <= s.start and s.end <= end)
-                                  for s in spans):
+        after = match.end() if match[3] else _UHR.match(text, match.end()).end()
+        clocks.append((*match.span(), int(match[1]), match[2] or match[3], after, True))
+    for match in _CLOCK_WORDS.finditer(text):
+        hour, minutes = clock_number(match[1]), number_word(match[2]) if match[2] else None
+        if hour is None or hour > 24:
             continue
-        found.append(Span(start, end, "time", match[0], english))
+        if minutes is not None and minutes[0] < 60:  # "sechs Uhr fünfzehn": one span, "6:15"
+            clocks.append((*match.span(), hour, f"{minutes[0]:02d}", match.end(), False))
+        else:  # not "ein": "um sechs Uhr ein(schlafen)"
+            clocks.append((*match.span(1), hour, None, _UHR.match(text, match.end(1)).end(), False))
+    for start, end, hour, minutes, after, digits in clocks:
+        english = english_clock_time(hour, minutes)
+        if minutes and english is None and hour < 24:
+            english = f"{hour}:{minutes}"
+        if (part := _DAY_PART.match(text, after)) is not None:
+            english, end = day_part_time(hour, minutes, part[1]), part.end()
+        if english is None or any(s.start < end and start < s.end and not (digits and start <= s.start and s.end <= end)
+                                  for s in [*spans, *found]):
+            continue
+        found.append(Span(start, end, "time", text[start:end], english))
     return merge(spans, found)
+
+
+def day_part_time(hour: int, minutes: str | None, part: str) -> str | None:
+    """A German clock time with a part of the day ("acht Uhr abends") as English writes it: "8
+    p.m."; None where the hour does not belong to that part ("20 Uhr morgens")."""
+    time = f"{hour % 12 or 12}" + (f":{minutes}" if minutes else "")
+    if part in ("morgens", "früh", "vormittags") and 1 <= hour <= 11:
+        return f"{time} a.m."
+    if part == "mittags" and hour in (12, 13, 14):
+        return "noon" if hour == 12 and not minutes else f"{time} p.m."
+    if part in ("nachmittags", "abends") and (1 <= hour <= 11 or 13 <= hour <= 23):
+        return f"{time} p.m."
+    if part == "nachts" and hour in (0, 12, 24) and not minutes:
+        return "midnight"
+    if part == "nachts" and (1 <= hour <= 5 or 9 <= hour <= 11 or 21 <= hour <= 23):
+        return f"{time} {'a.m.' if hour <= 5 else 'p.m.'}"
+    return None
 
 
 _AMOUNT_NUMBER = rf"[0-9]+(?:[.,][0-9]+)*{_NUM_END}"

@@ -36,7 +36,7 @@ from . import words as W
 from .casing import apply_style, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, reopen_sentence
 from .glossary import Glossary, fit_terms
-from .measures import kept as measures_kept, with_measures
+from .measures import kept as measures_kept, number_words_kept, with_measures, with_number_words
 from .years import kept as years_kept, without_years
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
@@ -217,8 +217,8 @@ class Pipeline:
     def _spans(self, sentence: str, glossary: Glossary | None = None, second_try: bool = False) -> list[Span]:
         """The protected spans of a sentence (``find_spans``; its years only in the ``second_try``,
         ``pipeline.years``), the ``glossary``'s terms outside them, its clock times and amounts
-        (``with_clock_times``, ``with_amounts``), its measures in the ``second_try``
-        (``pipeline.measures``), its abbreviations
+        (``with_clock_times``, ``with_amounts``), its measures and number words in the
+        ``second_try`` (``pipeline.measures``), its abbreviations
         (``with_abbreviations``), and its names and places (``with_names``) where the model has a
         lexicon and the words are normally cased (in ALL CAPS or Title Case every word looks like a
         name)."""
@@ -234,7 +234,7 @@ class Pipeline:
             spans = merge(spans, glossary.spans(sentence, spans))
         spans = with_amounts(sentence, with_clock_times(sentence, spans))
         if second_try:
-            spans = with_measures(sentence, spans)
+            spans = with_number_words(sentence, with_measures(sentence, spans))
         spans = with_abbreviations(sentence, spans)
         if self.lexicon is None or style(_words_only(sentence, spans)) != "normal":
             return spans
@@ -332,10 +332,10 @@ class Pipeline:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         plan = self.plan(list(texts), glossary)
-        return self._numbers_kept(plan, self._n_best(plan, n), lambda options: options[0][0],
-                                   lambda retry: self._n_best(retry, n), glossary)
+        plan, best = self.second_try(plan, self.model_outputs(plan.sources, False), False, glossary)
+        return self._n_best(plan, n, best)
 
-    def _n_best(self, plan: Plan, n: int) -> list[list[tuple[str, float]]]:
+    def _n_best(self, plan: Plan, n: int, best_outputs: list[AlignedText]) -> list[list[tuple[str, float]]]:
         texts, layouts, plans, units, sources = plan.texts, plan.layouts, plan.plans, plan.units, plan.sources
         inputs = [self.closed(s) for s in sources]
         o = self.options
@@ -344,7 +344,7 @@ class Pipeline:
                                                 no_repeat_ngram_size=o.no_repeat_ngram_size)
         owner = [i for i, plan in enumerate(plans) for sentence in plan for chunk in sentence
                  if chunk.masked is not None for _ in chunk.units]
-        best = self.output_words(units, self._model(sources, False))
+        best = self.output_words(units, best_outputs)
         results: list[list[tuple[str, float]]] = []
         for i, args in enumerate(zip(texts, layouts, plans)):
             mine = [options[0][1] for options, j in zip(hyps, owner) if j == i]
@@ -362,15 +362,13 @@ class Pipeline:
 
     def plan(self, texts: Sequence[str], glossary: Glossary | None = None, second_try: bool = False) -> Plan:
         """The first stage of a translation: the texts cut into sentences, chunks and model inputs
-        (the ``glossary``'s terms masked as spans; in the ``second_try`` of ``_numbers_kept`` the
-        measures and years too)."""
+        (the ``glossary``'s terms masked as spans; in the ``second_try`` the measures, number words
+        and years too)."""
         texts = [unicodedata.normalize("NFC", t) for t in texts]
         layouts = [segment(t) for t in texts]
         plans = [[self._chunks(t, s, e, glossary, second_try) for line in layout for s, e in line]
                  for t, layout in zip(texts, layouts)]
-        units = [(chunk, unit) for plan in plans for sentence in plan for chunk in sentence
-                 if chunk.masked is not None for unit in chunk.units]
-        return Plan(texts, layouts, plans, units)
+        return Plan(texts, layouts, plans, _units(plans))
 
     def model_outputs(self, sources: list[str], aligned: bool,
                       on_retry: Callable[[str], None] | None = None) -> list[AlignedText]:
@@ -392,29 +390,41 @@ class Pipeline:
                 for (chunk, unit), output in zip(units, outputs)}
 
     def _run(self, texts: list[str], aligned: bool, glossary: Glossary | None = None) -> list[AlignedText]:
-        def run(plan: Plan) -> list[AlignedText]:
-            return self.assemble(plan, self.model_outputs(plan.sources, aligned))
-
         plan = self.plan(texts, glossary)
-        return self._numbers_kept(plan, run(plan), lambda result: result.target, run, glossary)
+        return self.assemble(*self.second_try(plan, self.model_outputs(plan.sources, aligned), aligned, glossary))
 
     @staticmethod
     def numbers_kept(text: str, translation: str) -> bool:
-        """Whether ``translation`` kept the measures and years of ``text``; where it did not,
-        ``translate`` translates ``text`` again with ``plan(..., second_try=True)``."""
-        return measures_kept(text, translation) and years_kept(text, translation)
+        """Whether ``translation`` kept the measures, number words and years of ``text`` (a
+        sentence); where it did not, ``second_try`` plans and translates it again."""
+        return (measures_kept(text, translation) and number_words_kept(text, translation)
+                and years_kept(text, translation))
 
-    def _numbers_kept(self, plan: Plan, results: list, best: Callable, run: Callable,
-                      glossary: Glossary | None) -> list:
-        """``results`` (``run(plan)``), with each text whose best translation (``best(result)``)
-        lost a measure's number or unit ("fünf Kilometer" -> "five miles") or a year translated
-        again by ``run`` with its measures and years as spans: only then, as the model places a
-        span less well than the words (``pipeline.measures``, ``pipeline.years``)."""
-        again = [i for i, (text, result) in enumerate(zip(plan.texts, results)) if not self.numbers_kept(text, best(result))]
-        if again:
-            for i, result in zip(again, run(self.plan([plan.texts[i] for i in again], glossary, second_try=True))):
-                results[i] = result
-        return results
+    def second_try(self, plan: Plan, outputs: list[AlignedText], aligned: bool,
+                   glossary: Glossary | None = None) -> tuple[Plan, list[AlignedText]]:
+        """``plan`` and its model ``outputs``, with each sentence whose translation lost a
+        measure's number or unit ("fünf Kilometer" -> "five miles"), a number word or a year
+        (``numbers_kept``) planned again with its measures, number words and years as spans
+        (``plan(..., second_try=True)``) and translated again: only then, as the model places a
+        span less well than the words (``pipeline.measures``, ``pipeline.years``). Sentence by
+        sentence, so that a text translates as its sentences do one by one (the inspector's)."""
+        position = {(id(chunk), unit): k for k, (chunk, unit) in enumerate(plan.units)}
+        plans = [list(sentences) for sentences in plan.plans]
+        changed = False
+        for text, layout, sentences in zip(plan.texts, plan.layouts, plans):
+            for k, (start, end) in enumerate(bound for line in layout for bound in line):
+                translation = " ".join(restore(outputs[position[id(chunk), unit]].target, chunk.masked)
+                                       for chunk in sentences[k] if chunk.masked is not None for unit in chunk.units)
+                if not self.numbers_kept(text[start:end], translation):
+                    sentences[k] = self._chunks(text, start, end, glossary, second_try=True)
+                    changed = True
+        if not changed:
+            return plan, outputs
+        retried = Plan(plan.texts, plan.layouts, plans, _units(plans))
+        fresh = [(chunk, unit) for chunk, unit in retried.units if (id(chunk), unit) not in position]
+        translated = iter(self.model_outputs([chunk.masked.text[s:e] for chunk, (s, e) in fresh], aligned))
+        return retried, [outputs[position[id(chunk), unit]] if (id(chunk), unit) in position else next(translated)
+                         for chunk, unit in retried.units]
 
     def _model(self, sources: list[str], aligned: bool, depth: int = 0,
                on_retry: Callable[[str], None] | None = None) -> list[AlignedText]:
@@ -524,6 +534,12 @@ class Pipeline:
                 target_words.append((offset + s, offset + e))
                 links.extend((t, number[span]) for span in w.sources)
         return AlignedText(text, joined.text, source_words, target_words, sorted(set(links)))
+
+
+def _units(plans: list[list[list[_Chunk]]]) -> list[tuple[_Chunk, Range]]:
+    """Every model input of the texts' ``plans`` (sentences of chunks), in order."""
+    return [(chunk, unit) for plan in plans for sentence in plan for chunk in sentence
+            if chunk.masked is not None for unit in chunk.units]
 
 
 def _slot_groups(sentence: str, spans: Sequence[Span]) -> list[tuple[int, int, list[Span]]]:

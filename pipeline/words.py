@@ -36,9 +36,15 @@ def from_aligned(aligned: AlignedText, source_span: Callable[[int], Range]) -> l
         links.setdefault(t, []).append(source_span(s))
     out, previous = [], 0
     for t, (start, end) in enumerate(aligned.target_words):
-        out.append(Word(aligned.target[start:end], aligned.target[previous:start], tuple(links.get(t, ()))))
+        out.append(Word(aligned.target[start:end], _gap(aligned.target[previous:start]), tuple(links.get(t, ()))))
         previous = end
     return out
+
+
+def _gap(between: str) -> str:
+    """The gap before a word of the model's output: a run of spaces is one (a lone "▁" piece the
+    model wrote is kept by the aligned decoding, not by the plain one: "I  is" and "I is")."""
+    return " " if len(between) > 1 and between.isspace() else between
 
 
 def from_text(text: str) -> list[Word]:
@@ -207,11 +213,14 @@ def capitalize_first(words: list[Word], masked: Masked) -> list[Word]:
     ``masked.capitalizable`` (an abbreviation, "ca." -> "approx."), written capitalized in its
     place where the sentence starts with a capital ("Es dauert ca. 10 Minuten." came out as
     "approx. takes 10 minutes.")."""
-    head = PLACEHOLDER_RE.match(words[0].text) if words else None
-    if head is None or head[0] not in masked.capitalizable or not masked.original.lstrip("\"'„“‚‘»«([ ")[:1].isupper():
+    opening = "\"'„“‚‘»«(["
+    first = words[0].text if words else ""
+    lead = len(first) - len(first.lstrip(opening))  # a quote the model glued to it: '"⦅N1⦆'
+    head = PLACEHOLDER_RE.match(first, lead) if words else None
+    if head is None or head[0] not in masked.capitalizable or not masked.original.lstrip(opening + " ")[:1].isupper():
         return words
     english = masked.slots[head[0]]
-    return [replace(words[0], text=english[:1].upper() + english[1:] + words[0].text[head.end():]), *words[1:]]
+    return [replace(words[0], text=first[:lead] + english[:1].upper() + english[1:] + first[head.end():]), *words[1:]]
 
 
 _FINAL = frozenset(".!?…")

@@ -4,9 +4,9 @@ A number span tells the model nothing of what it counts: "Ich arbeite seit ⦅N1
 came out as "I've been working in a bank for ⦅N1⦆." and "Im Jahr ⦅N1⦆ hatten wir ⦅N2⦆ Millionen
 Besucher." as "We had ⦅N2⦆ million visitors in the year." (the year lost, then put back at the
 wrong place); with the digits, "since 2019" and "in 2025". The model saw years as digits in all its
-training pairs and copies them well, but not always, so a text whose translation does not have
-each of its years as often as the source (``kept``) is translated once more with them as spans
-(``Pipeline`` does it with the measures' second try, ``pipeline.measures``).
+training pairs and copies them well, but not always, so a sentence whose translation does not
+have each of its years as often as the source (``kept``) is translated once more with them as
+spans (``Pipeline.second_try``, with the measures and number words of ``pipeline.measures``).
 
 A year here is a number span of four digits from 1500 to 2099 that does not count a noun or an
 amount after it ("2000 Yen", "1800 Kalorien", "1999 €" stay spans), unless "Jahr", "seit" or a

@@ -186,6 +186,13 @@ PIPELINE_EXAMPLES = [
     # span (before: "five miles", "The table is 80 centimeter.", "We drank three cent milk.",
     # "Tom is three inches taller than Mary.")
     ('Sie läuft jeden Morgen fünf Kilometer.', 'She runs five kilometers every morning.'),
+    # ... and so does one that lost a number word (before: "in two working days") or a year
+    ('Die Lieferung erfolgt in zwei bis drei Werktagen.', 'The delivery will be made in two to three workdays.'),
+    # clock times in words (before: "at twenty o'clock", "at sixteen")
+    ('Der Zug fährt um zwanzig Uhr.', 'The train leaves at 8 p.m.'),
+    ('Ich stehe um sechs Uhr fünfzehn auf.', 'I get up at 6:15.'),
+    # years as digits (before: "I've been working in a bank for 2019.")
+    ('Ich arbeite seit 2019 bei einer Bank.', "I've been working for a bank since 2019."),
     ('Der Tisch ist 80 Zentimeter breit.', 'The table is 80 centimeters wide.'),
     ('Wir haben drei Liter Milch getrunken.', 'We drank three liters of milk.'),
     ('Tom ist acht Zentimeter größer als Maria.', 'Tom is eight centimeters taller than Mary.'),

@@ -2,18 +2,8 @@
 
 import pytest
 
-from pipeline.measures import find_measures, kept, number_word, with_measures
+from pipeline.measures import find_measures, find_number_words, kept, number_words_kept, with_measures, with_number_words
 from pipeline.spans import find_spans, mask
-
-
-@pytest.mark.parametrize("word, expected", [
-    ("zwei", (2, "two")), ("Fünf", (5, "five")), ("zwölf", (12, "twelve")), ("sechzehn", (16, "sixteen")),
-    ("dreißig", (30, "thirty")), ("vierundzwanzig", (24, "twenty-four")), ("achtundfünfzig", (58, "fifty-eight")),
-    ("einundneunzig", (91, "ninety-one")), ("hundert", (100, "a hundred")),
-    ("ein", None), ("einen", None), ("zwanzigund", None), ("Haus", None),
-])
-def test_number_words(word, expected):
-    assert number_word(word) == expected
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -79,3 +69,40 @@ def test_measure_spans_replace_their_number_and_are_numbers_to_the_model():
 ])
 def test_a_translation_keeps_its_measures(source, output, expected):
     assert kept(source, output) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Die Lieferung erfolgt in drei bis fünf Werktagen.", [("drei", "three"), ("fünf", "five")]),
+    ("Er hat vierundzwanzig Katzen und hundert Hunde.", [("vierundzwanzig", "twenty-four"), ("hundert", "a hundred")]),
+    ("Zwei Männer kamen. Drei gingen.", [("Zwei", "two"), ("Drei", "three")]),   # opening a sentence
+    ("Er sagte: „Zwei, bitte.“", [("Zwei", "two")]),
+    ("Ich habe einen Bruder und eine Schwester.", []),                            # "ein": the article
+    # not counts: attention, clock times, capitalized nouns
+    ("Gib acht! Ihr müsst acht geben. Das lässt er außer Acht.", []),
+    ("Wir treffen uns um halb drei oder um vier Uhr.", []),
+    ("Um vierzehn Uhr dreißig, Viertel nach acht.", []),
+    ("Die Elf hat gewonnen.", []),
+])
+def test_number_words_that_count(text, expected):
+    assert [(text[w.start:w.end], w.english) for w in find_number_words(text)] == expected
+
+
+@pytest.mark.parametrize("source, output, expected", [
+    ("Die Lieferung erfolgt in drei bis fünf Werktagen.", "The delivery takes three to five working days.", True),
+    ("Die Lieferung erfolgt in drei bis fünf Werktagen.", "The delivery takes 3-5 working days.", True),
+    ("Die Lieferung erfolgt in drei bis fünf Werktagen.", "The delivery will take three working days.", False),
+    ("Der Dezember hat einunddreißig Tage.", "December has a thirty days.", False),
+    ("Der Dezember hat einunddreißig Tage.", "December has thirty-one days.", True),
+    ("Das kostet hundert Euro.", "It costs one hundred euros.", True),
+    ("Er hat vier Kinder.", "He has fourteen children.", False),
+    ("Gib acht!", "Be careful!", True),
+])
+def test_a_translation_keeps_its_number_words(source, output, expected):
+    assert number_words_kept(source, output) is expected
+
+
+def test_number_words_become_number_spans_in_english_outside_other_spans():
+    text = "In drei bis fünf Tagen, fünf Kilometer weit."
+    spans = with_number_words(text, with_measures(text, find_spans(text)))
+    assert [(s.text, s.kind, s.target) for s in spans] == [
+        ("drei", "number", "three"), ("fünf", "number", "five"), ("fünf Kilometer", "measure", "five kilometers")]

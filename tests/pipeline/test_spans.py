@@ -585,6 +585,23 @@ def test_english_clock_times(hour, minutes, expected):
     ("Um halb 8 Uhr.", [("halb 8", "7:30")]),
     ("Er hat halb so viel.", []),
     ("Es ist halb 8,5.", [("8,5", None)]),
+    # in words
+    ("Der Zug fährt um zwanzig Uhr.", [("zwanzig", "8 p.m.")]),
+    ("Toms Flug geht um vierzehn Uhr dreißig.", [("vierzehn Uhr dreißig", "2:30 p.m.")]),
+    ("Ich stehe um sechs Uhr fünfzehn auf.", [("sechs Uhr fünfzehn", "6:15")]),
+    ("Um null Uhr und um zwölf Uhr.", [("null", "midnight"), ("zwölf", "noon")]),
+    # a part of the day joins the span
+    ("Um zwölf Uhr mittags, um neun Uhr dreißig abends.", [("zwölf Uhr mittags", "noon"),
+                                                          ("neun Uhr dreißig abends", "9:30 p.m.")]),
+    ("Wir essen um 7 Uhr abends, um 12 Uhr mittags, um 6 Uhr 30 früh.", [
+        ("7 Uhr abends", "7 p.m."), ("12 Uhr mittags", "noon"), ("6 Uhr 30 früh", "6:30 a.m.")]),
+    ("Um 23:15 Uhr nachts, um 2 Uhr nachts, um 12 Uhr nachts.", [
+        ("23:15 Uhr nachts", "11:15 p.m."), ("2 Uhr nachts", "2 a.m."), ("12 Uhr nachts", "midnight")]),
+    ("Um 20 Uhr morgens?", [("20", None)]),                                    # no such time: the model's
+    ("Er schlief um sechzehn Uhr ein.", [("sechzehn", "4 p.m.")]),             # "ein": no minute
+    ("Wir treffen uns um acht Uhr.", []),                                       # left to the model
+    ("Sie kam um ein Uhr zwanzig.", [("ein Uhr zwanzig", "1:20")]),
+    ("Meine Uhr geht vor, fünfundzwanzig Uhr gibt es nicht.", []),
 ])
 def test_the_time_before_uhr_is_written_in_english(text, expected):
     spans = with_clock_times(text, find_spans(text))

@@ -39,6 +39,13 @@ def test_from_aligned_and_render_round_trip():
     assert text_of(from_text("  Two  words ")) == "Two  words"
 
 
+def test_a_lone_space_piece_of_the_model_is_no_wider_gap():
+    """The aligned decoding keeps a lone "▁" the model wrote ("I  is"), the plain one does not: the
+    words are the same either way."""
+    aligned = AlignedText("Er ist.", "I  is.", [(0, 2), (3, 6), (6, 7)], [(0, 1), (3, 5), (5, 6)], [])
+    assert render(from_aligned(aligned, lambda i: aligned.source_words[i]))[0] == "I is."
+
+
 def test_missing_placeholder_goes_after_the_word_aligned_to_it():
     ws = words(("Download", LADEN), ("the", DIE), ("file", DATEI), ("from", VON), ("horpocipe", URL), ("+.",))
     insert_placeholder(ws, "⦅X1⦆", URL, ANCHORS)
@@ -155,6 +162,7 @@ def test_fit_boundaries(source, initial, output, expected):
     ("Es dauert ca. 10 Minuten.", "⦅X1⦆ takes ⦅N1⦆ minutes.", "Approx. takes ⦅N1⦆ minutes."),
     ("Es dauert ca. 10 Minuten.", "It takes ⦅X1⦆ ⦅N1⦆ minutes.", "It takes ⦅X1⦆ ⦅N1⦆ minutes."),
     ("„Es dauert ca. 10 Minuten.", "⦅X1⦆, ⦅N1⦆", "Approx., ⦅N1⦆"),
+    ("„Es dauert ca. 10 Minuten.", "\"⦅X1⦆ takes ⦅N1⦆ minutes.\"", "\"Approx. takes ⦅N1⦆ minutes.\""),  # a quote glued to it
     ("es dauert ca. 10 Minuten", "⦅X1⦆ takes ⦅N1⦆ minutes", "⦅X1⦆ takes ⦅N1⦆ minutes"),  # typed lower case
     ("Sie öffnen www.example.org.", "⦅X1⦆ opens.", "⦅X1⦆ opens."),                     # a span of its own
 ])
