@@ -323,6 +323,13 @@ _CLOSINGS = {
     "mit herzlichen grüßen": "Warm regards", "herzliche grüße": "Warm regards",
     "mit lieben grüßen": "Best wishes", "liebe grüße": "Best wishes", "ganz liebe grüße": "Best wishes",
     "lg": "Best wishes", "gruß": "Regards", "grüße": "Regards",
+    # everyday wishes and goodbyes the model, trained on Tatoeba, got wrong: "Gute Besserung!" ->
+    # "Good luck!", "Tschüss!" -> "Titch!", "Prost!" -> "Get away!", "Mach's gut!" -> "Do it!"
+    "gute besserung": "Get well soon", "alles gute": "All the best", "viel erfolg": "Good luck",
+    "gute reise": "Have a good trip", "gute fahrt": "Have a good trip", "mach's gut": "Take care",
+    "mach’s gut": "Take care", "machs gut": "Take care", "macht's gut": "Take care", "tschüss": "Bye",
+    "tschüs": "Bye", "herzlich willkommen": "Welcome", "guten appetit": "Enjoy your meal",
+    "prost": "Cheers",
 }
 _FORMULA_START = re.compile(r"[ \t\"'„“”‚‘’»«]*")
 _NAME_WORD = r"[A-ZÄÖÜ][^\W\d_]*(?:-[A-ZÄÖÜ][^\W\d_]*)*"
@@ -339,7 +346,7 @@ def _phrases(table: dict[str, str], end: str) -> re.Pattern[str]:
 # even when it is also a word ("Schmidt" became "is spiding").
 _SIGNATURE = rf"[ \t]*,?[ \t]*({_NAME_WORD}(?:[ \t]+{_NAME_WORD})?)[ \t]*[.!]?$"
 _SIGNATURE_RE = re.compile(_SIGNATURE)
-_CLOSING_RE = _phrases(_CLOSINGS, rf"{_ENDS}|{_SIGNATURE}")
+_CLOSING_RE = _phrases(_CLOSINGS, rf"{_ENDS}|{_SIGNATURE}|[ \t]+und[ \t]")  # "Gute Besserung und bis bald!"
 _SALUTATION_RE = _phrases(_SALUTATIONS, _ENDS)
 _GREETING_RE = _phrases(_GREETINGS, r"[ \t]+[A-ZÄÖÜ]")
 _BLANKS = re.compile(r"[ \t]*")

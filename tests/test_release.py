@@ -168,6 +168,9 @@ PIPELINE_EXAMPLES = [
     ('Lesezeichen hinzufügen', 'Add bookmarks'),
     ('Herunterladen', 'Download'),
     ('Einstellungen', 'Settings'),
+    # everyday wishes (before: "Good luck!", "Titch!")
+    ('Gute Besserung!', 'Get well soon!'),
+    ('Tschüss!', 'Bye!'),
     # abbreviations are written in English (before: "It costs cache. 5 euros.", "We'll meet on
     # Monday.", "The company earns 5 Mio. Euro.", "We need pens, papers.")
     ('Das kostet ca. 5 Euro.', 'It costs approx. 5 euros.'),

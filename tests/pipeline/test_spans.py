@@ -413,6 +413,13 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     ("Anna Schmidt", [("name", "Anna", None)]),
     ("LG", [("phrase", "LG", "Best wishes")]),
     ("mit  freundlichem   Gruß.", [("phrase", "mit  freundlichem   Gruß", "Kind regards")]),
+    # everyday wishes and goodbyes, also before "und"
+    ("Gute Besserung!", [("phrase", "Gute Besserung", "Get well soon")]),
+    ("Gute Besserung und bis bald!", [("phrase", "Gute Besserung", "Get well soon")]),
+    ("Tschüss Tom!", [("phrase", "Tschüss", "Bye"), ("name", "Tom", None)]),
+    ("Mach’s gut, Lukas.", [("phrase", "Mach’s gut", "Take care"), ("name", "Lukas", None)]),
+    ("Prost!", [("phrase", "Prost", "Cheers")]),
+    ("Alles Gute zum Geburtstag!", []),                                   # the model's: "Happy birthday!"
     # not formulas: not at the start, no comma or end after the addressee, no addressee
     ("Ich sage: Liebe Anna, komm!", [("name", "Anna", None)]),
     ("Hallo Anna wie geht es dir", [("name", "Anna", None)]),
@@ -425,7 +432,7 @@ def test_letter_formulas_are_written_in_english(text, expected):
     lexicon = Lexicon(["Liebe", "wie", "geht", "es", "dir", "Hallo", "kommst", "du", "Tom", "Lukas", "Freunde", "wir",
                        "sehen", "uns", "morgen", "Mama", "ich", "komme", "später", "schreibe", "Ihnen", "danke", "Ich",
                        "sage", "komm", "ist", "schön", "Viele", "Grüße", "an", "deine", "Mutter", "aus", "na",
-                       "Schmidt", "kommt"])
+                       "Schmidt", "kommt", "Gute", "Besserung", "und", "bis", "bald", "Alles", "zum", "Geburtstag"])
     found = with_names(text, find_spans(text), lexicon.knows)
     assert [(s.kind, s.text, s.target) for s in found] == expected
     assert all(text[s.start:s.end] == s.text for s in found)
