@@ -329,7 +329,7 @@ _CLOSINGS = {
     "gute reise": "Have a good trip", "gute fahrt": "Have a good trip", "mach's gut": "Take care",
     "mach’s gut": "Take care", "machs gut": "Take care", "macht's gut": "Take care", "tschüss": "Bye",
     "tschüs": "Bye", "herzlich willkommen": "Welcome", "guten appetit": "Enjoy your meal",
-    "prost": "Cheers",
+    "prost": "Cheers", "bis bald": "See you soon",
 }
 _FORMULA_START = re.compile(r"[ \t\"'„“”‚‘’»«]*")
 _NAME_WORD = r"[A-ZÄÖÜ][^\W\d_]*(?:-[A-ZÄÖÜ][^\W\d_]*)*"
@@ -350,6 +350,7 @@ _CLOSING_RE = _phrases(_CLOSINGS, rf"{_ENDS}|{_SIGNATURE}|[ \t]+und[ \t]")  # "G
 _SALUTATION_RE = _phrases(_SALUTATIONS, _ENDS)
 _GREETING_RE = _phrases(_GREETINGS, r"[ \t]+[A-ZÄÖÜ]")
 _BLANKS = re.compile(r"[ \t]*")
+_AND = re.compile(r"[ \t]+und[ \t]+")
 _END = re.compile(_ENDS)
 _ADDRESSEE = re.compile(rf"[ \t]+({_NAME_WORD}(?:[ \t]+(?:und[ \t]+)?{_NAME_WORD})?)(?={_ENDS})")
 # After a greeting, these are people addressed by a noun ("Liebe Freunde,", "Hallo Mama,"), which
@@ -377,7 +378,11 @@ def _letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     if match := _CLOSING_RE.match(text, start) or _SALUTATION_RE.match(text, start):
         table = _CLOSINGS if _key(match[0]) in _CLOSINGS else _SALUTATIONS
         found = [Span(start, match.end(), "phrase", match[0], table[_key(match[0])])]
-        if table is _CLOSINGS and (signature := _SIGNATURE_RE.match(text, match.end())):
+        while table is _CLOSINGS and (joined := _AND.match(text, found[-1].end)) \
+                and (more := _CLOSING_RE.match(text, joined.end())):  # "Gute Besserung und bis bald!"
+            english = _CLOSINGS[_key(more[0])]
+            found.append(Span(more.start(), more.end(), "phrase", more[0], english[0].lower() + english[1:]))
+        if table is _CLOSINGS and (signature := _SIGNATURE_RE.match(text, found[-1].end)):
             found.append(Span(signature.start(1), signature.end(1), "name", signature[1]))
     elif greeting := _GREETING_RE.match(text, start):
         english = _GREETINGS[_key(greeting[0])]

@@ -171,6 +171,7 @@ PIPELINE_EXAMPLES = [
     # everyday wishes (before: "Good luck!", "Titch!")
     ('Gute Besserung!', 'Get well soon!'),
     ('Tschüss!', 'Bye!'),
+    ('Gute Besserung und bis bald!', 'Get well soon and see you soon!'),
     # abbreviations are written in English (before: "It costs cache. 5 euros.", "We'll meet on
     # Monday.", "The company earns 5 Mio. Euro.", "We need pens, papers.")
     ('Das kostet ca. 5 Euro.', 'It costs approx. 5 euros.'),

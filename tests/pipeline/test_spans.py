@@ -415,7 +415,10 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     ("mit  freundlichem   Gruß.", [("phrase", "mit  freundlichem   Gruß", "Kind regards")]),
     # everyday wishes and goodbyes, also before "und"
     ("Gute Besserung!", [("phrase", "Gute Besserung", "Get well soon")]),
-    ("Gute Besserung und bis bald!", [("phrase", "Gute Besserung", "Get well soon")]),
+    ("Gute Besserung und bis bald!", [("phrase", "Gute Besserung", "Get well soon"), ("phrase", "bis bald", "see you soon")]),
+    ("Viele Grüße und alles Gute, Tom", [("phrase", "Viele Grüße", "Best regards"),
+                                        ("phrase", "alles Gute", "all the best"), ("name", "Tom", None)]),
+    ("Gute Besserung und komm bald wieder!", [("phrase", "Gute Besserung", "Get well soon")]),
     ("Tschüss Tom!", [("phrase", "Tschüss", "Bye"), ("name", "Tom", None)]),
     ("Mach’s gut, Lukas.", [("phrase", "Mach’s gut", "Take care"), ("name", "Lukas", None)]),
     ("Prost!", [("phrase", "Prost", "Cheers")]),
