@@ -129,32 +129,27 @@ def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs4
     assert not has_loop(output)
 
 
-def test_a_text_that_lost_a_measure_is_translated_again_with_it_as_a_span(release_pipeline):
-    recording = _Recording(release_pipeline.translator)
-    pipeline = Pipeline(recording, Options(beam_size=4))
-    texts = ["Sie läuft jeden Morgen fünf Kilometer.", "Sie läuft jeden Morgen 5 Kilometer.", "Ich habe Hunger."]
-    assert pipeline.translate(texts) == [
-        "She runs five kilometers every morning.", "She runs 5 kilometers every morning.", "I'm hungry."]
+@pytest.mark.parametrize("texts, expected, calls", [
     # the model alone wrote "five miles": that text, and only that one, went to the model again,
     # its measure a number placeholder; the others kept what they got the first time
-    assert recording.calls == [
-        ["Sie läuft jeden Morgen fünf Kilometer.", "Sie läuft jeden Morgen ⦅N1⦆ Kilometer.", "Ich habe Hunger."],
-        ["Sie läuft jeden Morgen ⦅N1⦆."]]
-    # the best of an n-best list is the same translation
-    assert [options[0][0] for options in pipeline.translate_n_best(texts, 2)] == pipeline.translate(texts)
-
-
-def test_a_year_goes_to_the_model_as_digits_and_as_a_span_only_once_lost(release_pipeline):
-    recording = _Recording(release_pipeline.translator)
-    pipeline = Pipeline(recording, Options(beam_size=4))
-    texts = ["Ich arbeite seit 2019 bei einer Bank.", "Ich wurde im Jahre 1988 geboren.", "Ich habe 2000 Yen bezahlt."]
-    assert pipeline.translate(texts) == [
-        "I've been working for a bank since 2019.", "I was born in 1988.", "I paid 2000 yen."]
+    (["Sie läuft jeden Morgen fünf Kilometer.", "Sie läuft jeden Morgen 5 Kilometer.", "Ich habe Hunger."],
+     ["She runs five kilometers every morning.", "She runs 5 kilometers every morning.", "I'm hungry."],
+     [["Sie läuft jeden Morgen fünf Kilometer.", "Sie läuft jeden Morgen ⦅N1⦆ Kilometer.", "Ich habe Hunger."],
+      ["Sie läuft jeden Morgen ⦅N1⦆."]]),
     # the years as digits ("for ⦅N1⦆" as a span), a count before its noun as a span; the model wrote
     # "I was born in 198.": that text went to the model again with its year as a span
-    assert recording.calls == [
-        ["Ich arbeite seit 2019 bei einer Bank.", "Ich wurde im Jahre 1988 geboren.", "Ich habe ⦅N1⦆ Yen bezahlt."],
-        ["Ich wurde im Jahre ⦅N1⦆ geboren."]]
+    (["Ich arbeite seit 2019 bei einer Bank.", "Ich wurde im Jahre 1988 geboren.", "Ich habe 2000 Yen bezahlt."],
+     ["I've been working for a bank since 2019.", "I was born in 1988.", "I paid 2000 yen."],
+     [["Ich arbeite seit 2019 bei einer Bank.", "Ich wurde im Jahre 1988 geboren.", "Ich habe ⦅N1⦆ Yen bezahlt."],
+      ["Ich wurde im Jahre ⦅N1⦆ geboren."]]),
+])
+def test_a_text_that_lost_a_measure_or_a_year_is_translated_again_with_it_as_a_span(release_pipeline, texts,
+                                                                                      expected, calls):
+    recording = _Recording(release_pipeline.translator)
+    pipeline = Pipeline(recording, Options(beam_size=4))
+    assert pipeline.translate(texts) == expected
+    assert recording.calls == calls
+    # the best of an n-best list is the same translation
     assert [options[0][0] for options in pipeline.translate_n_best(texts, 2)] == pipeline.translate(texts)
 
 
