@@ -54,6 +54,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--data-attribution", action="append", help="source and licence of a corpus, kept in the "
                    "checkpoint and shown on /model; repeat for several "
                    "(e.g. 'Tatoeba via manythings.org/anki, CC-BY 2.0 (France)')")
+    p.add_argument("--data-sources", metavar="JSON", help="where the --data files came from when they are a "
+                   "mixture written by model.mixture (its sources.json: each corpus as read, its SHA-256 and "
+                   "pairs), kept in the checkpoint and shown on /model")
     p.add_argument("--license", help="licence of the trained weights, kept in the checkpoint and shown on /model "
                    "(e.g. GPL-2.0-or-later when a GPL corpus such as Ding is in the data)")
     p.add_argument("--out", required=True, help="run directory for checkpoints and metrics")
@@ -111,6 +114,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         augmentation(args)
         for text in args.data:
             CorpusSpec.parse(text)
+        if args.data_sources:
+            T.read_sources(args.data_sources)
     except ValueError as exc:
         p.error(str(exc))
     return args

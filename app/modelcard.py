@@ -64,6 +64,9 @@ def data_facts(meta: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[str, s
         elif key == "corpora" and isinstance(value, list):  # train.py's --data [KIND:]PATH[@WEIGHT] parts
             value = "; ".join(f"{c.get('corpus')}: {c.get('train_pairs'):,} pairs, weight {c.get('weight'):g}"
                               for c in value if isinstance(c, dict))
+        elif key == "sources" and isinstance(value, list):  # model.mixture's sources.json (--data-sources)
+            value = "; ".join(f"{c.get('corpus')}: {c.get('train_pairs'):,} pairs, SHA-256 {c.get('sha256')}"
+                              for c in value if isinstance(c, dict) and isinstance(c.get("train_pairs"), int))
         rows.append((key.replace("_", " "), str(value)))
     license = {k: str(data[k]) for k in _LICENSE_KEYS if data.get(k)}
     return rows, (license or DEFAULT_ATTRIBUTION), bool(license)
@@ -91,7 +94,16 @@ def dev_bleu_facts(meta: dict[str, Any]) -> dict[str, Any] | None:
     args = meta.get("train_args") if isinstance(meta.get("train_args"), dict) else {}
     data = meta.get("data") if isinstance(meta.get("data"), dict) else {}
     corpora = args.get("data") if isinstance(args.get("data"), list) else []
-    if isinstance(args.get("valid"), str):
+    sources = data.get("sources") if isinstance(data.get("sources"), list) else []
+    if isinstance(args.get("valid"), str) and sources and isinstance(sources[0], dict) \
+            and isinstance(sources[0].get("corpus"), str):
+        # a mixture of model.mixture: its dev.tsv is the dev split of the first corpus it was written from
+        try:
+            first = CorpusSpec.parse(sources[0]["corpus"]).path
+        except ValueError:
+            first = sources[0]["corpus"]
+        split = f"the dev split of {_corpus_name(first)} (--valid {Path(args['valid']).name}, written by model.mixture)"
+    elif isinstance(args.get("valid"), str):
         split = f"{_corpus_name(args['valid'])} (--valid)"
     elif corpora and isinstance(corpora[0], str):
         try:

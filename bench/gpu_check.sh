@@ -16,9 +16,9 @@
 #   tests      the suite's CUDA-marked tests (pytest -m cuda)
 #
 # What travels (the device tool's carry, 64 MiB with the working tree): `.gpu` holds the corpus
-# (data/), the app's wheels (whl-app/: flask, gunicorn, plotly, py3langid, ...) and CTranslate2's
-# (whl-ct2/, 43 MB: carry it only for `translate`). The image there has torch, sentencepiece,
-# sacrebleu, numpy and tqdm. A call, for example:
+# (data/), what train.py needs beyond the image (whl-train/, 2 MB: TRAIN_WHEELS below, installed
+# before the steps), the app's wheels (whl-app/: flask, gunicorn, plotly, py3langid, ...) and
+# CTranslate2's (whl-ct2/, 43 MB: carry it only for `translate`). A call, for example:
 #   run(command="bash bench/gpu_check.sh resume torchrun train1", carry=[".gpu"])
 # train2 needs train1's run folder, which stays on the machine only while it is warm: run it in the
 # same call or the next one within 30 s, or it starts from scratch (and says so).
@@ -39,6 +39,12 @@ else
   PRESET=${PRESET:-small}; MINUTES=${MINUTES:-1.5}; MAX_TOKENS=${MAX_TOKENS:-32768}; SENTENCES=${SENTENCES:-500}
   VOCAB=${VOCAB:-}
 fi
+# The distributions train.py imports (tests/test_gpu_check.py compares them with `import train`): those
+# the device image holds (the device tool's KINDS.md), those carried as wheels in whl-train/ at the
+# versions installed here, and those imported only where installed (portalocker's optional Redis lock).
+IMAGE_HAS=(torch sentencepiece sacrebleu numpy tqdm lxml portalocker tabulate colorama typing_extensions setuptools)
+TRAIN_WHEELS=(moz.l10n fluent.syntax gitignorant iniparse polib marisa-trie)
+OPTIONAL=(redis cryptography)
 mkdir -p "$OUT" "$WORK"
 REPORT=$OUT/report.txt
 failures=0
@@ -70,7 +76,7 @@ tok_s() { grep -o 'tok_s [0-9,]*' "$1" | tail -1 | cut -d' ' -f2; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 step_prepare() {  # on the CPU machine, which reaches the package index: what the steps carry
-  mkdir -p "$GPU/data" "$GPU/whl-app" "$GPU/whl-ct2"
+  mkdir -p "$GPU/data" "$GPU/whl-train" "$GPU/whl-app" "$GPU/whl-ct2"
   grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
   cp "${CORPUS:-../shared/data/tatoeba-deu-eng/deu-eng.zip}" "$GPU/data/deu-eng.zip"
   local pip=("$PYTHON" -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp
@@ -78,9 +84,12 @@ step_prepare() {  # on the CPU machine, which reaches the package index: what th
   "${pip[@]}" -d "$GPU/whl-app" flask werkzeug jinja2 markupsafe itsdangerous click blinker gunicorn packaging \
     plotly narwhals py3langid python-docx lxml typing_extensions markdown-it-py mdurl polib > "$OUT/prepare.log" 2>&1
   local status=$?
+  "${pip[@]}" -d "$GPU/whl-train" $("$PYTHON" -c 'import importlib.metadata as m, sys
+print(" ".join(f"{name}=={m.version(name)}" for name in sys.argv[1:]))' "${TRAIN_WHEELS[@]}") >> "$OUT/prepare.log" 2>&1
+  status=$((status + $?))
   "${pip[@]}" -d "$GPU/whl-ct2" "ctranslate2>=4.5,<5" pyyaml >> "$OUT/prepare.log" 2>&1
   status=$((status + $?))
-  step_result prepare $status "$(du -sh "$GPU/data" "$GPU/whl-app" "$GPU/whl-ct2" | awk '{printf "%s %s  ", $2, $1}')"
+  step_result prepare $status "$(du -sh "$GPU/data" "$GPU/whl-train" "$GPU/whl-app" "$GPU/whl-ct2" | awk '{printf "%s %s  ", $2, $1}')"
 }
 
 step_resume() {
@@ -172,6 +181,7 @@ steps=("$@")
 [ "${steps[0]}" = all ] && steps=(resume torchrun train1 train2 evaluate translate serve tests)
 say "gpu_check $(date -u +%FT%TZ) DEVICE=$DEVICE steps: ${steps[*]}"
 [ "$DEVICE" != cpu ] && command -v nvidia-smi > /dev/null && say "device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader)"
+[ "$DEVICE" != cpu ] && install_wheels whl-train   # every step runs train.py or imports model.data
 for step in "${steps[@]}"; do
   if declare -F "step_$step" > /dev/null; then "step_$step"; else say "FAIL  unknown step: $step"; failures=$((failures + 1)); fi
 done

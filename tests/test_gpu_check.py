@@ -4,6 +4,7 @@ and reports, so the script a lent GPU needs does not rot between the sessions th
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -26,3 +27,22 @@ def test_gpu_check_dry_run_on_the_cpu(tmp_path):
     assert not any(line.startswith("FAIL") for line in lines)
     assert "cpu -> cpu -> cpu, 2 resumes, done: step 60" in report
     assert "/api/beam 200" in report and "4 identical to the CPU's PyTorch output" in report
+
+
+def _listed(script: str, name: str) -> set[str]:
+    return set(re.search(rf"^{name}=\(([^)]*)\)", script, re.M).group(1).split())
+
+
+def test_the_device_gets_every_distribution_that_train_py_imports():
+    """The device image lacks the corpus readers' libraries (moz.l10n, polib, ...): whatever
+    `import train` loads must be in the image or among the wheels that the steps install there."""
+    script = (ROOT / "bench" / "gpu_check.sh").read_text()
+    code = ("import sys, importlib.metadata as m, train\n"
+            "names = m.packages_distributions()\n"
+            "print(' '.join(sorted({d for mod in list(sys.modules) for d in names.get(mod.split('.')[0], [])})))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    imported = set(proc.stdout.split()) - {"de-en-nmt"}
+    carried = _listed(script, "IMAGE_HAS") | _listed(script, "TRAIN_WHEELS") | _listed(script, "OPTIONAL")
+    assert imported - carried == set()
+    assert {"moz.l10n", "polib", "marisa-trie"} <= _listed(script, "TRAIN_WHEELS")

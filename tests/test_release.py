@@ -13,6 +13,7 @@ import pytest
 import torch
 
 from model.cli import DEFAULT_CHECKPOINT
+from model.data import CorpusSpec
 from model.data.ding import DEBIAN_PATH, place_names
 from model.network.checkpoint import read_checkpoint
 from model.network.config import preset
@@ -21,17 +22,20 @@ from pipeline.translation import Options, Pipeline
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"
-# SHA-256 of what the release model (v3.2: v2 fine-tuned, as v3) was trained on: deu-eng.zip (163,021 pairs),
-# Debian trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary), the system's gettext
-# catalogs, LibreOffice 7.4.7's UI catalogs and its help pages (MODEL_CARD.md, "v3").
+# SHA-256 of what the release model (v3.5: v3.2 and v3.2 fine-tuned on a GPU, half each) was trained on:
+# deu-eng.zip (163,021 pairs), Debian trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary),
+# the system's gettext catalogs, LibreOffice 7.4.7's UI catalogs, Firefox ESR's and Thunderbird's
+# strings (the unpacked root's usr/lib) and LibreOffice's help pages (MODEL_CARD.md, "v3", "v3.5").
 TATOEBA_SHA256 = "5a014e53a7fa3ec5f9e0ec7f6b27c2ef88e5d247c5074eaaa173f411c15aba77"
 DING_SHA256 = "34052c6021d09eadfee7a893a789204265954df70fe9c36d38fa00058d79d326"
 CATALOGS_SHA256 = "d8ccd01d28cb53f84f9c8ab3448330155dab7e5517bd893082858ba783d8c0b7"
 LIBREOFFICE_UI_SHA256 = "2d54be4238f0c6308ac12ad8c019ccec48fd08efa307dffc3a8cf1a05e8528a8"
 LIBREOFFICE_HELP_SHA256 = "bd890e623a04426b2378c62f105739a06dcf19058c880414569e00c2b142007c"
+MOZILLA_SHA256 = "4decbf891dd84a0c3e6e37b2163c69901b696d67e1c4c30c826e078f71990b2f"
 ATTRIBUTION = ("Tatoeba (tatoeba.org), CC BY 2.0 FR; Ding de-en dictionary (Frank Richter), GPL-2.0-or-later; "
                "Debian gettext catalogs (/usr/share/locale/de), their packages' licences (GPL/LGPL and compatible); "
-               "LibreOffice UI and help (libreoffice-l10n-de, libreoffice-help-de/en-us), MPL-2.0")
+               "LibreOffice UI and help (libreoffice-l10n-de, libreoffice-help-de/en-us), MPL-2.0; "
+               "Firefox ESR and Thunderbird language packs (firefox-esr-l10n-de, thunderbird-l10n-de), MPL-2.0")
 
 
 @pytest.fixture(scope="module")
@@ -58,33 +62,36 @@ def test_loads_as_fp32_small_preset(translator):
 
 def test_provenance_and_licence_in_metadata(release):
     meta = release["meta"]
-    assert list(meta["data"]["sha256"].values()) == [TATOEBA_SHA256, DING_SHA256, CATALOGS_SHA256,
-                                                      LIBREOFFICE_UI_SHA256, LIBREOFFICE_HELP_SHA256]
+    # trained on a GPU from the mixture's files (model.mixture); sources names what they were written from
+    sources = meta["data"]["sources"]
+    assert [s["sha256"] for s in sources] == [TATOEBA_SHA256, DING_SHA256, DING_SHA256, CATALOGS_SHA256,
+                                              LIBREOFFICE_UI_SHA256, MOZILLA_SHA256, LIBREOFFICE_HELP_SHA256]
+    assert [s["train_pairs"] for s in sources] == [159_003, 18_835, 629_663, 39_072, 15_767, 13_989, 31_824]
+    assert meta["data"]["train_pairs"] == sum(s["train_pairs"] for s in sources) == 908_153
     assert meta["data"]["attribution"] == ATTRIBUTION
     assert meta["data"]["license"] == "GPL-2.0-or-later"
-    corpora = [c["corpus"] for c in meta["data"]["corpora"]]
-    # the paths as given on the machine that trained it: Tatoeba's zip in the shared data folder
-    assert PurePath(corpora[0]).parts[-3:] == ("data", "tatoeba-deu-eng", "deu-eng.zip")
-    assert [c.split(":")[0] for c in corpora[1:]] == ["ding-sentences", "ding-words", "gettext", "gettext",
-                                                      "libreoffice-help"]
-    # the fine-tuning run, continued with --resume (its first part started from v3 with --init)
-    assert meta["train_args"]["out"] == "runs/v31ft" and meta["train_args"]["resume"] is True
+    # the corpora as given on the machine that read them: Tatoeba's zip in the shared data folder
+    assert PurePath(CorpusSpec.parse(sources[0]["corpus"]).path).parts[-3:] == ("data", "tatoeba-deu-eng", "deu-eng.zip")
+    assert [CorpusSpec.parse(s["corpus"]).kind for s in sources] == [
+        "pairs", "ding-sentences", "ding-words", "gettext", "gettext", "mozilla", "libreoffice-help"]
+    assert [CorpusSpec.parse(s["corpus"]).weight for s in sources] == [1.5, 2, 0.1, 1, 1, 1, 1]
+    # the GPU run: v3.2 (--init) fine-tuned for 6 minutes on an H200
+    args = meta["train_args"]
+    assert (args["init"], args["device"], args["max_tokens"], args["lr"]) == ("checkpoints/de-en.pt", "cuda", 16384, 1e-4)
+    assert meta["hardware"] == "1 x cuda (NVIDIA H200)"
     curves = meta["curves"]
-    assert len(curves["step"]) == len(curves["dev_bleu"]) == len(curves["train_loss"]) >= 3
-    assert curves["step"] == sorted(curves["step"]) and max(curves["dev_bleu"]) > 48
-    # the mean of the run's checkpoints from step 12000 to 16000, alone (no mix with v2.1 since v3.2)
-    assert [a["step"] for a in meta["averaged_from"]] == [12000, 12500, 12853, 13000, 13500, 14000, 14500, 14527,
-                                                           15000, 15500, 16000]
-    assert all(a["file"] == f"step-{a['step']:07d}.pt" for a in meta["averaged_from"])
-    assert meta["step"] == 16000
+    assert curves["step"] == [1000, 2000, 3000, 4000, 4821] and max(curves["dev_bleu"]) == 52.34
+    # v3.2 and the run's weights (its snapshots of steps 2,500-4,821 averaged), half each
+    assert meta["averaged_from"] == [{"file": "de-en.pt", "step": 16000}, {"file": "B.pt", "step": 4821}]
+    assert meta["step"] == 4821
 
 
 def test_model_card_matches_the_file(release, translator):
     card = CARD.read_text(encoding="utf-8")
     assert all(sha in card for sha in (TATOEBA_SHA256, DING_SHA256, CATALOGS_SHA256, LIBREOFFICE_UI_SHA256,
-                                       LIBREOFFICE_HELP_SHA256))
+                                       LIBREOFFICE_HELP_SHA256, MOZILLA_SHA256))
     assert f"{translator.num_parameters():,}" in card
-    assert "steps 12000–16000" in card and "v3.2" in card
+    assert "steps 2,500–4,821" in card and "## v3.5" in card
     assert re.search(r"nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0", card)
     assert "CC-BY 2.0" in card and "manythings.org/anki" in card
     assert "GPL-2.0-or-later" in card and "Frank Richter" in card
@@ -92,7 +99,7 @@ def test_model_card_matches_the_file(release, translator):
 
 def test_lexicon_of_the_training_corpora(release, translator):
     lexicon = translator.lexicon
-    assert (len(lexicon), len(lexicon.names)) == (351_289, 9_863) and len(release["lexicon"]) < 2_000_000
+    assert (len(lexicon), len(lexicon.names)) == (351_024, 9_981) and len(release["lexicon"]) < 2_000_000
     assert all(lexicon.knows(w) for w in ("Verspätung", "Zahnarzt", "Tom", "Lesezeichen", "Müller"))
     assert not any(lexicon.knows(w) for w in ("Anna", "Kowalczyk", "Leipzig", "Berlin"))
     assert "Leipzig" in lexicon.names and "Kowalczyk" not in lexicon.names
@@ -114,8 +121,8 @@ EXAMPLES = [
     # weaknesses the model card quotes: rarer words and names are guessed, greedy more than beam 4
     ('Das Parlament stimmte mit großer Mehrheit für den Vorschlag.', 'The parlication agreed with great majority for the proposal.',
      'The parlication agreed with great majority for the proposal.'),
-    ('Ich bin allergisch gegen Nüsse.', "I'm allergic to nestations.", "I'm allergic to nuts."),
-    ('Frau Müller kommt aus Zürich.', 'woman is made from twhour.', 'woman waste is made from Draw.'),
+    ('Ich bin allergisch gegen Nüsse.', "I'm allergic to nuts.", "I'm allergic to nuts."),
+    ('Frau Müller kommt aus Zürich.', 'Much waste is made from Draw.', 'woman waste is made from Draw.'),
 ]
 
 
@@ -131,7 +138,7 @@ PIPELINE_EXAMPLES = [
     ('Er lief 42,195 Kilometer in 3:05 Stunden.', 'He ran 42.195 kilometers in 3:05 hours.'),
     # v3 moved the address (v2: "Write to anna@example.com if you have any questions."): in the card
     ('Schreib mir an anna@example.com, wenn du Fragen hast.', 'Write to me if anna@example.com you have any questions.'),
-    ('Das war ein toller Abend 🎶', 'That was a great evening 🎶'),
+    ('Das war ein toller Abend 🎶', 'It was a great evening 🎶'),
     ('DAS WETTER WIRD MORGEN BESSER.', 'THE WEATHER WILL BE BETTER TOMORROW.'),
     ('Das Wetter in Berlin', 'The weather in Berlin'),
     ('Ich habe Hunger.\nWo ist der Bahnhof?', "I'm hungry.\nWhere's the station?"),
@@ -159,7 +166,7 @@ PIPELINE_EXAMPLES = [
     ('Die Türkei ist ein schönes Land.', 'Turkey is a beautiful country.'),
     ('Unsere Firma exportiert in die Slowakei.', 'Our company exports to Slovakia.'),
     ('Die Hauptstadt der Türkei ist Ankara.', 'The capital of Turkey is Ankara.'),
-    ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is on holiday for 15 August.'),
+    ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is on holiday 15 August.'),
     # software strings (v2, quoted in the issue: "Please reacted the program.", "Compare first installation.";
     # v3.1: "Please rest the program.", "Files store", "Reading signs", "Take download", "Getting")
     ('Bitte starten Sie das Programm neu.', 'Please restart the program.'),
@@ -205,7 +212,7 @@ PIPELINE_EXAMPLES = [
     ('Der Tisch ist 80 cm breit.', 'The table is 80 cm wide.'),  # was "The table is 80 crown."
     # the time before "Uhr" is written in English (before: "at 15", "at 20:15 o'clock", "at 6 30 o'clock")
     ('Wir treffen uns um 15 Uhr.', "We'll meet at 3 p.m."),
-    ('Der Film beginnt um 20:15 Uhr.', 'The film begins at 8:15 p.m.'),
+    ('Der Film beginnt um 20:15 Uhr.', 'The movie begins at 8:15 p.m.'),
     ('Ich stehe um 6 Uhr 30 auf.', 'I get up at 6:30.'),
     ('Es ist 12 Uhr.', "It's noon."),
     ('Um 9:30 Uhr', 'At 9:30'),

@@ -180,6 +180,9 @@ def test_existing_run_needs_resume(tiny_run):
     (["--data", str(PAIRS40), "--upper-share", "1.5"], "train.py: error: upper_share must be in [0, 1], got 1.5"),
     (["--data", str(PAIRS40), "--upper-share", "0.7", "--title-share", "0.5"],
      "train.py: error: upper_share + title_share must be <= 1, got 1.2"),
+    (["--data", str(PAIRS40), "--data-sources", "nope.json"], "train.py: error: --data-sources not found: 'nope.json'"),
+    (["--data", str(PAIRS40), "--data-sources", str(PAIRS40)],
+     f"train.py: error: cannot read --data-sources {str(PAIRS40)!r}: Expecting value: line 1 column 1 (char 0)"),
     (["--data", str(PAIRS40), "--device", "cuda"],
      "train.py: error: device 'cuda' was asked for, but no CUDA GPU is available"),
 ])
@@ -190,6 +193,15 @@ def test_bad_arguments_give_one_line_errors(tmp_path, args, message):
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines()[-1].startswith(message)
+
+
+def test_data_sources_must_be_a_list_of_corpus_records(tmp_path):
+    sources = tmp_path / "sources.json"
+    sources.write_text('{"corpus": "deu-eng.zip", "sha256": "5a01"}', encoding="utf-8")
+    proc = run_train(["--data", str(PAIRS40), "--data-sources", str(sources), "--out", str(tmp_path / "x")])
+    assert proc.returncode == 2 and proc.stderr == (
+        f"train.py: error: --data-sources {str(sources)!r} is not a sources.json of model.mixture "
+        "(a list of records with 'corpus' and 'sha256')\n")
 
 
 def test_several_corpora_with_weights(tmp_path):

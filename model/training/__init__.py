@@ -26,7 +26,7 @@ from torch import Tensor
 from model.data.sampler import TokenBatchSampler
 from model.network.batch import Batch
 from model.network.checkpoint import atomic_open
-from model.data import CorpusSpec, capped_split, clean_pairs, corpus_sha256, read_pairs, reference_streams
+from model.data import CorpusError, CorpusSpec, capped_split, clean_pairs, corpus_sha256, read_pairs, reference_streams
 from model.search.decoding import greedy_search
 from model.network.tokenizer import PAD_ID, Tokenizer
 from model.network.transformer import Transformer
@@ -246,6 +246,8 @@ class Corpus:
     parts: list[dict[str, Any]] = field(default_factory=list)  # per --data: spec, kind, weight, train_pairs
     # per domain ("ui", "help"): (dev, test) held out of the corpora of that kind
     domains: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = field(default_factory=dict)
+    # where the --data files came from, when they are a mixture written by model.mixture (--data-sources)
+    sources: list[dict[str, Any]] = field(default_factory=list)
 
     def weights(self) -> list[float]:
         """Each training pair's sampling weight, from the corpus it came from (see ``parts``)."""
@@ -259,6 +261,24 @@ class Corpus:
             cuts.append(pairs[start:start + part["train_pairs"]])
             start += part["train_pairs"]
         return cuts
+
+
+def read_sources(path: str | Path) -> list[dict[str, Any]]:
+    """model.mixture's sources.json: each corpus a mixture was written from, as given, with its SHA-256
+    and training pairs (train.py's --data-sources keeps them in the checkpoint)."""
+    shown = str(path)
+    try:
+        records = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CorpusError(f"--data-sources not found: {shown!r}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CorpusError(f"cannot read --data-sources {shown!r}: {exc}") from None
+    if not (isinstance(records, list) and records and all(
+            isinstance(r, dict) and isinstance(r.get("corpus"), str) and isinstance(r.get("sha256"), str)
+            for r in records)):
+        raise CorpusError(f"--data-sources {shown!r} is not a sources.json of model.mixture "
+                          "(a list of records with 'corpus' and 'sha256')")
+    return records
 
 
 def load_corpus(args, out_dir: Path | None) -> Corpus:
@@ -300,7 +320,8 @@ def load_corpus(args, out_dir: Path | None) -> Corpus:
         extra = [pair for pair in extra if pair[0] not in held_out and pair[1] not in held_out]
         train = train + extra
         parts.append({"corpus": str(spec), "weight": spec.weight, "train_pairs": len(extra)})
-    return Corpus(train, dev, test, sha, parts, domains)
+    sources = read_sources(args.data_sources) if getattr(args, "data_sources", None) else []
+    return Corpus(train, dev, test, sha, parts, domains, sources)
 
 
 def write_tsv(path: Path, pairs: list[tuple[str, str]]) -> None:
@@ -346,6 +367,7 @@ def make_meta(args, corpus: Corpus, state: dict[str, Any], model: Transformer, t
                  "test_pairs": len(corpus.test), "corpora": [dict(part) for part in corpus.parts],
                  **({"domains": {domain: {"dev_pairs": len(dev), "test_pairs": len(test)}
                                  for domain, (dev, test) in corpus.domains.items()}} if corpus.domains else {}),
+                 **({"sources": corpus.sources} if corpus.sources else {}),
                  **({"attribution": "; ".join(args.data_attribution)} if args.data_attribution else {}),
                  **({"license": args.license} if args.license else {})},
         "train_args": {k: v for k, v in vars(args).items() if v is not None},

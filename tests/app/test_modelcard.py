@@ -44,6 +44,16 @@ def test_data_facts_of_several_corpora_and_the_weights_licence():
                        "license": "GPL-2.0-or-later"} and from_meta
 
 
+def test_data_facts_name_the_corpora_a_mixture_was_written_from():
+    meta = {"data": {"train_pairs": 5, "sources": [
+        {"corpus": "deu-eng.zip@1.5", "sha256": "5a01", "file": "00-pairs-deu-eng.tsv.gz", "train_pairs": 3},
+        {"corpus": "gettext:/usr/share/locale/de/LC_MESSAGES", "sha256": "d8cc", "file": "01-gettext.tsv.gz",
+         "train_pairs": 2}]}}
+    rows, _, _ = data_facts(meta)
+    assert rows == [("train pairs", "5"), ("sources", "deu-eng.zip@1.5: 3 pairs, SHA-256 5a01; "
+                                                      "gettext:/usr/share/locale/de/LC_MESSAGES: 2 pairs, SHA-256 d8cc")]
+
+
 def test_data_facts_without_data():
     assert data_facts({}) == ([], DEFAULT_ATTRIBUTION, False)
     assert data_facts({"data": "weird"}) == ([], DEFAULT_ATTRIBUTION, False)
@@ -91,7 +101,8 @@ def test_the_shipped_checkpoints_dev_bleu_is_labelled_from_its_meta():
 
     meta = torch.load(ROOT / "checkpoints" / "de-en.pt", map_location="cpu", weights_only=True)["meta"]
     facts = dev_bleu_facts(meta)
-    assert facts["value"] == meta["dev_bleu"] and facts["split"] == "the dev split of Tatoeba (deu-eng.zip)"
+    assert facts["value"] == meta["dev_bleu"]
+    assert facts["split"] == "the dev split of Tatoeba (deu-eng.zip) (--valid dev.tsv, written by model.mixture)"
     assert facts["search"] == "greedy search, the bare model (no text pipeline)"
     assert f"up to {meta['train_args']['eval_sentences']:,} of its sources" in facts["sample"]
 

@@ -228,11 +228,12 @@ def test_all_caps_is_read_with_sharp_s_where_the_vocabulary_has_it(release_pipel
 def test_sharp_s_keeps_every_word_linked_to_its_capitals(release_pipeline):
     text = "BITTE DIE TÜR SCHLIESSEN! GRÜSSE AUS DER SCHLOSSSTRASSE 5"
     result = release_pipeline.translate_aligned([text])[0]
-    assert result.target == result.target.upper() and "CLOSE" in result.target
+    # the verb is the model's choice (v3.2 wrote CLOSE, v3.5 SHUT); the bold tag must hold it alone
+    assert result.target == result.target.upper() and re.search(r"\b(CLOSE|SHUT)\b", result.target)
     assert [text[s:e] for s, e in result.source_words] == [
         "BITTE", "DIE", "TÜR", "SCHLIESSEN", "!", "GRÜSSE", "AUS", "DER", "SCHLOSSSTRASSE", "5"]
     html = translate_html(["<p>BITTE DIE TÜR <b>SCHLIESSEN</b>!</p>"], release_pipeline.translate_aligned)[0]
-    assert re.fullmatch(r"<p>[A-Z .]*<b>CLOSE</b>[A-Z .!]*</p>", html), html
+    assert re.fullmatch(r"<p>[A-Z .]*<b>(CLOSE|SHUT)</b>[A-Z .!]*</p>", html), html
 
 
 # ------------------------------------------------------------------- a vocabulary without placeholders

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# One training chunk on a lent GPU (the device tool), on a mixture written by model.mixture.
+#
+#   python -m model.mixture --data ... --out .gpu/mix --license ... --data-attribution ...  # here, ~13 MiB
+#   bash bench/gpu_check.sh prepare                      # here: .gpu/whl-train (train.py's imports beyond the image)
+#   bash bench/gpu_train.sh NAME [train.py args]         # there: run(command=..., carry=[".gpu/mix", ".gpu/whl-train"])
+#   DEVICE=cpu bash bench/gpu_train.sh NAME ...          # a dry run on the CPU (tests/test_gpu_train.py)
+#
+# Runs train.py with the mixture's arguments ($MIX/train-args.txt), then the given ones, on
+# DEVICE, with a snapshot of the weights every SAVE_EVERY steps. A watchdog stops it DEADLINE
+# seconds after this script started (the device tool's per-command limit is 10 minutes; train.py's
+# --max-minutes counts from its first step, after the data). Then the snapshots of the run's last
+# part (steps >= AVERAGE x the last step) are averaged, and $OUT gets:
+#   NAME.pt.00, NAME.pt.01, ...  the averaged weights, fp16, without lexicon, in 15 MiB pieces (the
+#                                device tool returns at most 8 files of 16 MiB, 64 MiB in all)
+#   NAME.logs.tar.gz             train.py's log, metrics.jsonl, what was averaged, the SHA-256
+# Back here: cat NAME.pt.?? > NAME.pt; python -m model.lexicon NAME.pt --data (the mixture's files).
+# Two runs share one GPU when started side by side (NAME differs):
+#   bash bench/gpu_train.sh A ... & bash bench/gpu_train.sh B --init checkpoints/de-en.pt ... & wait
+set -uo pipefail
+cd "$(dirname "$0")/.."
+START=$(date +%s)
+NAME=${1:?usage: bash bench/gpu_train.sh NAME [train.py args]}
+shift
+[[ $NAME =~ ^[A-Za-z0-9_-]+$ ]] || { echo "gpu_train: NAME must be letters, digits, _ and -, got '$NAME'" >&2; exit 2; }
+DEVICE=${DEVICE:-cuda}; PYTHON=${PYTHON:-python3}
+MIX=${MIX:-.gpu/mix}; OUT=${OUT:-out/gpu_train}; WORK=${WORK:-/tmp/gpu_train}
+DEADLINE=${DEADLINE:-540}; SAVE_EVERY=${SAVE_EVERY:-250}; AVERAGE=${AVERAGE:-0.7}
+RUN=$WORK/$NAME
+LOGS=$RUN/logs
+[ -f "$MIX/train-args.txt" ] || { echo "gpu_train: no $MIX/train-args.txt: write the mixture with python -m model.mixture --out $MIX" >&2; exit 2; }
+rm -rf "$RUN"; mkdir -p "$LOGS" "$OUT"
+export PYTHONUNBUFFERED=1
+elapsed() { echo $(( $(date +%s) - START )); }
+note() { echo "$NAME: $*" | tee -a "$LOGS/times.txt"; }
+
+if [ "$DEVICE" != cpu ] && compgen -G ".gpu/whl-train/*.whl" > /dev/null; then  # train.py's imports beyond the image
+  "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$WORK/site-$NAME" \
+    .gpu/whl-train/*.whl > "$LOGS/install.txt" 2>&1 || note "wheels of .gpu/whl-train did not install (see install.txt)"
+  export PYTHONPATH="$WORK/site-$NAME${PYTHONPATH:+:$PYTHONPATH}"
+fi
+mapfile -t MIX_ARGS < "$MIX/train-args.txt"
+# --no-lexicon: the weights come back without it (rebuilt here), so train.py need not build one
+"$PYTHON" train.py "${MIX_ARGS[@]}" --out "$RUN/train" --device "$DEVICE" --no-progress --save-every "$SAVE_EVERY" \
+  --keep-checkpoints 1000 --no-lexicon "$@" > "$LOGS/train.log" 2>&1 &
+TRAIN=$!
+while kill -0 $TRAIN 2> /dev/null; do
+  if [ "$(elapsed)" -ge "$DEADLINE" ]; then
+    note "watchdog: stopped at $(elapsed) s"
+    # TERM, not INT: a background job of a script ignores SIGINT. The snapshots are written
+    # atomically, so the stop loses at most the steps since the last one.
+    kill -TERM $TRAIN 2> /dev/null
+    for _ in 1 2 3 4 5; do kill -0 $TRAIN 2> /dev/null || break; sleep 1; done
+    kill -KILL $TRAIN 2> /dev/null
+    break
+  fi
+  sleep 1
+done
+wait $TRAIN
+note "train.py exit $? at $(elapsed) s; $(grep -o 'done: step [0-9]*' "$LOGS/train.log" | tail -1)"
+cp "$RUN/train/metrics.jsonl" "$LOGS/" 2> /dev/null
+SNAPSHOTS=$("$PYTHON" - "$RUN/train" "$AVERAGE" <<'EOF'
+import sys
+from pathlib import Path
+snaps = {int(p.stem.split("-")[1]): p for p in Path(sys.argv[1]).glob("step-*.pt")}
+last = max(snaps, default=0)
+print("\n".join(str(snaps[s]) for s in sorted(snaps) if s >= float(sys.argv[2]) * last))
+EOF
+)
+status=1
+if [ -n "$SNAPSHOTS" ]; then
+  mapfile -t SNAPSHOTS <<< "$SNAPSHOTS"
+  "$PYTHON" -m model.average "${SNAPSHOTS[@]}" --half --out "$RUN/average.pt" >> "$LOGS/times.txt" 2>&1 &&
+  "$PYTHON" - "$RUN/average.pt" "$RUN/$NAME.pt" <<'EOF' >> "$LOGS/times.txt" 2>&1 &&
+import sys
+import torch
+from model.network.checkpoint import atomic_save
+ckpt = torch.load(sys.argv[1], map_location="cpu", weights_only=True)
+ckpt.pop("lexicon", None)  # rebuilt where the corpora are: python -m model.lexicon
+atomic_save(ckpt, sys.argv[2])
+EOF
+  split -b 15M -d "$RUN/$NAME.pt" "$OUT/$NAME.pt." &&
+  (cd "$RUN" && sha256sum "$NAME.pt") >> "$LOGS/times.txt"
+  status=$?
+  note "averaged ${#SNAPSHOTS[@]} snapshot(s): $(basename "${SNAPSHOTS[0]}") .. $(basename "${SNAPSHOTS[-1]}")"
+else
+  note "no snapshot to average"
+fi
+tar czf "$OUT/$NAME.logs.tar.gz" -C "$RUN" logs
+tail -n 3 "$LOGS/train.log"
+exit $status

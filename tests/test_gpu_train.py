@@ -1,0 +1,81 @@
+"""bench/gpu_train.sh dry-run on the CPU (DEVICE=cpu, the tiny preset): a training chunk on a mixture
+written by model.mixture returns averaged weights in pieces the device tool can bring back, also
+when its watchdog has to stop train.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+
+import pytest
+import torch
+
+from model import mixture
+from model.network.checkpoint import read_checkpoint
+from tests.conftest import PAIRS40, ROOT
+
+TINY = ["--preset", "tiny", "--vocab-size", "120", "--max-tokens", "160", "--eval-every", "1000"]
+
+
+@pytest.fixture(scope="module")
+def mix(tmp_path_factory):
+    out = tmp_path_factory.mktemp("gpu_train") / "mix"
+    assert mixture.main(["--data", str(PAIRS40), "--out", str(out), "--dev-size", "4", "--test-size", "4",
+                         "--license", "GPL-2.0-or-later", "--data-attribution", "Pairs, CC BY 2.0 FR"]) == 0
+    return out
+
+
+def chunk(mix, tmp_path, name, args, **env):
+    env = {**os.environ, "DEVICE": "cpu", "MIX": str(mix), "OUT": str(tmp_path / "out"),
+           "WORK": str(tmp_path / "work"), "PYTHON": sys.executable, "OMP_NUM_THREADS": "1", "SAVE_EVERY": "5",
+           "AVERAGE": "0.5", **env}
+    return subprocess.run(["bash", "bench/gpu_train.sh", name, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def returned(tmp_path, name):
+    pieces = sorted((tmp_path / "out").glob(f"{name}.pt.*"))
+    joined = tmp_path / f"{name}.pt"
+    joined.write_bytes(b"".join(p.read_bytes() for p in pieces))
+    with tarfile.open(tmp_path / "out" / f"{name}.logs.tar.gz") as tar:
+        logs = {m.name: tar.extractfile(m).read().decode() for m in tar.getmembers() if m.isfile()}
+    return [p.name for p in pieces], read_checkpoint(joined), logs
+
+
+def test_a_chunk_returns_the_mean_of_its_last_half_without_lexicon(mix, tmp_path):
+    proc = chunk(mix, tmp_path, "tiny", [*TINY, "--max-steps", "20"])
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    pieces, ckpt, logs = returned(tmp_path, "tiny")
+    assert pieces == ["tiny.pt.00"]
+    assert [a["step"] for a in ckpt["meta"]["averaged_from"]] == [10, 15, 20]
+    assert "lexicon" not in ckpt and "train_state" not in ckpt
+    assert ckpt["meta"]["data"]["license"] == "GPL-2.0-or-later"
+    assert ckpt["meta"]["data"]["sources"] == json.loads((mix / "sources.json").read_text(encoding="utf-8"))
+    stored = torch.load(tmp_path / "tiny.pt", map_location="cpu", weights_only=True)["model"]
+    assert {v.dtype for v in stored.values() if v.is_floating_point()} == {torch.float16}
+    assert sorted(logs) == ["logs/metrics.jsonl", "logs/times.txt", "logs/train.log"]
+    assert "tiny: train.py exit 0" in logs["logs/times.txt"] and "done: step 20" in logs["logs/train.log"]
+    assert "tiny: averaged 3 snapshot(s): step-0000010.pt .. step-0000020.pt" in proc.stdout
+
+
+def test_the_watchdog_stops_train_py_and_the_snapshots_are_still_returned(mix, tmp_path):
+    proc = chunk(mix, tmp_path, "long", [*TINY, "--max-steps", "10000000"], DEADLINE="20")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    pieces, ckpt, logs = returned(tmp_path, "long")
+    steps = [a["step"] for a in ckpt["meta"]["averaged_from"]]
+    assert pieces == ["long.pt.00"] and "long: watchdog: stopped at 2" in logs["logs/times.txt"]
+    assert "done: step" not in logs["logs/train.log"]  # stopped, not finished
+    assert steps and steps[0] >= 0.5 * steps[-1] and all(step % 5 == 0 for step in steps)
+
+
+@pytest.mark.parametrize("name, env, message", [
+    ("a/b", {}, "gpu_train: NAME must be letters, digits, _ and -, got 'a/b'"),
+    ("ok", {"MIX": "/nonexistent"}, "gpu_train: no /nonexistent/train-args.txt: write the mixture with "
+                                    "python -m model.mixture --out /nonexistent"),
+])
+def test_bad_names_and_missing_mixtures_are_one_line_errors(mix, tmp_path, name, env, message):
+    proc = chunk(mix, tmp_path, name, TINY, **env)
+    assert (proc.returncode, proc.stdout, proc.stderr.strip()) == (2, "", message)
