@@ -83,6 +83,14 @@ def _corpus_name(path: str) -> str:
     return f"Tatoeba ({name})" if "tatoeba" in path.lower() or name == "deu-eng.zip" else name
 
 
+def _dev_split_of(corpus: str) -> str:
+    """"the dev split of Tatoeba (deu-eng.zip)" for a --data spec ([KIND:]PATH[@WEIGHT])."""
+    try:
+        return f"the dev split of {_corpus_name(CorpusSpec.parse(corpus).path)}"
+    except ValueError:
+        return f"the dev split of {corpus}"
+
+
 def dev_bleu_facts(meta: dict[str, Any]) -> dict[str, Any] | None:
     """What the checkpoint's ``dev_bleu`` was measured on, as ``train.py`` measures it: the dev
     split of the first ``--data`` corpus (or ``--valid``), up to ``--eval-sentences`` sources
@@ -98,18 +106,12 @@ def dev_bleu_facts(meta: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(args.get("valid"), str) and sources and isinstance(sources[0], dict) \
             and isinstance(sources[0].get("corpus"), str):
         # a mixture of model.mixture: its dev.tsv is the dev split of the first corpus it was written from
-        try:
-            first = CorpusSpec.parse(sources[0]["corpus"]).path
-        except ValueError:
-            first = sources[0]["corpus"]
-        split = f"the dev split of {_corpus_name(first)} (--valid {Path(args['valid']).name}, written by model.mixture)"
+        split = (f"{_dev_split_of(sources[0]['corpus'])} (--valid {Path(args['valid']).name}, "
+                 "written by model.mixture)")
     elif isinstance(args.get("valid"), str):
         split = f"{_corpus_name(args['valid'])} (--valid)"
     elif corpora and isinstance(corpora[0], str):
-        try:
-            split = f"the dev split of {_corpus_name(CorpusSpec.parse(corpora[0]).path)}"
-        except ValueError:
-            split = f"the dev split of {corpora[0]}"
+        split = _dev_split_of(corpora[0])
     else:
         split = "the dev split of the training corpus"
     sample = None

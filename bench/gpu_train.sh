@@ -70,15 +70,7 @@ EOF
 status=1
 if [ -n "$SNAPSHOTS" ]; then
   mapfile -t SNAPSHOTS <<< "$SNAPSHOTS"
-  "$PYTHON" -m model.average "${SNAPSHOTS[@]}" --half --out "$RUN/average.pt" >> "$LOGS/times.txt" 2>&1 &&
-  "$PYTHON" - "$RUN/average.pt" "$RUN/$NAME.pt" <<'EOF' >> "$LOGS/times.txt" 2>&1 &&
-import sys
-import torch
-from model.network.checkpoint import atomic_save
-ckpt = torch.load(sys.argv[1], map_location="cpu", weights_only=True)
-ckpt.pop("lexicon", None)  # rebuilt where the corpora are: python -m model.lexicon
-atomic_save(ckpt, sys.argv[2])
-EOF
+  "$PYTHON" -m model.average "${SNAPSHOTS[@]}" --half --out "$RUN/$NAME.pt" >> "$LOGS/times.txt" 2>&1 &&
   split -b 15M -d "$RUN/$NAME.pt" "$OUT/$NAME.pt." &&
   (cd "$RUN" && sha256sum "$NAME.pt") >> "$LOGS/times.txt"
   status=$?

@@ -25,7 +25,6 @@ Exit status: 0, or 2 with one "error:" line on stderr.
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from argparse import Namespace
@@ -69,7 +68,7 @@ def write_mixture(args: Namespace) -> list[dict]:
     """Write DIR's files (module docstring); return sources.json's records."""
     from model.data import CorpusSpec
     from model.network.checkpoint import atomic_open
-    from model.training import load_corpus
+    from model.training import load_corpus, write_tsv
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -80,11 +79,7 @@ def write_mixture(args: Namespace) -> list[dict]:
     train_args, sources = [], []
     for index, (spec, part, pairs) in enumerate(zip(specs, corpus.parts, corpus.split_parts(corpus.train))):
         path = out / file_name(index, spec)
-        tmp = path.with_name(path.name + ".tmp")
-        # mtime 0: the same pairs give the same bytes
-        with gzip.GzipFile(tmp, "wb", mtime=0) as f:
-            f.write("".join(f"{en}\t{de}\n" for de, en in pairs).encode("utf-8"))
-        tmp.replace(path)
+        write_tsv(path, pairs)
         weight = "" if spec.weight == 1 else f"@{spec.weight:g}"
         train_args += ["--data", f"{path}{weight}"]
         sources.append({"corpus": args.data[index], "sha256": corpus.sha256[spec.path], "file": path.name,

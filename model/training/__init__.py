@@ -7,6 +7,7 @@ Shapes follow the legend in ``model/network/attention.py``.
 from __future__ import annotations
 
 import ctypes
+import gzip
 import json
 import math
 import os
@@ -325,7 +326,13 @@ def load_corpus(args, out_dir: Path | None) -> Corpus:
 
 
 def write_tsv(path: Path, pairs: list[tuple[str, str]]) -> None:
-    """The corpus's own layout (English<TAB>German), so every command can read it back."""
+    """The corpus's own layout (English<TAB>German), so every command can read it back; gzipped
+    where the name ends in ``.gz``, without a name or time stamp in the header, so that the same
+    pairs give the same bytes (``model.mixture``)."""
+    if Path(path).suffix == ".gz":
+        with atomic_open(path, "wb") as f, gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as z:
+            z.write("".join(f"{en}\t{de}\n" for de, en in pairs).encode("utf-8"))
+        return
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
         f.writelines(f"{en}\t{de}\n" for de, en in pairs)
 
