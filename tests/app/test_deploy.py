@@ -231,6 +231,26 @@ def test_http_floor_refuses_bad_arguments(args, capsys):
         "bench/http_floor.py: error: --requests must be 1-100000 and --work-ms 0-1000"
 
 
+def test_http_floor_says_when_granian_is_missing(monkeypatch, capsys):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "granian" else real(name, *a))
+    with pytest.raises(SystemExit) as exit_info:
+        http_floor.main(["--server", "granian", "--requests", "5"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == \
+        "bench/http_floor.py: error: granian is not installed here (pip install granian)"
+
+
+def test_http_floor_gives_granian_gunicorns_workers_and_threads(monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object())
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.setenv("GUNICORN_THREADS", "5")
+    command = http_floor.server_command("granian", "/srv/floor", 8123)
+    assert command[1:] == ["-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1", "--port", "8123",
+                           "--workers", "3", "--blocking-threads", "5", "--working-dir", "/srv/floor",
+                           "--no-access-log", "floor_app:app"]
+
+
 def test_feed_repeats_only_after_the_last_sentence():
     feed = load.Feed(["a", "b", "c"])
     assert [feed.next() for _ in range(5)] == ["a", "b", "c", "a", "b"] and feed.repeats == 2
