@@ -16,7 +16,6 @@ import argparse
 import random
 import sys
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -95,6 +94,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    "schedule")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
+    p.add_argument("--precision", default="auto", choices=T.PRECISIONS,
+                   help="bf16: the forward pass under bfloat16 autocast (weights, optimizer and loss stay "
+                   "float32); auto = bf16 on a GPU, fp32 on a CPU. On a CPU with native bfloat16 "
+                   "(AVX512-BF16, AMX) bf16 trains faster (bench/README.md); elsewhere it is slower")
     p.add_argument("--no-progress", action="store_true", help="no tqdm bar: a log line every --log-every steps")
     p.add_argument("--log-every", type=int, default=100, help="steps between loss/speed updates")
     args = p.parse_args(argv)
@@ -249,7 +252,7 @@ class Trainer:
             self.model, device_ids=[device.index] if device.type == "cuda" else None) if dist.world > 1 else self.model)
         self.optimizer = T.make_optimizer(self.model, args.lr, args.weight_decay)
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, T.inverse_sqrt(args.warmup))
-        self.autocast = partial(torch.autocast, "cuda", dtype=torch.bfloat16) if device.type == "cuda" else nullcontext
+        self.autocast = T.autocast(device.type, args.precision)
         if dist.world > 1 and resume is None:
             # Every rank starts from rank 0's weights (DDP broadcasts them), but each needs dropout
             # masks of its own, or the ranks would drop the same units of different batches.
@@ -281,27 +284,32 @@ class Trainer:
         # Running loss sums on the device, read at --log-every (log) and at evals and saves (window).
         self.loss_since = {"window": torch.zeros((), device=self.device), "log": torch.zeros((), device=self.device)}
         stop = False
-        while not stop:
-            for idx in self.data.sampler.batches(state["epoch"])[state["position"]:]:
-                self.step(idx)
-                out_of_time = args.max_minutes is not None and time.time() - run_started >= args.max_minutes * 60
-                done = (args.max_steps is not None and state["step"] >= args.max_steps) or out_of_time
-                if args.eval_every and state["step"] % args.eval_every == 0:
-                    done = self.evaluate() or done
-                done = T.agree(done, self.dist)
-                if state["step"] % args.save_every == 0 and not done:
-                    self.save(self.out / "last.pt", with_train_state=True)
-                    self.snapshot()
-                if done:
-                    stop = True
-                    break
-            else:  # the epoch ran out
-                state["epoch"] += 1
-                state["position"] = 0
-                stop = not args.eval_every and self.evaluate()
-                stop = T.agree(stop or (args.max_epochs is not None and state["epoch"] >= args.max_epochs), self.dist)
+        with T.StopSignals() as signals:
+            while not stop:
+                for idx in self.data.sampler.batches(state["epoch"])[state["position"]:]:
+                    self.step(idx)
+                    out_of_time = args.max_minutes is not None and time.time() - run_started >= args.max_minutes * 60
+                    done = (args.max_steps is not None and state["step"] >= args.max_steps) or out_of_time
+                    if args.eval_every and state["step"] % args.eval_every == 0:
+                        done = self.evaluate() or done
+                    done = T.agree(done or signals.received is not None, self.dist)
+                    if state["step"] % args.save_every == 0 and not done:
+                        self.save(self.out / "last.pt", with_train_state=True)
+                        self.snapshot()
+                    if done:
+                        stop = True
+                        break
+                else:  # the epoch ran out
+                    state["epoch"] += 1
+                    state["position"] = 0
+                    stop = not args.eval_every and self.evaluate()
+                    stop = T.agree(stop or (args.max_epochs is not None and state["epoch"] >= args.max_epochs)
+                                   or signals.received is not None, self.dist)
         self.bar.close()
-        if state["curves"]["step"][-1:] != [state["step"]]:
+        if T.agree(signals.received is not None, self.dist):  # save at once: a watchdog may not wait for an evaluation
+            self.log(f"stopped by {signals.received or 'a signal to rank 0'} at step {state['step']}; saving "
+                     "(--resume continues)")
+        elif state["curves"]["step"][-1:] != [state["step"]]:
             self.evaluate()  # the final weights always get a score (and a chance at best.pt)
         self.save(self.out / "last.pt", with_train_state=True)
         self.snapshot()

@@ -8,8 +8,9 @@
 #
 # Runs train.py with the mixture's arguments ($MIX/train-args.txt), then the given ones, on
 # DEVICE, with a snapshot of the weights every SAVE_EVERY steps. A watchdog stops it DEADLINE
-# seconds after this script started (the device tool's per-command limit is 10 minutes; train.py's
-# --max-minutes counts from its first step, after the data). Then the snapshots of the run's last
+# seconds after this script started: SIGTERM, on which train.py saves the step it is at, and
+# SIGKILL GRACE seconds later if it is still running (the device tool's per-command limit is 10
+# minutes; train.py's --max-minutes counts from its first step, after the data). Then the snapshots of the run's last
 # part (steps >= AVERAGE x the last step) are averaged, and $OUT gets:
 #   NAME.pt.00, NAME.pt.01, ...  the averaged weights, fp16, without lexicon, in 15 MiB pieces (the
 #                                device tool returns at most 8 files of 16 MiB, 64 MiB in all)
@@ -25,7 +26,7 @@ shift
 [[ $NAME =~ ^[A-Za-z0-9_-]+$ ]] || { echo "gpu_train: NAME must be letters, digits, _ and -, got '$NAME'" >&2; exit 2; }
 DEVICE=${DEVICE:-cuda}; PYTHON=${PYTHON:-python3}
 MIX=${MIX:-.gpu/mix}; OUT=${OUT:-out/gpu_train}; WORK=${WORK:-/tmp/gpu_train}
-DEADLINE=${DEADLINE:-540}; SAVE_EVERY=${SAVE_EVERY:-250}; AVERAGE=${AVERAGE:-0.7}
+DEADLINE=${DEADLINE:-540}; GRACE=${GRACE:-30}; SAVE_EVERY=${SAVE_EVERY:-250}; AVERAGE=${AVERAGE:-0.7}
 RUN=$WORK/$NAME
 LOGS=$RUN/logs
 [ -f "$MIX/train-args.txt" ] || { echo "gpu_train: no $MIX/train-args.txt: write the mixture with python -m model.mixture --out $MIX" >&2; exit 2; }
@@ -47,10 +48,11 @@ TRAIN=$!
 while kill -0 $TRAIN 2> /dev/null; do
   if [ "$(elapsed)" -ge "$DEADLINE" ]; then
     note "watchdog: stopped at $(elapsed) s"
-    # TERM, not INT: a background job of a script ignores SIGINT. The snapshots are written
-    # atomically, so the stop loses at most the steps since the last one.
+    # TERM, not INT: a background job of a script ignores SIGINT. train.py ends its step and saves
+    # last.pt and a snapshot of that step; KILL after GRACE seconds if it has not (the snapshots are
+    # written atomically, so even then only the steps since the last one are lost).
     kill -TERM $TRAIN 2> /dev/null
-    for _ in 1 2 3 4 5; do kill -0 $TRAIN 2> /dev/null || break; sleep 1; done
+    for _ in $(seq "$GRACE"); do kill -0 $TRAIN 2> /dev/null || break; sleep 1; done
     kill -KILL $TRAIN 2> /dev/null
     break
   fi

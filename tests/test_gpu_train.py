@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -67,8 +68,10 @@ def test_the_watchdog_stops_train_py_and_the_snapshots_are_still_returned(mix, t
     pieces, ckpt, logs = returned(tmp_path, "long")
     steps = [a["step"] for a in ckpt["meta"]["averaged_from"]]
     assert pieces == ["long.pt.00"] and "long: watchdog: stopped at 2" in logs["logs/times.txt"]
-    assert "done: step" not in logs["logs/train.log"]  # stopped, not finished
-    assert steps and steps[0] >= 0.5 * steps[-1] and all(step % 5 == 0 for step in steps)
+    stopped = re.search(r"^stopped by SIGTERM at step (\d+); saving", logs["logs/train.log"], re.M)
+    assert stopped, logs["logs/train.log"][-2000:]  # stopped, saving the step it was at
+    assert steps and steps[0] >= 0.5 * steps[-1] and steps[-1] == int(stopped[1])
+    assert all(step % 5 == 0 for step in steps[:-1])
 
 
 @pytest.mark.parametrize("name, env, message", [

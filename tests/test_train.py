@@ -118,6 +118,50 @@ def test_resume_after_sigkill_is_exact(tmp_path):
     assert read_checkpoint(killed / "last.pt")["meta"]["step"] == 120
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_saves_the_step_it_stopped_at(tmp_path, signum):
+    """SIGTERM (a watchdog, a scheduler) or Ctrl-C: the current step ends, last.pt is written with it,
+    the exit is clean and --resume continues from there; nothing is lost."""
+    common = ["--data", str(PAIRS40), "--valid", str(PAIRS40), *RESUME_ARGS]
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "train.py", *common, "--max-steps", "100000", "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while not (out / "last.pt").exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.3)  # past the save, so that steps would be lost without this
+    proc.send_signal(signum)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 0, stderr
+    stopped = re.search(r"^stopped by (\w+) at step (\d+); saving \(--resume continues\)$", stdout, re.M)
+    assert stopped and stopped[1] == signal.Signals(signum).name, stdout
+    step = int(stopped[2])
+    assert read_checkpoint(out / "last.pt")["train_state"]["state"]["step"] == step
+    assert f"done: step {step}," in stdout
+    resumed = run_train([*common, "--max-steps", str(step + 3), "--out", str(out), "--resume"])
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resumed from {out / 'last.pt'} at step {step} " in resumed.stdout
+
+
+def test_an_ignored_sigint_stays_ignored(tmp_path):
+    """A background job of a shell ignores SIGINT; training must not start obeying it."""
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "train.py", "--data", str(PAIRS40), "--valid", str(PAIRS40), *RESUME_ARGS,
+                             "--max-steps", "100000", "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    deadline = time.time() + 120
+    while not (out / "last.pt").exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(1.0)
+    assert proc.poll() is None, "SIGINT stopped a run that ignores it"
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 0, stderr
+    assert re.search(r"^stopped by SIGTERM at step \d+; saving", stdout, re.M), stdout
+
+
 def test_torchrun_two_cpu_processes(tmp_path):
     out = tmp_path / "ddp"
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
@@ -183,6 +227,8 @@ def test_existing_run_needs_resume(tiny_run):
     (["--data", str(PAIRS40), "--data-sources", "nope.json"], "train.py: error: --data-sources not found: 'nope.json'"),
     (["--data", str(PAIRS40), "--data-sources", str(PAIRS40)],
      f"train.py: error: cannot read --data-sources {str(PAIRS40)!r}: Expecting value: line 1 column 1 (char 0)"),
+    (["--data", str(PAIRS40), "--precision", "fp16"],
+     "train.py: error: argument --precision: invalid choice: 'fp16'"),
     (["--data", str(PAIRS40), "--device", "cuda"],
      "train.py: error: device 'cuda' was asked for, but no CUDA GPU is available"),
 ])
@@ -285,6 +331,27 @@ def test_init_fine_tunes_from_a_checkpoint(tiny_checkpoint, tmp_path):
     assert train.main(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--init",
                        str(tiny_checkpoint), "--max-steps", "2", "--resume", "--no-progress"]) == 0
     assert read_checkpoint(out / "last.pt")["meta"]["step"] == 2
+
+
+def test_bf16_on_the_cpu_trains_in_autocast_and_saves_float32(tiny_checkpoint, tmp_path):
+    """--precision bf16: the same run in bfloat16 autocast; weights, optimizer state and the saved
+    checkpoint stay float32, and the run records the choice."""
+    runs = {}
+    for precision in ("fp32", "bf16"):
+        out = tmp_path / precision
+        assert train.main(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--init",
+                           str(tiny_checkpoint), "--max-steps", "2", "--precision", precision, "--no-progress"]) == 0
+        runs[precision] = read_checkpoint(out / "last.pt")
+    tuned = runs["bf16"]
+    assert tuned["meta"]["train_args"]["precision"] == "bf16"
+    assert {w.dtype for w in tuned["model"].values()} == {torch.float32}
+    moments = [t for state in tuned["train_state"]["optimizer"]["state"].values() for t in state.values()
+               if torch.is_tensor(t) and t.dim() > 0]
+    assert moments and {t.dtype for t in moments} == {torch.float32}
+    # bfloat16's 8-bit mantissa changes the gradients: the two runs' weights differ, slightly
+    name = next(iter(tuned["model"]))
+    difference = (tuned["model"][name] - runs["fp32"]["model"][name]).abs().max().item()
+    assert 0 < difference < 1e-2
 
 
 def test_domain_corpora_hold_out_dev_and_test(tmp_path):

@@ -13,8 +13,12 @@ import math
 import os
 import platform
 import random
+import signal
+import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -41,6 +45,52 @@ def label_smoothed_loss(logits: Tensor, target: Tensor, smoothing: float) -> Ten
     V = logits.size(-1)
     return F.cross_entropy(logits.reshape(-1, V).float(), target.reshape(-1), ignore_index=PAD_ID,
                            label_smoothing=smoothing, reduction="sum")
+
+
+class StopSignals:
+    """While entered, SIGTERM or SIGINT asks the run to stop after its current step and save: a
+    scheduler's preemption, a watchdog (bench/gpu_train.sh) or Ctrl-C then loses no steps. A
+    second signal gets the previous handler (Ctrl-C twice stops at once); a signal the process
+    ignores (SIGINT of a background job) stays ignored. Only the main thread can install handlers;
+    elsewhere this does nothing."""
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.received: str | None = None
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> "StopSignals":
+        if threading.current_thread() is threading.main_thread():
+            for signum in self.SIGNALS:
+                if signal.getsignal(signum) is not signal.SIG_IGN:
+                    self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame) -> None:
+        self.received = signal.Signals(signum).name
+        self._restore()
+
+    def _restore(self) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous = {}
+
+    def __exit__(self, *exc) -> None:
+        self._restore()
+
+
+PRECISIONS = ("auto", "fp32", "bf16")
+
+
+def autocast(device_type: str, precision: str):
+    """The context the forward passes run in: bfloat16 autocast for ``bf16`` (``auto``: on CUDA),
+    else none. Only the forward pass: the loss is taken in float32 (``label_smoothed_loss``)."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    if precision == "bf16" or (precision == "auto" and device_type == "cuda"):
+        return partial(torch.autocast, device_type, dtype=torch.bfloat16)
+    return nullcontext
 
 
 def inverse_sqrt(warmup: int):

@@ -73,3 +73,40 @@ def test_tokens_are_counted_on_the_host():
 
     targets = [[5, 6, 7], [8], []]
     assert Batch.count_tokens(targets) == Batch.make([[4], [4], [4]], targets).n_tokens == 7
+
+
+@pytest.mark.parametrize("device_type, precision, dtype", [
+    ("cpu", "auto", torch.float32), ("cpu", "fp32", torch.float32), ("cpu", "bf16", torch.bfloat16),
+])
+def test_autocast_runs_the_forward_pass_in_the_chosen_precision(device_type, precision, dtype):
+    from model.training import autocast
+
+    layer = torch.nn.Linear(4, 4)
+    with autocast(device_type, precision)():
+        out = layer(torch.ones(2, 4))
+    assert out.dtype == dtype and layer.weight.dtype == torch.float32
+
+
+def test_autocast_auto_is_bf16_on_cuda_and_refuses_unknown_precisions():
+    from model.training import autocast
+
+    on_gpu = autocast("cuda", "auto")   # built, not entered: no GPU needed
+    assert on_gpu.args == ("cuda",) and on_gpu.keywords == {"dtype": torch.bfloat16}
+    assert autocast("cuda", "fp32")().__class__.__name__ == "nullcontext"
+    with pytest.raises(ValueError, match=r"^precision must be one of auto, fp32, bf16, got 'fp16'$"):
+        autocast("cpu", "fp16")
+
+
+def test_stop_signals_are_caught_once_and_the_handlers_restored():
+    import os
+    import signal
+
+    from model.training import StopSignals
+
+    before = signal.getsignal(signal.SIGTERM)
+    with StopSignals() as signals:
+        assert signals.received is None and signal.getsignal(signal.SIGTERM) is not before
+        os.kill(os.getpid(), signal.SIGINT)   # caught: no KeyboardInterrupt
+        assert signals.received == "SIGINT"
+        assert signal.getsignal(signal.SIGTERM) is before   # a second signal acts as it did before
+    assert signal.getsignal(signal.SIGTERM) is before and signal.getsignal(signal.SIGINT) is signal.default_int_handler
