@@ -10,8 +10,8 @@
 # DEVICE, with a snapshot of the weights every SAVE_EVERY steps. A watchdog stops it DEADLINE
 # seconds after this script started: SIGTERM, on which train.py saves the step it is at, and
 # SIGKILL GRACE seconds later if it is still running (the device tool's per-command limit is 10
-# minutes; train.py's --max-minutes counts from its first step, after the data). Then the snapshots of the run's last
-# part (steps >= AVERAGE x the last step) are averaged, and $OUT gets:
+# minutes; train.py's --max-minutes counts from its first step, after the data). Then the
+# snapshots of the run's last part (steps >= AVERAGE x the last step) are averaged, and $OUT gets:
 #   NAME.pt.00, NAME.pt.01, ...  the averaged weights, fp16, without lexicon, in 15 MiB pieces (the
 #                                device tool returns at most 8 files of 16 MiB, 64 MiB in all)
 #   NAME.logs.tar.gz             train.py's log, metrics.jsonl, what was averaged, the SHA-256

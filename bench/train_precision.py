@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import dataclasses
 import json
 import os
 import statistics
@@ -88,13 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (1 <= args.max_tokens <= 1_000_000 and 1 <= args.steps <= 1000 and 1 <= args.repeats <= 100):
         parser.error("--max-tokens must be 1-1000000, --steps 1-1000 and --repeats 1-100")
+    overrides = {"d_model": args.d_model, "n_heads": args.heads, "d_ff": args.ffn, "vocab_size": args.vocab_size,
+                 "encoder_layers": args.encoder_layers, "decoder_layers": args.decoder_layers}
     try:
-        cfg = preset(args.preset)
-        changes = {name: getattr(args, key) for name, key in (
-            ("d_model", "d_model"), ("n_heads", "heads"), ("d_ff", "ffn"), ("vocab_size", "vocab_size"),
-            ("encoder_layers", "encoder_layers"), ("decoder_layers", "decoder_layers")) if getattr(args, key)}
-        cfg = dataclasses.replace(cfg, **changes)
-    except (ValueError, TypeError) as error:
+        cfg = preset(args.preset).replace(**{k: v for k, v in overrides.items() if v is not None})
+    except ValueError as error:
         parser.error(str(error))
     if args.threads:
         torch.set_num_threads(args.threads)
