@@ -8,8 +8,9 @@ On 500 Tatoeba dev sentences with their final stop removed (greedy, references w
 v2 weights 41.04 BLEU as sent, 45.52 closed, outputs under 60% of the source's words 29 → 5; the
 v1 weights (Tatoeba only) 34.71 → 44.75.
 
-The stop is an internal device, never shown: it is removed from the output (only a final ".", so
-a question or exclamation the model chose stays), and from the word alignment on both sides.
+The stop is an internal device, never shown: it is removed from the output (a final "." or "..",
+so a question, an exclamation or an ellipsis the model chose stays), and from the word alignment
+on both sides.
 Whatever scores or aligns a translation of such an input (the inspector) does it as the model read
 and wrote it: the input closed, the output with the stop put back (``close_output``), the result
 reopened; the model's confidence in "Hello" for "Hallo" is that for "Hallo." (0.69% unclosed).
@@ -54,10 +55,19 @@ def reopen_sentence(output: AlignedText, source: str, *, stop: bool = True) -> A
     if output.source == source:
         return output
     target = output.target.rstrip()
-    cut = len(target) - 1 if stop and target.endswith(_ADDED) and not target.endswith("..") else len(target)
+    cut = len(target) - _answer(target) if stop else len(target)
     target_words, links = _trim_links(output.target_words, output.links, cut, side=0)
     source_words, links = _trim_links(output.source_words, links, len(source.rstrip()), side=1)
     return AlignedText(source, target[:cut].rstrip(), source_words, target_words, links)
+
+
+def _answer(target: str) -> int:
+    """How many final characters of ``target`` answer the added stop: its final ".", or both of a
+    final ".." ("Save file.." for "Datei speichern.": the model doubled the stop, as it does after
+    a menu item's "..."; the source ends without punctuation, so neither is the author's); none of
+    an ellipsis ("...") or another ending, which are the model's choice."""
+    dots = len(target) - len(target.rstrip(_ADDED))
+    return dots if dots <= 2 else 0
 
 
 def _trim_links(spans, links, end: int, side: int):

@@ -41,7 +41,8 @@ def test_reopened_takes_the_stop_off_both_sides_and_their_links():
 @pytest.mark.parametrize("target, expected", [
     ("The weather in Berlin.", "The weather in Berlin"),
     ("The weather in Berlin?", "The weather in Berlin?"),   # the model's choice stays
-    ("The weather in Berlin...", "The weather in Berlin..."),
+    ("The weather in Berlin...", "The weather in Berlin..."),  # an ellipsis is the model's
+    ("The weather in Berlin..", "The weather in Berlin"),      # a doubled stop answers the added one
     ("The weather in Berlin", "The weather in Berlin"),
 ])
 def test_reopened_removes_only_a_final_stop(target, expected):
@@ -69,6 +70,14 @@ def test_close_output_puts_back_the_stop_reopen_takes_off(target, source, expect
     assert close_output(target, source) == expected
     closed = AlignedText(close_sentence(source), expected)
     assert reopen_sentence(closed, source).target == target.rstrip()
+
+
+def test_reopened_drops_a_doubled_stop_and_its_word():
+    # "Datei speichern." -> "Save file.." (a model that learned menu items' "..."): ".." is one word
+    output = AlignedText("Datei speichern.", "Save file..", [(0, 5), (6, 15), (15, 16)],
+                         [(0, 4), (5, 9), (9, 11)], [(0, 1), (1, 0), (2, 2)])
+    assert reopen_sentence(output, "Datei speichern") == AlignedText(
+        "Datei speichern", "Save file", [(0, 5), (6, 15)], [(0, 4), (5, 9)], [(0, 1), (1, 0)])
 
 
 def test_a_stop_that_is_not_the_model_s_answer_stays():
