@@ -644,6 +644,14 @@ def takes_no_oclock(english: str) -> bool:
     return _NO_OCLOCK.fullmatch(english) is not None
 
 
+def leading_preposition(english: str) -> str | None:
+    """The preposition a country phrase's English opens with ("of Turkey", "to Turkey":
+    ``_country_phrase``), which the model may write before the placeholder too ("The capital of
+    ⦅X1⦆" came out as "The capital of of Turkey"); else None."""
+    first, _, rest = english.partition(" ")
+    return first if rest and first in ("of", "to") else None
+
+
 def with_clock_times(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with the time before "Uhr" as one span of kind "time" written in English
     (``english_clock_time``) in place of its number or time span; "Uhr" stays with the model, and
@@ -900,18 +908,23 @@ def restore(output: str, masked: Masked) -> str:
     return re.sub(rf"[ \t]*{marker}(?:[ \t]*{marker})*[ \t]*", tidy, text)
 
 
-_AFTER_SPAN = re.compile(r"(⦅[NX][0-9]+⦆)([ \t]*o['’]clock(?![\w'’]))?(\.(?!\.))?", re.IGNORECASE)
+_AFTER_SPAN = re.compile(r"(?:(?<![\w'’])(of|to)[ \t]+)?(⦅[NX][0-9]+⦆)([ \t]*o['’]clock(?![\w'’]))?(\.(?!\.))?",
+                         re.IGNORECASE)
 
 
 def _fitted(output: str, slots: dict[str, str]) -> str:
-    """``output`` without what a span's English says already: "o'clock" after a clock time that
-    takes none ("at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m."), and a stop after one that ends with a stop
-    (as ``words.restore_words`` does word by word)."""
+    """``output`` without what a span's English says already: the preposition before a country
+    phrase that opens with it ("of ⦅X1⦆", ⦅X1⦆ "of Turkey": ``leading_preposition``), "o'clock"
+    after a clock time that takes none ("at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m."), and a stop after one
+    that ends with a stop (as ``words.restore_words`` does word by word)."""
     def fit(match: re.Match[str]) -> str:
-        english = slots.get(match[1], "")
-        oclock = match[2] if match[2] and not takes_no_oclock(english) else ""
-        stop = match[3] if match[3] and (oclock or not english.endswith(".")) else ""
-        return match[1] + oclock + stop
+        english = slots.get(match[2], "")
+        before = match[0][:match.start(2) - match.start()]
+        if match[1] and match[1].lower() == leading_preposition(english):
+            before = ""
+        oclock = match[3] if match[3] and not takes_no_oclock(english) else ""
+        stop = match[4] if match[4] and (oclock or not english.endswith(".")) else ""
+        return before + match[2] + oclock + stop
     return _AFTER_SPAN.sub(fit, output) if "⦆" in output else output
 
 

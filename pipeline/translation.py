@@ -128,6 +128,11 @@ class Plan:
         return [chunk.masked.text[s:e] for chunk, (s, e) in self.units]
 
 
+# Signs a translation writes as often as its source does: more of them is the model repeating
+# itself ("[Strg]+[C]+[C]"). Not quotes, dashes, "&" or "%", which English may write otherwise.
+_REPEATED_SIGNS = "[]{}()<>+*#=|\\"
+
+
 class Pipeline:
     def __init__(self, translator: Engine, options: Options = Options(), places: Mapping[str, str] | None = None):
         """``places``: German names of places and their English ones (``model.data.ding.place_names``,
@@ -439,6 +444,7 @@ class Pipeline:
         else:
             outputs = [AlignedText(s, out) for s, out in zip(inputs, t.translate(inputs, **search))]
         outputs = [self.reopened(output, source) for output, source in zip(outputs, sources)]
+        self._with_placeholders_kept(outputs, inputs, sources, aligned)
         if depth < self.options.retries:
             retry = [i for i, o in enumerate(outputs)
                      if implausibly_short(o.source, o.target) or has_loop(o.target)]
@@ -447,6 +453,35 @@ class Pipeline:
                     on_retry(sources[i])
                 outputs[i] = self._retry(sources[i], aligned, depth, on_retry) or outputs[i]
         return self._realign(outputs)
+
+    def _with_placeholders_kept(self, outputs: list[AlignedText], inputs: list[str], sources: list[str],
+                                aligned: bool) -> None:
+        """Where the best output has a placeholder too few or too many times ("Um ⦅N1⦆ Uhr." came
+        out as "⦅N1⦆ o'clock at ⦅N1⦆.") or a bracket or sign more often than the source ("Drücken
+        Sie [Strg]+[C]." as "Press [Strg]+[C]+[C]."), the best of the beam's other hypotheses that
+        has neither ("At ⦅N1⦆ o'clock."), in place; repair by alignment (``words``) is left for
+        those without one, and for greedy search, which has no others."""
+        t, o = self.translator, self.options
+        off = [i for i, output in enumerate(outputs) if self.needs_another(output)]
+        if o.beam_size < 2 or not off:
+            return
+        hyps = t.translate_n_best([inputs[i] for i in off], beam_size=o.beam_size, n_best=o.beam_size,
+                                  length_penalty=o.length_penalty, batch_size=o.batch_size,
+                                  no_repeat_ngram_size=o.no_repeat_ngram_size)
+        chosen = {}
+        for i, candidates in zip(off, hyps):
+            for text, _score in candidates[1:]:
+                candidate = self.reopened(AlignedText(inputs[i], text), sources[i])
+                if not self.needs_another(candidate):
+                    chosen[i] = text
+                    break
+        if aligned and chosen:
+            realigned = t.align([inputs[i] for i in chosen], [t.tokenizer.encode(chosen[i]) for i in chosen])
+            for i, output in zip(chosen, realigned):
+                outputs[i] = self.reopened(output, sources[i])
+        else:
+            for i, text in chosen.items():
+                outputs[i] = self.reopened(AlignedText(inputs[i], text), sources[i])
 
     def _realign(self, outputs: list[AlignedText]) -> list[AlignedText]:
         """Outputs whose placeholders need repair get their word alignment (it says where)."""
@@ -457,6 +492,14 @@ class Pipeline:
             for i, a in zip(need, realigned):
                 outputs[i] = a
         return outputs
+
+    @classmethod
+    def needs_another(cls, output: AlignedText) -> bool:
+        """Whether ``output`` (a model output for its ``source``) lost or repeated a placeholder, or
+        repeated a bracket or sign: the pipeline takes another of the beam's hypotheses where one
+        has neither (the inspector's beam and completions show the model's own ranking)."""
+        return cls._placeholders_off(output) or any(
+            output.target.count(sign) > output.source.count(sign) for sign in _REPEATED_SIGNS)
 
     @staticmethod
     def _placeholders_off(output: AlignedText) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from model.inference.alignment import AlignedText, Range
 
 from .casing import apply_style
-from .spans import PLACEHOLDER_RE, Masked, takes_no_oclock
+from .spans import PLACEHOLDER_RE, Masked, leading_preposition, takes_no_oclock
 
 
 _CLOSING = frozenset(".,;:!?)]}»“”…")
@@ -144,6 +144,7 @@ _AFTER_STOP = re.compile(r"(?<=(?:[^\W\d_]|⦆)\.)⦅[NX][0-9]+⦆")  # "Hauptst
 _SUFFIX = re.compile(r"(⦅([NX])[0-9]+⦆)([^\W\d_]+)")
 _STOP_AFTER = re.compile(r"(⦅[NX][0-9]+⦆)\.(?!\.)")
 _OCLOCK = re.compile(r"o['’]clock(?![\w'’])", re.IGNORECASE)
+_CLOCK = re.compile(r"clock(?![\w'’])", re.IGNORECASE)
 _ENDS_WITH_PLACEHOLDER = re.compile(r"⦅[NX][0-9]+⦆\Z")
 _INTEGER_SUFFIXES = frozenset(("st", "nd", "rd", "th", "s"))
 
@@ -177,7 +178,7 @@ def restore_words(words: list[Word], slots: dict[str, str],
             words[i] = replace(w, gap="")
         if i + 1 < len(words) and any(w.text.endswith(symbol) for symbol in openers):
             words[i + 1] = replace(words[i + 1], gap="")
-    words = _without_oclock(words, slots)
+    words = _without_preposition(_without_stop(_without_oclock(words, slots), slots), slots)
     out = []
     for w in words:
         text = _SUFFIX.sub(lambda m: m[0] if m[1] in openers else _fix_suffix(m, slots), w.text)
@@ -189,20 +190,68 @@ def restore_words(words: list[Word], slots: dict[str, str],
     return out
 
 
+def _without_preposition(words: list[Word], slots: dict[str, str]) -> list[Word]:
+    """``words`` without a preposition the model wrote before a country phrase that says it
+    already ("of ⦅X1⦆", ⦅X1⦆ "of Turkey": ``spans.leading_preposition``); the placeholder takes
+    the preposition's gap."""
+    words, out = list(words), []
+    for i, w in enumerate(words):
+        if i + 1 < len(words) and w.text.lower() in ("of", "to"):
+            head = PLACEHOLDER_RE.match(words[i + 1].text)
+            if head and leading_preposition(slots.get(head[0], "")) == w.text.lower():
+                words[i + 1] = replace(words[i + 1], gap=w.gap)
+                continue
+        out.append(w)
+    return out
+
+
 def _without_oclock(words: list[Word], slots: dict[str, str]) -> list[Word]:
     """``words`` without the "o'clock" the model wrote after a clock time that says it already ("um
     20:15 Uhr" -> "at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m."; ``spans.with_clock_times``); punctuation
     glued to it stays, less a stop that the time's English ends with."""
     out: list[Word] = []
-    for w in words:
+    i = 0
+    while i < len(words):
         clock = _ENDS_WITH_PLACEHOLDER.search(out[-1].text) if out else None
-        match = _OCLOCK.match(w.text)
-        if clock and match and takes_no_oclock(slots.get(clock[0], "")):
-            rest = w.text[match.end():]
+        taken, rest = _oclock_at(words, i) if clock and takes_no_oclock(slots.get(clock[0], "")) else (0, "")
+        if taken:
             if rest.startswith(".") and slots[clock[0]].endswith("."):
                 rest = rest[1:]
             if rest:
-                out.append(replace(w, text=rest, gap=""))
+                out.append(replace(words[i + taken - 1], text=rest, gap=""))
+            i += taken
+            continue
+        out.append(words[i])
+        i += 1
+    return out
+
+
+def _oclock_at(words: list[Word], i: int) -> tuple[int, str]:
+    """How many of ``words`` from ``i`` on spell "o'clock", and what follows it in the last: one
+    word as written, or the word alignment's three ("o", "'", "clock", written together); 0 if
+    none."""
+    match = _OCLOCK.match(words[i].text)
+    if match:
+        return 1, words[i].text[match.end():]
+    if (i + 2 < len(words) and words[i].text.lower() == "o" and words[i + 1].text in ("'", "’")
+            and not words[i + 1].gap and not words[i + 2].gap):
+        match = _CLOCK.match(words[i + 2].text)
+        if match:
+            return 3, words[i + 2].text[match.end():]
+    return 0, ""
+
+
+def _without_stop(words: list[Word], slots: dict[str, str]) -> list[Word]:
+    """``words`` without the stop written as a word of its own (as the word alignment writes it)
+    right after a span whose English ends with one ("at ⦅N1⦆ .", ⦅N1⦆ "8:15 p.m."), as
+    ``restore_words`` does with a stop glued to the span; an ellipsis stays."""
+    out: list[Word] = []
+    for w in words:
+        span = _ENDS_WITH_PLACEHOLDER.search(out[-1].text) if out else None
+        if span and not w.gap and w.text.startswith(".") and not w.text.startswith("..") \
+                and slots.get(span[0], "").endswith("."):
+            if len(w.text) > 1:
+                out.append(replace(w, text=w.text[1:]))
             continue
         out.append(w)
     return out

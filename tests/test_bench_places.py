@@ -23,9 +23,9 @@ def test_scores_the_sources_with_a_place_without_and_with(tmp_path):
     proc = run_bench(["--dictionary", str(ding), "--data", str(corpus)])
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
-        f"{corpus}: 1 of 2 sources with a place name: BLEU 61.05 -> 100.00, chrF 69.47 -> 100.00",
+        f"{corpus}: 1 of 2 sources with a place name: BLEU 70.71 -> 100.00, chrF 70.09 -> 100.00",
         "  Wie viel kostet eine Fahrkarte nach Köln?",
-        "    without: How much is a ticket to K oil?",
+        "    without: How much is a ticket to oil?",
         "    with:    How much is a ticket to Cologne?",
     ]
 

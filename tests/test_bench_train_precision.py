@@ -31,7 +31,7 @@ def test_measures_both_precisions_on_one_model_shape():
                        "--repeats 1-100"),
     (["--heads", "5"], "bench/train_precision.py: error: d_model 256 is not divisible by n_heads 5"),
     (["--preset", "huge"], "bench/train_precision.py: error: unknown preset 'huge'; choose one of "
-                           "['base', 'small', 'tiny']"),
+                           "['base', 'medium', 'small', 'tiny']"),
 ])
 def test_bad_arguments_are_one_line(args, message):
     proc = run_bench(args)

@@ -20,8 +20,8 @@ def run_bench(args: list[str]) -> subprocess.CompletedProcess:
 @pytest.fixture
 def pairs(tmp_path):
     path = tmp_path / "pairs.tsv"
-    # Release pieces: ▁Mein ▁Zug ▁hatte ▁vier zig ▁Minuten ▁Verspätung . / ▁Da t ei ▁ speicher n;
-    # ▁My ▁train ▁was ▁for ty ▁minutes ▁late . / ▁Sa ve ▁file
+    # Release pieces (v3.6, 12,000): ▁Mein ▁Zug ▁hatte ▁vier zig ▁Minuten ▁Verspätung . / ▁Datei ▁speichern
+    # (v3.5's 8,000 cut "▁Da t ei ▁ speicher n"); 10 English pieces too
     path.write_text("My train was forty minutes late.\tMein Zug hatte vierzig Minuten Verspätung.\n"
                     "Save file\tDatei speichern\n", encoding="utf-8")  # English first, as train.py reads TSVs
     return path
@@ -34,8 +34,8 @@ def test_counts_pieces_and_cut_words(pairs):
     header, row, *words = proc.stdout.splitlines()
     assert header.split() == ["checkpoint", "data", "pieces", "de/en", "per", "word", "de/en", "de", "words", "cut",
                               "top", "8", "cut"]
-    # 14 and 11 pieces over 2 sentences and 8 words a side; vierzig, Datei, speichern cut: 3 of 8
-    assert row.split() == [str(RELEASE), "(8000)", "pairs.tsv", "7.00/5.50", "1.750/1.375", "37.5%", "37.5%"]
+    # 10 and 10 pieces over 2 sentences and 8 words a side; vierzig cut: 1 of 8
+    assert row.split() == [str(RELEASE), "(12000)", "pairs.tsv", "5.00/5.00", "1.250/1.250", "12.5%", "12.5%"]
     assert words == ["  vierzig -> ▁vier zig", "  Verspätung -> ▁Verspätung"]
 
 

@@ -22,10 +22,10 @@ from pipeline.translation import Options, Pipeline
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"
-# SHA-256 of what the release model (v3.5: v3.2 and v3.2 fine-tuned on a GPU, half each) was trained on:
+# SHA-256 of what the release model (v3.6: the 22M-parameter "medium" model trained on lent GPUs) was trained on:
 # deu-eng.zip (163,021 pairs), Debian trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary),
 # the system's gettext catalogs, LibreOffice 7.4.7's UI catalogs, Firefox ESR's and Thunderbird's
-# strings (the unpacked root's usr/lib) and LibreOffice's help pages (MODEL_CARD.md, "v3", "v3.5").
+# strings (the unpacked root's usr/lib) and LibreOffice's help pages (MODEL_CARD.md, "v3", "v3.6").
 TATOEBA_SHA256 = "5a014e53a7fa3ec5f9e0ec7f6b27c2ef88e5d247c5074eaaa173f411c15aba77"
 DING_SHA256 = "34052c6021d09eadfee7a893a789204265954df70fe9c36d38fa00058d79d326"
 CATALOGS_SHA256 = "d8ccd01d28cb53f84f9c8ab3448330155dab7e5517bd893082858ba783d8c0b7"
@@ -49,14 +49,14 @@ def translator() -> Translator:
 
 
 def test_file_is_small_and_fp16(release):
-    assert DEFAULT_CHECKPOINT.stat().st_size <= 40_000_000
+    assert DEFAULT_CHECKPOINT.stat().st_size <= 50_000_000  # 22.4M fp16 weights and the lexicon
     assert "train_state" not in release
     assert {v.dtype for v in release["model"].values() if v.is_floating_point()} == {torch.float16}
 
 
-def test_loads_as_fp32_small_preset(translator):
+def test_loads_as_fp32_medium_preset(translator):
     assert translator.model.embed.weight.dtype == torch.float32
-    assert translator.config == preset("small").replace(vocab_size=translator.config.vocab_size)
+    assert translator.config == preset("medium")
     assert translator.num_parameters() == translator.meta["parameters"]
 
 
@@ -74,16 +74,17 @@ def test_provenance_and_licence_in_metadata(release):
     assert PurePath(CorpusSpec.parse(sources[0]["corpus"]).path).parts[-3:] == ("data", "tatoeba-deu-eng", "deu-eng.zip")
     assert [CorpusSpec.parse(s["corpus"]).kind for s in sources] == [
         "pairs", "ding-sentences", "ding-words", "gettext", "gettext", "mozilla", "libreoffice-help"]
-    assert [CorpusSpec.parse(s["corpus"]).weight for s in sources] == [1.5, 2, 0.1, 1, 1, 1, 1]
-    # the GPU run: v3.2 (--init) fine-tuned for 6 minutes on an H200
+    assert [CorpusSpec.parse(s["corpus"]).weight for s in sources] == [2, 3, 0.3, 1, 1, 1, 1]
+    # the last of four runs (MODEL_CARD.md, "v3.6"): the previous run's mean (--init), 4.3 minutes of an H100
     args = meta["train_args"]
-    assert (args["init"], args["device"], args["max_tokens"], args["lr"]) == ("checkpoints/de-en.pt", "cuda", 16384, 1e-4)
-    assert meta["hardware"] == "1 x cuda (NVIDIA H200)"
+    assert (PurePath(args["init"]).name, args["device"], args["max_tokens"], args["lr"]) == ("A4.pt", "cuda", 32768, 2e-4)
+    assert meta["hardware"] == "1 x cuda (NVIDIA H100 80GB HBM3)"
     curves = meta["curves"]
-    assert curves["step"] == [1000, 2000, 3000, 4000, 4821] and max(curves["dev_bleu"]) == 52.34
-    # v3.2 and the run's weights (its snapshots of steps 2,500-4,821 averaged), half each
-    assert meta["averaged_from"] == [{"file": "de-en.pt", "step": 16000}, {"file": "B.pt", "step": 4821}]
-    assert meta["step"] == 4821
+    assert curves["step"] == [1000, 2000, 3000] and max(curves["dev_bleu"]) == 56.31
+    # its snapshots of steps 1,500-3,429, every 250 steps, averaged
+    assert meta["averaged_from"] == [{"file": f"step-{s:07d}.pt", "step": s}
+                                     for s in (1500, 1750, 2000, 2250, 2500, 2750, 3000, 3250, 3429)]
+    assert meta["step"] == 3429
 
 
 def test_model_card_matches_the_file(release, translator):
@@ -91,7 +92,7 @@ def test_model_card_matches_the_file(release, translator):
     assert all(sha in card for sha in (TATOEBA_SHA256, DING_SHA256, CATALOGS_SHA256, LIBREOFFICE_UI_SHA256,
                                        LIBREOFFICE_HELP_SHA256, MOZILLA_SHA256))
     assert f"{translator.num_parameters():,}" in card
-    assert "steps 2,500–4,821" in card and "## v3.5" in card
+    assert "steps 1,500–3,429" in card and "## v3.6" in card
     assert re.search(r"nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0", card)
     assert "CC-BY 2.0" in card and "manythings.org/anki" in card
     assert "GPL-2.0-or-later" in card and "Frank Richter" in card
@@ -112,17 +113,17 @@ def test_placeholder_symbols_in_the_vocabulary(translator):
 # Our own sentences (not from the corpus); outputs pinned from the shipped file, greedy and beam 4.
 EXAMPLES = [
     ('Ich habe Hunger.', "I'm hungry.", "I'm hungry."),
-    ('Wo ist der Bahnhof?', "Where's the station?", "Where's the station?"),
+    ('Wo ist der Bahnhof?', 'Where is the train station?', 'Where is the train station?'),
     ('Ich lerne seit drei Jahren Deutsch.', 'I have been studying German for three years.',
      'I have been studying German for three years.'),
     ('Der Hund schläft unter dem Tisch.', 'The dog is sleeping under the table.', 'The dog is sleeping under the table.'),
     ('Ich weiß nicht, was ich sagen soll.', "I don't know what to say.", "I don't know what to say."),
     ('Wir gehen morgen ins Kino.', "We're going to the movies tomorrow.", "We're going to the movies tomorrow."),
-    # weaknesses the model card quotes: rarer words and names are guessed, greedy more than beam 4
-    ('Das Parlament stimmte mit großer Mehrheit für den Vorschlag.', 'The parlication agreed with great majority for the proposal.',
-     'The parlication agreed with great majority for the proposal.'),
+    # weaknesses the model card quotes: a word-for-word phrase, and names the bare model guesses
+    ('Das Parlament stimmte mit großer Mehrheit für den Vorschlag.', 'The Parliament agreed with great majority for the proposal.',
+     'The Parliament agreed with great majority for the proposal.'),
     ('Ich bin allergisch gegen Nüsse.', "I'm allergic to nuts.", "I'm allergic to nuts."),
-    ('Frau Müller kommt aus Zürich.', 'Much waste is made from Draw.', 'woman waste is made from Draw.'),
+    ('Frau Müller kommt aus Zürich.', 'wife is from circus.', 'wife is from circus.'),
 ]
 
 
@@ -134,14 +135,14 @@ def test_translations(translator, german, greedy, beam):
 
 # Through the text pipeline, as the app translates (beam 4): numbers, URLs, emoji, casing, layout.
 PIPELINE_EXAMPLES = [
-    ('Die Miete beträgt 1.450 Euro im Monat.', 'The rent is 1,450 euros of the month.'),
+    ('Die Miete beträgt 1.450 Euro im Monat.', 'The rent is 1,450 euros in the month.'),
     ('Er lief 42,195 Kilometer in 3:05 Stunden.', 'He ran 42.195 kilometers in 3:05 hours.'),
-    # v3 moved the address (v2: "Write to anna@example.com if you have any questions."): in the card
-    ('Schreib mir an anna@example.com, wenn du Fragen hast.', 'Write to me if anna@example.com you have any questions.'),
+    # v3 to v3.5 moved the address ("Write to me if anna@example.com you have any questions.")
+    ('Schreib mir an anna@example.com, wenn du Fragen hast.', 'Write to anna@example.com if you have questions.'),
     ('Das war ein toller Abend 🎶', 'It was a great evening 🎶'),
     ('DAS WETTER WIRD MORGEN BESSER.', 'THE WEATHER WILL BE BETTER TOMORROW.'),
     ('Das Wetter in Berlin', 'The weather in Berlin'),
-    ('Ich habe Hunger.\nWo ist der Bahnhof?', "I'm hungry.\nWhere's the station?"),
+    ('Ich habe Hunger.\nWo ist der Bahnhof?', "I'm hungry.\nWhere is the train station?"),
     # names the lexicon lacks are carried over (without the lexicon: "Hann the last lives now.",
     # "Do you think you're doing?", "Kowalcccy has already paid the bill.")
     ('Hannah wohnt jetzt in Leipzig.', 'Hannah now lives in Leipzig.'),
@@ -152,7 +153,7 @@ PIPELINE_EXAMPLES = [
     ('Viele Grüße, Anna', 'Best regards, Anna'),
     ('Kowalczyk hat die Rechnung schon bezahlt.', 'Kowalczyk has already paid the bill.'),
     # format directives and phone numbers are spans
-    ('Die Datei %s wurde nicht gefunden.', "The file %s was not found."),
+    ('Die Datei %s wurde nicht gefunden.', 'The file %s not found.'),  # as UI strings write it
     ('Hallo %(user)s, Sie haben %(count)d neue Nachrichten.', 'Hello %(user)s, you have %(count)d new messages.'),
     ('Rufen Sie uns unter 0221 9876543 an.', 'Call us at 0221 9876543.'),
     # a form of address keeps its name (a word too) and is written in English; places English
@@ -165,14 +166,15 @@ PIPELINE_EXAMPLES = [
     ('Ich wohne in der Schweiz.', 'I live in Switzerland.'),
     ('Die Türkei ist ein schönes Land.', 'Turkey is a beautiful country.'),
     ('Unsere Firma exportiert in die Slowakei.', 'Our company exports to Slovakia.'),
+    # v3.6 writes the "of" that "of Turkey" says already: "The capital of of Turkey is Ankara."
     ('Die Hauptstadt der Türkei ist Ankara.', 'The capital of Turkey is Ankara.'),
-    ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is on holiday 15 August.'),
+    ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is up to the 15 August holidays.'),  # wrong: card
     # software strings (v2, quoted in the issue: "Please reacted the program.", "Compare first installation.";
     # v3.1: "Please rest the program.", "Files store", "Reading signs", "Take download", "Getting")
     ('Bitte starten Sie das Programm neu.', 'Please restart the program.'),
     ('Führen Sie zuerst npm install express aus.', 'Run npm install express first.'),
     ('Datei speichern', 'Save file'),
-    ('Lesezeichen hinzufügen', 'Add bookmarks'),
+    ('Lesezeichen hinzufügen', 'Add Bookmarks'),
     ('Herunterladen', 'Download'),
     ('Einstellungen', 'Settings'),
     # everyday wishes (before: "Good luck!", "Titch!")
@@ -181,10 +183,10 @@ PIPELINE_EXAMPLES = [
     ('Gute Besserung und bis bald!', 'Get well soon and see you soon!'),
     # abbreviations are written in English (before: "It costs cache. 5 euros.", "We'll meet on
     # Monday.", "The company earns 5 Mio. Euro.", "We need pens, papers.")
-    ('Das kostet ca. 5 Euro.', 'It costs approx. 5 euros.'),
+    ('Das kostet ca. 5 Euro.', 'That cost approx. 5 euros.'),
     ('Wir treffen uns z. B. am Montag.', "We'll meet e.g. on Monday."),
     ('Die Firma hat 5 Mio. Euro verdient.', 'The company earned 5 million euros.'),
-    ('Wir brauchen Stifte, Papier o. Ä.', 'We need pens, papers or similar.'),
+    ('Wir brauchen Stifte, Papier o. Ä.', 'We need pencils, paper or similar.'),
     # conjunctions and adverbs are written out in German (as spans: "He will come today or.", "We
     # have two or's room.", "Are you coming with possibly?")
     ('Er kommt heute bzw. morgen.', 'He will come today or tomorrow.'),
@@ -198,29 +200,29 @@ PIPELINE_EXAMPLES = [
     # "Tom is three inches taller than Mary.")
     ('Sie läuft jeden Morgen fünf Kilometer.', 'She runs five kilometers every morning.'),
     # ... and so does one that lost a number word (before: "in two working days") or a year
-    ('Die Lieferung erfolgt in zwei bis drei Werktagen.', 'The delivery will be made in two to three workdays.'),
+    ('Die Lieferung erfolgt in zwei bis drei Werktagen.', 'Delivery will be done in two until three workdays.'),
     # clock times in words (before: "at twenty o'clock", "at sixteen")
     ('Der Zug fährt um zwanzig Uhr.', 'The train leaves at 8 p.m.'),
     ('Ich stehe um sechs Uhr fünfzehn auf.', 'I get up at 6:15.'),
     # years as digits (before: "I've been working in a bank for 2019.")
-    ('Ich arbeite seit 2019 bei einer Bank.', "I've been working for a bank since 2019."),
+    ('Ich arbeite seit 2019 bei einer Bank.', "I've been working at a bank since 2019."),
     ('Der Tisch ist 80 Zentimeter breit.', 'The table is 80 centimeters wide.'),
     ('Wir haben drei Liter Milch getrunken.', 'We drank three liters of milk.'),
     ('Tom ist acht Zentimeter größer als Maria.', 'Tom is eight centimeters taller than Mary.'),
     ('Die Wohnung hat 70 Quadratmeter.', 'The apartment has 70 square meters.'),
-    ('Ich bin 1,80 m groß.', "I'm 1.80 m tall."),         # was "I'm tall at 1.80."
+    ('Ich bin 1,80 m groß.', 'I am 1.80 m tall.'),        # was "I'm tall at 1.80."
     ('Der Tisch ist 80 cm breit.', 'The table is 80 cm wide.'),  # was "The table is 80 crown."
     # the time before "Uhr" is written in English (before: "at 15", "at 20:15 o'clock", "at 6 30 o'clock")
     ('Wir treffen uns um 15 Uhr.', "We'll meet at 3 p.m."),
-    ('Der Film beginnt um 20:15 Uhr.', 'The movie begins at 8:15 p.m.'),
+    ('Der Film beginnt um 20:15 Uhr.', 'The movie starts at 8:15 p.m.'),
     ('Ich stehe um 6 Uhr 30 auf.', 'I get up at 6:30.'),
     ('Es ist 12 Uhr.', "It's noon."),
-    ('Um 9:30 Uhr', 'At 9:30'),
+    ('Um 9:30 Uhr', 'At 9:30'),  # v3.6's best hypothesis is "⦅N1⦆ o'clock at ⦅N1⦆": the beam's next
     ('Kannst du mich um halb acht abholen?', 'Can you pick me up at 7:30?'),  # was "at 2:30."
     # euros and "minus" (before: "Admission is 12.50.", "The temperature is 5 degrees today.")
     ('Der Eintritt kostet 12,50 €.', 'Admission is €12.50.'),
     ('Das kostet €5.', 'It costs €5.'),
-    ('Die Temperatur fällt heute auf minus 5 Grad.', 'The temperature falls at minus 5 degrees today.'),
+    ('Die Temperatur fällt heute auf minus 5 Grad.', 'The temperature falls to minus 5 degrees today.'),
     # still wrong, quoted in the model card
     ('Verlauf löschen', 'Delete gradient'),
 ]

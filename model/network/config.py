@@ -71,6 +71,8 @@ PRESETS: dict[str, ModelConfig] = {
     "tiny": ModelConfig(vocab_size=1000, d_model=128, n_heads=4, d_ff=512,
                         encoder_layers=2, decoder_layers=2, dropout=0.0, max_len=256),
     "small": ModelConfig(),
+    # the release's shape since v3.6: trained on a GPU, served on a CPU (MODEL_CARD.md)
+    "medium": ModelConfig(vocab_size=12000, d_model=384, n_heads=6, d_ff=1536),
     "base": ModelConfig(vocab_size=32000, d_model=512, n_heads=8, d_ff=2048,
                         encoder_layers=6, decoder_layers=6, dropout=0.1),
 }

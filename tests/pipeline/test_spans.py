@@ -8,7 +8,7 @@ from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
     english_clock_time, find_spans, glued_spans, mask, placeholder, respell_abbreviations, restore, slots_needed,
     with_abbreviations,
-    takes_no_oclock, with_amounts, with_clock_times, with_names,
+    leading_preposition, takes_no_oclock, with_amounts, with_clock_times, with_names,
 )
 
 
@@ -635,6 +635,30 @@ def test_which_times_take_no_oclock(english, expected):
 ])
 def test_restore_drops_what_a_time_says_already(source, output, expected):
     assert restore(output, mask(source, with_clock_times(source, find_spans(source)))) == expected
+
+
+@pytest.mark.parametrize("english, expected", [
+    ("of Turkey", "of"), ("to Turkey", "to"), ("Turkey", None), ("of", None), ("in Iraq", None),
+])
+def test_the_preposition_a_country_phrase_opens_with(english, expected):
+    assert leading_preposition(english) == expected
+
+
+@pytest.mark.parametrize("source, phrase, output, expected", [
+    # the 22M model (v3.6) writes the preposition itself: "The capital of of Turkey is Ankara."
+    ("Die Hauptstadt der Türkei ist Ankara.", "of Turkey", "The capital of ⦅X1⦆ is Ankara.",
+     "The capital of Turkey is Ankara."),
+    ("Die Hauptstadt der Türkei ist Ankara.", "of Turkey", "The capital ⦅X1⦆ is Ankara.",
+     "The capital of Turkey is Ankara."),
+    ("Wir fliegen in die Türkei.", "to Turkey", "We fly to ⦅X1⦆.", "We fly to Turkey."),
+    ("Wir fliegen in die Türkei.", "to Turkey", "We fly of ⦅X1⦆.", "We fly of to Turkey."),  # not the same word
+    ("Die Türkei ist schön.", "Turkey", "The beauty of ⦅X1⦆.", "The beauty of Turkey."),     # none in the span
+    ("Die Hauptstadt der Türkei ist Ankara.", "of Turkey", "Proof ⦅X1⦆.", "Proof of Turkey."),  # "of" in a word
+])
+def test_restore_drops_a_preposition_the_country_phrase_says(source, phrase, output, expected):
+    start = source.lower().index("türkei") - 4  # the article before it
+    span = Span(start, start + 10, "name", source[start:start + 10], phrase)
+    assert restore(output, mask(source, [span])) == expected
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -130,18 +130,19 @@ def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs4
 
 
 @pytest.mark.parametrize("texts, expected, calls", [
-    # the model alone wrote "five miles": that text, and only that one, went to the model again,
-    # its measure a number placeholder; the others kept what they got the first time
-    (["Sie läuft jeden Morgen fünf Kilometer.", "Sie läuft jeden Morgen 5 Kilometer.", "Ich habe Hunger."],
-     ["She runs five kilometers every morning.", "She runs 5 kilometers every morning.", "I'm hungry."],
-     [["Sie läuft jeden Morgen fünf Kilometer.", "Sie läuft jeden Morgen ⦅N1⦆ Kilometer.", "Ich habe Hunger."],
-      ["Sie läuft jeden Morgen ⦅N1⦆."]]),
-    # the years as digits ("for ⦅N1⦆" as a span), a count before its noun as a span; the model wrote
-    # "I was born in 198.": that text went to the model again with its year as a span
-    (["Ich arbeite seit 2019 bei einer Bank.", "Ich wurde im Jahre 1988 geboren.", "Ich habe 2000 Yen bezahlt."],
-     ["I've been working for a bank since 2019.", "I was born in 1988.", "I paid 2000 yen."],
-     [["Ich arbeite seit 2019 bei einer Bank.", "Ich wurde im Jahre 1988 geboren.", "Ich habe ⦅N1⦆ Yen bezahlt."],
-      ["Ich wurde im Jahre ⦅N1⦆ geboren."]]),
+    # the model alone wrote "four meters across" for "vier Meter breit" (v3.5: "five miles" for "fünf
+    # Kilometer"): those texts went to the model again, the measure a number placeholder; the other
+    # kept what it got the first time
+    (["Das Zimmer ist vier Meter breit.", "Das Zimmer ist 4 Meter breit.", "Ich habe Hunger."],
+     ["The room is four meters wide.", "The room is 4 meters wide.", "I'm hungry."],
+     [["Das Zimmer ist vier Meter breit.", "Das Zimmer ist ⦅N1⦆ Meter breit.", "Ich habe Hunger."],
+      ["Das Zimmer ist ⦅N1⦆.", "Das Zimmer ist ⦅N1⦆."]]),
+    # the years as digits ("since ⦅N1⦆" as a span), a count before its noun as a span; the model wrote
+    # "She was born in Hamburg in Hamburg.": that text went to the model again with its year as a span
+    (["Ich arbeite seit 2019 bei einer Bank.", "Sie wurde 1975 in Hamburg geboren.", "Ich habe 2000 Yen bezahlt."],
+     ["I've been working at a bank since 2019.", "She was born in Hamburg in 1975.", "I paid 2000 yen."],
+     [["Ich arbeite seit 2019 bei einer Bank.", "Sie wurde 1975 in Hamburg geboren.", "Ich habe ⦅N1⦆ Yen bezahlt."],
+      ["Sie wurde ⦅N1⦆ in Hamburg geboren."]]),
 ])
 def test_a_text_that_lost_a_measure_or_a_year_is_translated_again_with_it_as_a_span(release_pipeline, texts,
                                                                                       expected, calls):
@@ -351,3 +352,17 @@ def test_characters_the_vocabulary_lacks_come_back_as_written(release_pipeline, 
 def test_signs_the_model_drops_are_kept(release_pipeline, german, kept):
     [out] = release_pipeline.translate([german])
     assert kept in out, out
+
+
+def test_a_hypothesis_with_every_placeholder_goes_before_repair(release_pipeline):
+    # the release model's best for "Um ⦅N1⦆ Uhr." writes the time twice; the beam's next writes it once
+    t = release_pipeline.translator
+    hypotheses = [text for text, _ in t.translate_n_best(["Um ⦅N1⦆ Uhr."], beam_size=4, n_best=4)[0]]
+    assert hypotheses[0].count("⦅N1⦆") == 2 and hypotheses[1] == "At ⦅N1⦆ o'clock."
+    assert release_pipeline.translate(["Um 9:30 Uhr"]) == ["At 9:30"]
+    aligned = release_pipeline.translate_aligned(["Um 9:30 Uhr"])[0]
+    assert aligned.target == "At 9:30"
+    assert [aligned.target[s:e] for s, e in aligned.target_words] == ["At", "9:30"]
+    # greedy search has no other hypothesis: the repeated placeholder is removed (the model's "⦅N1⦆
+    # o'clock at ⦅N1⦆" keeps its first) and the "o'clock" after it goes
+    assert Pipeline(t, Options(beam_size=1)).translate(["Um 9:30 Uhr"]) == ["9:30 at"]

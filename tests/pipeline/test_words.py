@@ -136,6 +136,35 @@ def test_oclock_after_a_time_that_says_it_goes(output, slots, expected):
     assert render(restore_words(from_text(output), slots))[0] == expected
 
 
+@pytest.mark.parametrize("texts, slots, expected", [
+    # the word alignment writes "o'clock." as four words: "o", "'", "clock", "." (translate_aligned
+    # gave "At 9:30 o'clock" and "at 8:15 p.m.." where translate gave "At 9:30", "at 8:15 p.m.")
+    (["At", "⦅N1⦆", "o", "'", "clock"], {"⦅N1⦆": "9:30"}, "At 9:30"),
+    (["At", "⦅N1⦆", "o", "’", "clock", "."], {"⦅N1⦆": "8:15 p.m."}, "At 8:15 p.m."),
+    (["At", "⦅N1⦆", "o", "'", "clock", ","], {"⦅N1⦆": "noon"}, "At noon,"),
+    (["At", "⦅N1⦆", "o", "'", "clock", "."], {"⦅N1⦆": "8"}, "At 8 o'clock."),   # a plain hour keeps it
+    (["at", "⦅N1⦆", "."], {"⦅N1⦆": "8:15 p.m."}, "at 8:15 p.m."),
+    (["at", "⦅N1⦆", "..."], {"⦅N1⦆": "8:15 p.m."}, "at 8:15 p.m...."),             # an ellipsis stays
+    (["at", "⦅N1⦆", "."], {"⦅N1⦆": "8:15"}, "at 8:15."),
+    (["at", "⦅N1⦆", ".", "o", "'", "clock"], {"⦅N1⦆": "8:15"}, "at 8:15. o'clock"),  # not after the span
+])
+def test_oclock_and_a_stop_as_the_alignment_writes_them(texts, slots, expected):
+    glued = {"'", "’", "clock", ".", ",", "..."}  # written against the word before, as from_aligned gives them
+    ws = [Word(t, "" if i == 0 or (t in glued and texts[i - 1] != ".") else " ") for i, t in enumerate(texts)]
+    assert render(restore_words(ws, slots))[0] == expected
+
+
+@pytest.mark.parametrize("output, slots, expected", [
+    ("The capital of ⦅X1⦆ is Ankara.", {"⦅X1⦆": "of Turkey"}, "The capital of Turkey is Ankara."),
+    ("The capital ⦅X1⦆ is Ankara.", {"⦅X1⦆": "of Turkey"}, "The capital of Turkey is Ankara."),
+    ("We fly to ⦅X1⦆.", {"⦅X1⦆": "to Turkey"}, "We fly to Turkey."),
+    ("We fly of ⦅X1⦆.", {"⦅X1⦆": "to Turkey"}, "We fly of to Turkey."),          # not the same word
+    ("The beauty of ⦅X1⦆.", {"⦅X1⦆": "Turkey"}, "The beauty of Turkey."),       # none in the span
+])
+def test_a_preposition_the_country_phrase_says_goes(output, slots, expected):
+    assert render(restore_words(from_text(output), slots))[0] == expected
+
+
 def test_restore_words_converts_and_drops_invented_placeholders():
     ws = words(("⦅X2⦆",), ("Rent",), ("is",), ("⦅N1⦆",), ("euros",), ("⦅X9⦆",), ("+.",))
     restored = restore_words(ws, {"⦅N1⦆": "1,450", "⦅X2⦆": "🏠"})
