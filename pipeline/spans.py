@@ -644,12 +644,16 @@ def takes_no_oclock(english: str) -> bool:
     return _NO_OCLOCK.fullmatch(english) is not None
 
 
+# The prepositions that open a country phrase's English (``_country_phrase``: "of Turkey", "to Turkey").
+_COUNTRY_PREPOSITIONS = ("of", "to")
+
+
 def leading_preposition(english: str) -> str | None:
     """The preposition a country phrase's English opens with ("of Turkey", "to Turkey":
     ``_country_phrase``), which the model may write before the placeholder too ("The capital of
     ⦅X1⦆" came out as "The capital of of Turkey"); else None."""
     first, _, rest = english.partition(" ")
-    return first if rest and first in ("of", "to") else None
+    return first if rest and first in _COUNTRY_PREPOSITIONS else None
 
 
 def with_clock_times(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -908,8 +912,8 @@ def restore(output: str, masked: Masked) -> str:
     return re.sub(rf"[ \t]*{marker}(?:[ \t]*{marker})*[ \t]*", tidy, text)
 
 
-_AFTER_SPAN = re.compile(r"(?:(?<![\w'’])(of|to)[ \t]+)?(⦅[NX][0-9]+⦆)([ \t]*o['’]clock(?![\w'’]))?(\.(?!\.))?",
-                         re.IGNORECASE)
+_AFTER_SPAN = re.compile(rf"(?:(?<![\w'’])({'|'.join(_COUNTRY_PREPOSITIONS)})[ \t]+)?(⦅[NX][0-9]+⦆)"
+                         r"([ \t]*o['’]clock(?![\w'’]))?(\.(?!\.))?", re.IGNORECASE)
 
 
 def _fitted(output: str, slots: dict[str, str]) -> str:

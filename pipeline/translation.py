@@ -462,26 +462,23 @@ class Pipeline:
         has neither ("At ⦅N1⦆ o'clock."), in place; repair by alignment (``words``) is left for
         those without one, and for greedy search, which has no others."""
         t, o = self.translator, self.options
-        off = [i for i, output in enumerate(outputs) if self.needs_another(output)]
+        off = [i for i, output in enumerate(outputs) if self._needs_another(output)]
         if o.beam_size < 2 or not off:
             return
         hyps = t.translate_n_best([inputs[i] for i in off], beam_size=o.beam_size, n_best=o.beam_size,
                                   length_penalty=o.length_penalty, batch_size=o.batch_size,
                                   no_repeat_ngram_size=o.no_repeat_ngram_size)
-        chosen = {}
+        chosen: dict[int, str] = {}  # output index -> the hypothesis as the model wrote it
         for i, candidates in zip(off, hyps):
             for text, _score in candidates[1:]:
                 candidate = self.reopened(AlignedText(inputs[i], text), sources[i])
-                if not self.needs_another(candidate):
-                    chosen[i] = text
+                if not self._needs_another(candidate):
+                    chosen[i], outputs[i] = text, candidate
                     break
-        if aligned and chosen:
+        if aligned and chosen:  # the word alignment of the hypotheses taken
             realigned = t.align([inputs[i] for i in chosen], [t.tokenizer.encode(chosen[i]) for i in chosen])
             for i, output in zip(chosen, realigned):
                 outputs[i] = self.reopened(output, sources[i])
-        else:
-            for i, text in chosen.items():
-                outputs[i] = self.reopened(AlignedText(inputs[i], text), sources[i])
 
     def _realign(self, outputs: list[AlignedText]) -> list[AlignedText]:
         """Outputs whose placeholders need repair get their word alignment (it says where)."""
@@ -494,7 +491,7 @@ class Pipeline:
         return outputs
 
     @classmethod
-    def needs_another(cls, output: AlignedText) -> bool:
+    def _needs_another(cls, output: AlignedText) -> bool:
         """Whether ``output`` (a model output for its ``source``) lost or repeated a placeholder, or
         repeated a bracket or sign: the pipeline takes another of the beam's hypotheses where one
         has neither (the inspector's beam and completions show the model's own ranking)."""

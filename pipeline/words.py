@@ -196,11 +196,10 @@ def _without_preposition(words: list[Word], slots: dict[str, str]) -> list[Word]
     the preposition's gap."""
     words, out = list(words), []
     for i, w in enumerate(words):
-        if i + 1 < len(words) and w.text.lower() in ("of", "to"):
-            head = PLACEHOLDER_RE.match(words[i + 1].text)
-            if head and leading_preposition(slots.get(head[0], "")) == w.text.lower():
-                words[i + 1] = replace(words[i + 1], gap=w.gap)
-                continue
+        head = PLACEHOLDER_RE.match(words[i + 1].text) if i + 1 < len(words) else None
+        if head and leading_preposition(slots.get(head[0], "")) == w.text.lower():
+            words[i + 1] = replace(words[i + 1], gap=w.gap)
+            continue
         out.append(w)
     return out
 
