@@ -314,7 +314,9 @@ _GREETINGS = {"liebe": "Dear", "lieber": "Dear", "liebes": "Dear", "sehr geehrte
               "hallo": "Hello", "hi": "Hi", "hey": "Hey", "servus": "Hi", "moin": "Hi",
               "guten morgen": "Good morning", "guten tag": "Hello", "guten abend": "Good evening"}
 _SALUTATIONS = {"sehr geehrte damen und herren": "Dear Sir or Madam", "liebe kolleginnen und kollegen": "Dear colleagues",
-                "hallo zusammen": "Hello everyone", "hallo allerseits": "Hello everyone", "hi zusammen": "Hi all"}
+                "hallo zusammen": "Hello everyone", "hallo allerseits": "Hello everyone", "hi zusammen": "Hi all",
+                # not a name after a greeting: "Hallo Welt" came out as "Hello Welt"
+                "hallo welt": "Hello world"}
 _CLOSINGS = {
     "mit freundlichen grüßen": "Kind regards", "mit freundlichem gruß": "Kind regards",
     "freundliche grüße": "Kind regards", "mfg": "Kind regards",

@@ -401,6 +401,8 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     # set phrases
     ("Sehr geehrte Damen und Herren, ich schreibe Ihnen.", [("phrase", "Sehr geehrte Damen und Herren", "Dear Sir or Madam")]),
     ("Hallo zusammen!", [("phrase", "Hallo zusammen", "Hello everyone")]),
+    ("Hallo Welt!", [("phrase", "Hallo Welt", "Hello world")]),
+    ("Hallo Welt, wie geht es dir?", [("phrase", "Hallo Welt", "Hello world")]),
     ("Mit freundlichen Grüßen", [("phrase", "Mit freundlichen Grüßen", "Kind regards")]),
     ("Viele Grüße, Anna", [("phrase", "Viele Grüße", "Best regards"), ("name", "Anna", None)]),
     ("Liebe Grüße Anna", [("phrase", "Liebe Grüße", "Best wishes"), ("name", "Anna", None)]),
