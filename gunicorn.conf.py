@@ -1,6 +1,6 @@
 """gunicorn settings for the web service (Procfile and Dockerfile run ``gunicorn --config gunicorn.conf.py``).
 
-Read from the environment: PORT (default 8000), WEB_CONCURRENCY (workers, default: one per core,
+Read from the environment: PORT (default 8000), WEB_CONCURRENCY (workers, default: one per two cores,
 at most 4), GUNICORN_TIMEOUT (seconds, default 60). The app's own settings (MODEL_PATH, ...) are
 read by ``create_app``.
 """
@@ -30,13 +30,17 @@ def serves_on_gpu(environ, driver: str = NVIDIA_DRIVER) -> bool:
 
 
 gpu = serves_on_gpu(os.environ)
-# On a CPU, translation is CPU-bound: as many workers as cores, each running one translation at a
-# time (the app serializes model calls per process) with cores / WEB_CONCURRENCY torch threads;
-# publish the final worker count for that. On a GPU: one worker per GPU (each would hold its own
-# copy of the model in GPU memory, and one process keeps the GPU busy).
+# On a CPU, translation is CPU-bound: a worker for every two cores (at most 4), each with
+# cores / WEB_CONCURRENCY threads, on which its CTranslate2 engine translates as many batches at once
+# (PARALLEL_BATCHES); publish the final worker count for that. One worker with two batches at once
+# served more requests than two workers with one each, in less memory: one copy of the weights
+# and of the app instead of two (bench/README.md, "Parallel batches"); more batches per worker
+# would make its Python (HTTP, the text pipeline) the limit, as it holds the GIL. On a GPU: one
+# worker per GPU (each would hold its own copy of the model in GPU memory, and one process keeps
+# the GPU busy).
 # (This file is loaded before the app's directory is importable, so no "from app import ...".)
 cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-workers = int(os.environ.get("WEB_CONCURRENCY") or (1 if gpu else min(4, cores)))
+workers = int(os.environ.get("WEB_CONCURRENCY") or (1 if gpu else max(1, min(4, cores // 2))))
 os.environ["WEB_CONCURRENCY"] = str(workers)
 # Threads only wait on sockets: a browser's idle pre-opened connection would block a sync worker
 # until the timeout, while gthread keeps serving other clients and keep-alive connections.

@@ -98,10 +98,11 @@ class TranslationService:
         self.cache = translator if isinstance(translator, CachedTranslator) else None
         inner = translator.inner if self.cache is not None else translator
         self.batcher = inner if isinstance(inner, BatchingEngine) else None
-        # One model call at a time per process: a worker's request threads would otherwise run
+        # One torch call at a time per process: a worker's request threads would otherwise run
         # their torch threads side by side and oversubscribe the cores set aside for the worker.
-        # The batcher serializes the pipeline's model calls itself (under this same lock); the
-        # inspector's own torch calls take it here. Never hold it around a pipeline call.
+        # The batcher serializes the pipeline's model calls itself (under this same lock; only
+        # CTranslate2's parallel batches run beside each other, each on its share of the cores);
+        # the inspector's own torch calls take it here. Never hold it around a pipeline call.
         self.model_lock = self.batcher.lock if self.batcher is not None else threading.RLock()
         if self.batcher is not None:  # a worker that goes idle gives back what its model calls freed
             self.batcher.on_idle = release_free_memory
@@ -280,6 +281,7 @@ def init_app(app: Flask) -> None:
         # ct2: converted here, in the master; each worker then starts its own CT2 translator
         translator = load_engine(config["MODEL_PATH"], engine=config["ENGINE"], device=config["DEVICE"],
                                  quantization=config["QUANTIZATION"], threads=threads,
+                                 parallel=config["PARALLEL_BATCHES"],
                                  cache_size=config["TRANSLATION_CACHE"],
                                  batching=BatchingOptions(max_wait=config["BATCH_WAIT_MS"] / 1000))
     except CheckpointError as exc:

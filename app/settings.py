@@ -38,6 +38,9 @@ DEFAULTS: dict[str, Any] = {
     "MAX_ALTERNATIVES": 3,        # most alternatives a /translate request may ask for
     "MAX_ATTENTION_CHARS": 500,   # attention is O(length^2) numbers per head: keep pages small
     "TORCH_THREADS": 0,           # intra-op threads per worker; 0 = cores / WEB_CONCURRENCY
+    # Batches a worker's CTranslate2 engine translates at once, sharing the weights; they share the
+    # worker's threads (TORCH_THREADS). 0 = one batch per thread on a CPU, one batch on a GPU.
+    "PARALLEL_BATCHES": 0,
     "API_KEYS": "",               # comma-separated keys; empty = api_key is accepted and ignored
     # Rate limits and the key database (app/limits.py, app/apikeys.py; python -m app.keys).
     "REQ_LIMIT": 0,               # requests per minute per client on the translation API; 0 = no limit
@@ -71,7 +74,7 @@ DEFAULTS: dict[str, Any] = {
 
 # Integer settings and the smallest value each may take.
 _INTS = {"MAX_CHARS": 1, "BATCH_LIMIT": 1, "REQ_LIMIT": 0, "PROXY_COUNT": 0, "BEAM_SIZE": 1, "MAX_ALTERNATIVES": 0,
-         "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "TRANSLATION_CACHE": 0, "BATCH_WAIT_MS": 0, "MAX_CONTENT_LENGTH": 1024,
+         "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "PARALLEL_BATCHES": 0, "TRANSLATION_CACHE": 0, "BATCH_WAIT_MS": 0, "MAX_CONTENT_LENGTH": 1024,
          "MAX_FILE_BYTES": 1, "MAX_FILE_CHARS": 1, "FILE_TTL": 1, "MAX_STORED_FILES": 1, "MAX_STORED_BYTES": 1,
          "PERMALINK_TTL": 1, "MAX_PERMALINKS": 1, "MAX_PERMALINK_BYTES": 1,
          "MAX_GLOSSARY_ENTRIES": 1, "MAX_GLOSSARIES": 1}

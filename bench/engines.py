@@ -74,14 +74,12 @@ class RawCT2:
 def make_engines(checkpoint: str, threads: int) -> dict:
     """torch, ct2-float32 and ct2-int8 on one PyTorch model, and ct2-int8 called directly."""
     from model.inference.ct2_engine import CT2Translator
-    from model.inference.ct2_converter import model_files
     from model.inference.translator import Translator
 
     torch_translator = Translator.from_checkpoint(checkpoint, device="cpu")
     engines = {"torch": torch_translator}
     for quantization in ("float32", "int8"):
-        files = model_files(torch_translator.model, torch_translator.tokenizer, quantization)
-        engine = CT2Translator(torch_translator, files, quantization=quantization, threads=threads)
+        engine = CT2Translator(torch_translator, quantization=quantization, threads=threads)
         engine.engine_translator()  # its load is startup, not translation
         engines[f"ct2-{quantization}"] = engine
     engines["ct2-int8-raw"] = RawCT2(engines["ct2-int8"])

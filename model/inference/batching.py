@@ -17,7 +17,11 @@ front of an engine:
   batch is run again alone, so one caller's bad input fails that caller only;
 - every other model call (n-best lists, alignment, word confidences) runs under the same ``lock``,
   and so does the app's inspector: one model call at a time per process, as the worker's cores
-  are set aside for one.
+  are set aside for one;
+- except for an engine that runs several searches at once (``parallel`` > 1: CTranslate2 with
+  ``inter_threads``, each search on its own cores): then ``parallel`` scheduler threads gather and
+  send batches side by side, outside the lock. A worker's small batches use a core each better
+  than two cores together (bench/README.md, "Parallel batches").
 
 A batch gives each sentence exactly the output it gets alone: the engines translate every
 sentence of a call independently (padding is masked), and a test checks it on both engines.
@@ -30,6 +34,7 @@ so a gunicorn worker forked from a master that built the engine starts its own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -86,6 +91,8 @@ class BatchingEngine(Wrapping):
         self._pid: int | None = None
         self._waiting = 0           # callers waiting for their outputs, queued or in a batch
         self._worked = False        # a batch ran since ``on_idle`` last ran
+        self._running = 0           # batches taken and not yet answered
+        self._gathering = threading.Lock()  # one scheduler thread gathers at a time
 
     # ------------------------------------------------------------------------------ batched
 
@@ -150,15 +157,23 @@ class BatchingEngine(Wrapping):
         """Start this process's scheduler thread (called with ``_ready`` held)."""
         if self._pid != os.getpid():
             # A fork copies the queue and flags of the parent's moment, but not its thread.
-            self._queue, self._loaded, self._waiting = [], False, 0
+            self._queue, self._loaded, self._waiting, self._running = [], False, 0, 0
+            self._gathering = threading.Lock()
             self._pid = os.getpid()
-            threading.Thread(target=self._serve, name="batching-engine", daemon=True).start()
+            for _ in range(self.parallel):
+                threading.Thread(target=self._serve, name="batching-engine", daemon=True).start()
 
     def _serve(self) -> None:
         while True:
-            batch = self._gather()
+            with self._gathering:  # the others wait here, or translate the batches they took
+                batch = self._gather()
             if batch:
-                self._run(batch)
+                try:
+                    self._run(batch)
+                finally:
+                    with self._ready:
+                        self._running -= 1
+                        self._ready.notify_all()
             elif self.on_idle is not None:
                 try:
                     self.on_idle()
@@ -168,10 +183,11 @@ class BatchingEngine(Wrapping):
     def _gather(self) -> list[_Call]:
         """The next batch: the first queued call and the queued calls with its search options, up
         to ``max_sentences`` sentences; under load, waiting up to ``max_wait`` for more. Empty
-        when, after some work, nothing came for ``idle_after`` seconds (time for ``on_idle``)."""
+        when, after some work, nothing came for ``idle_after`` seconds and no batch is being
+        translated (time for ``on_idle``)."""
         with self._ready:
             while not self._queue:
-                if self._worked and self.on_idle is not None:
+                if self._worked and self.on_idle is not None and not self._running:
                     if not self._ready.wait(self.options.idle_after) and not self._queue:
                         self._worked = False
                         return []
@@ -191,6 +207,7 @@ class BatchingEngine(Wrapping):
             self._queue = [c for c in self._queue if id(c) not in taken]
             self._loaded = len(batch) > 1
             self._worked = True
+            self._running += 1
             return batch
 
     def _fits(self, first: _Call) -> tuple[list[_Call], int]:
@@ -207,7 +224,7 @@ class BatchingEngine(Wrapping):
         started = time.monotonic() if started is None else started
         texts = [t for call in batch for t in call.texts]
         try:
-            with self.lock:
+            with self.lock if self.parallel == 1 else contextlib.nullcontext():
                 engine_started = time.monotonic()
                 outputs = self.inner.output_ids(texts, **batch[0].search)
                 engine_seconds = time.monotonic() - engine_started

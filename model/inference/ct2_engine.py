@@ -1,7 +1,7 @@
 """``CT2Translator``: our checkpoint run by CTranslate2, behind ``Translator``'s interface.
 
-The checkpoint is converted in memory when the translator is made (``model.inference.ct2_converter``, ~0.2 s
-for the ``small`` preset), so there is no disk cache to go stale. Word alignment, attention
+The checkpoint is converted when the translator is made (``model.inference.ct2_converter``, ~0.2 s
+for the ``small`` preset), into files that live as long as the process: no cache to go stale. Word alignment, attention
 views and everything else that needs attention weights stay with the PyTorch model, which is kept
 inside (``self.torch``): ``align`` and the second half of ``translate_aligned`` run there, and any
 attribute this class does not define is the PyTorch translator's.
@@ -30,14 +30,23 @@ and a beam that reaches the length limit ends without EOS's log-probability in C
 ours. Greedy search is unaffected by either.
 
 A ``ctranslate2.Translator`` owns worker threads, which do not survive ``fork``: it is made on
-first use in each process (gunicorn forks its workers after ``create_app``), from model files
-kept in memory.
+first use in each process (gunicorn forks its workers after ``create_app``), from the model files
+written once to a private temporary directory (``ModelDirectory``). Not from the files in memory:
+CTranslate2 keeps its own copy of files given in memory besides the weights it loads from them, a
+second copy per process (bench/README.md, "Memory").
+
+``parallel`` batches are translated at once (CTranslate2's ``inter_threads``, sharing one copy of
+the weights on the CPU), each on ``threads`` threads: small batches gain little from a second
+thread, and a server's batches are small (bench/README.md, "Parallel batches").
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import threading
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -71,45 +80,84 @@ def check_compute_type(quantization: str, device_kind: str) -> None:
         raise ValueError(f"quantization {quantization} needs a GPU (device cuda); on the CPU use int8 or float32")
 
 
+class ModelDirectory:
+    """The CT2 model files of a PyTorch translator in a private temporary directory (mode 0700),
+    removed when the process that wrote it exits, not when a process forked from it does. Written
+    again, from the PyTorch weights, if something removed it meanwhile (a temp cleaner on a server
+    that runs for weeks)."""
+
+    def __init__(self, translator: Translator, weights: str):
+        self._translator = translator
+        self._weights = weights
+        self.path = Path(tempfile.mkdtemp(prefix="de-en-nmt-ct2-"))
+        weakref.finalize(self, _remove_if_owner, self.path, os.getpid())  # when freed, or at exit
+        self.write()
+
+    def write(self) -> None:
+        """Write the files, each atomically (a process that loads meanwhile sees whole files)."""
+        self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        files = model_files(self._translator.model, self._translator.tokenizer, self._weights)
+        for name, data in files.items():
+            part = self.path / f".{name}.{os.getpid()}.part"
+            part.write_bytes(data)
+            os.replace(part, self.path / name)
+        self.names = sorted(files)
+
+    def ready(self) -> Path:
+        """The directory, written again first if any of its files is gone."""
+        if not all((self.path / name).is_file() for name in self.names):
+            self.write()
+        return self.path
+
+
+def _remove_if_owner(path: Path, owner: int) -> None:
+    # A gunicorn worker runs its parent's exit hooks too: only the writer removes the files.
+    if os.getpid() == owner:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 class CT2Translator(TorchBacked):
     """The engine interface (``interface.Engine``) on CTranslate2: its searches; what reads the
     network itself comes from the PyTorch translator ``torch`` (``TorchBacked``)."""
 
     engine = "ct2"
 
-    def __init__(self, translator: Translator, files: dict[str, bytes], *, quantization: str = "int8",
-                 threads: int = 0):
+    def __init__(self, translator: Translator, *, quantization: str = "int8", threads: int = 0, parallel: int = 1):
         require_int("threads", threads, 0)
+        require_int("parallel", parallel, 1)
         check_compute_type(quantization, translator.device.type)
         self.torch = translator
         self.quantization = quantization
         self.threads = threads
-        self._files = files
+        self.parallel = parallel
+        self.files = ModelDirectory(translator, WEIGHTS[quantization])
         self._pieces = vocabulary(translator.tokenizer)
         self.piece_ids = {piece: i for i, piece in enumerate(self._pieces)}
         self._suppress = [[self._pieces[PAD_ID]], [self._pieces[BOS_ID]]]
         self._ct2: Any = None
+        self._inherited: Any = None
         self._pid = -1
         self._lock = threading.Lock()
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, device: str = "cpu", *, quantization: str = "int8",
-                        threads: int = 0) -> "CT2Translator":
+                        threads: int = 0, parallel: int = 1) -> "CT2Translator":
         require_ctranslate2()
         translator = Translator.from_checkpoint(path, device=device)
-        check_compute_type(quantization, translator.device.type)
-        files = model_files(translator.model, translator.tokenizer, WEIGHTS[quantization])
-        return cls(translator, files, quantization=quantization, threads=threads)
+        return cls(translator, quantization=quantization, threads=threads, parallel=parallel)
 
     def engine_translator(self):
         """This process's ``ctranslate2.Translator``, made on first use (and again after a fork)."""
         with self._lock:
             if self._ct2 is None or self._pid != os.getpid():
+                # A translator made before a fork is kept, never freed: freeing it in the child
+                # would wait forever for its worker threads, which the fork did not copy.
+                self._inherited = self._ct2
                 ctranslate2 = require_ctranslate2()
                 device = self.torch.device.type
                 self._ct2 = ctranslate2.Translator(
-                    f"de-en-nmt:{self.torch.checkpoint}", device=device, compute_type=self.quantization,
-                    intra_threads=self.threads, inter_threads=1, files=self._files)
+                    str(self.files.ready()), device=device, compute_type=self.quantization,
+                    intra_threads=self.threads, inter_threads=self.parallel)
                 self._pid = os.getpid()
             return self._ct2
 

@@ -67,21 +67,29 @@ def resolve_engine(engine: str, device: str = "auto") -> str:
 
 
 def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto", quantization: str = "int8",
-                threads: int = 0, cache_size: int = 0, batching: BatchingOptions | None = None) -> Engine:
+                threads: int = 0, parallel: int = 0, cache_size: int = 0,
+                batching: BatchingOptions | None = None) -> Engine:
     """The translator of ``engine`` for checkpoint ``path``; with ``batching``, behind a scheduler
     that batches concurrent callers (``BatchingEngine``); then in a cache of this process when
     ``cache_size`` > 0 (its ``store`` may be replaced by a shared one), so that only misses are batched.
 
-    ``threads``: CTranslate2's intra-op threads (0 = its default); torch's are set by the caller."""
-    from model.inference.translator import Translator
+    CTranslate2 translates ``parallel`` batches at once (0: one per thread of ``threads`` on a CPU,
+    one on a GPU), each on ``threads`` // ``parallel`` threads (``threads`` 0: its default, one
+    batch at a time). Torch's threads are set by the caller."""
+    from model.inference.translator import Translator, resolve_device
 
     require_int("cache_size", cache_size, 0)
+    require_int("threads", threads, 0)
+    require_int("parallel", parallel, 0)
     chosen = resolve_engine(engine, device)
 
     def ct2() -> Engine:
         from model.inference.ct2_engine import CT2Translator
 
-        made = CT2Translator.from_checkpoint(path, device, quantization=quantization, threads=threads)
+        on_gpu = resolve_device(device).type == "cuda"
+        batches = parallel or (1 if on_gpu or not threads else threads)
+        made = CT2Translator.from_checkpoint(path, device, quantization=quantization,
+                                             threads=max(1, threads // batches) if threads else 0, parallel=batches)
         if made.device.type == "cuda":
             made.engine_translator()  # CT2's CUDA libraries load here, not at the first request
         return made

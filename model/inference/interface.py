@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 class Engine(Protocol):
     engine: str                        # "torch" or "ct2"
+    parallel: int                      # searches it runs at once when called from several threads
 
     @property
     def torch(self) -> Translator: ...
@@ -106,6 +107,10 @@ class Wrapping(TorchBacked):
     @property
     def engine(self) -> str:
         return self.inner.engine
+
+    @property
+    def parallel(self) -> int:
+        return self.inner.parallel
 
     @property
     def torch(self) -> Translator:

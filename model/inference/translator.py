@@ -53,6 +53,7 @@ class Translator:
     """The PyTorch engine (``interface.Engine``), and the PyTorch side of the other engines."""
 
     engine = "torch"
+    parallel = 1  # one search at a time: its threads are torch's intra-op threads
 
     def __init__(self, model: Transformer, tokenizer: Tokenizer, meta: dict[str, Any], device: torch.device,
                  checkpoint: str = "", lexicon: Lexicon | None = None):

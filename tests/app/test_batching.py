@@ -23,7 +23,9 @@ def until(condition, seconds: float = 10) -> None:
 
 @pytest.mark.parametrize("engine", ["torch", "ct2"])
 def test_concurrent_requests_are_batched_and_answered_as_alone(make_app, engine):
-    app = make_app(ENGINE=engine, QUANTIZATION="float32", TRANSLATION_CACHE=0, BATCH_WAIT_MS=50)
+    # One batch at a time, so that holding the model lock holds the engine (parallel batches of
+    # CTranslate2 run outside it: tests/model/inference/test_batching.py).
+    app = make_app(ENGINE=engine, QUANTIZATION="float32", TRANSLATION_CACHE=0, BATCH_WAIT_MS=50, PARALLEL_BATCHES=1)
     service = app.extensions["translation_service"]
     assert service.batcher.on_idle is release_free_memory  # an idle worker gives back what it freed
     alone = [app.test_client().post("/translate", json={"q": text, **OK}).get_json() for text in TEXTS]

@@ -129,6 +129,14 @@ def test_gpu_serving_loads_in_each_worker(monkeypatch, tmp_path, env, driver, gp
     assert "torch" not in vars(conf)
 
 
+@pytest.mark.parametrize("cores, workers", [(1, 1), (2, 1), (3, 1), (4, 2), (8, 4), (16, 4)])
+def test_a_cpu_server_has_a_worker_for_every_two_cores(monkeypatch, cores, workers):
+    import os
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)))
+    conf = load_gunicorn_conf(monkeypatch, DEVICE="cpu")
+    assert conf.workers == workers and os.environ["WEB_CONCURRENCY"] == str(workers)
+
+
 def test_gunicorn_conf_defaults(monkeypatch):
     conf = load_gunicorn_conf(monkeypatch)
     assert conf.bind == "0.0.0.0:8000" and 1 <= conf.workers <= 4

@@ -87,6 +87,18 @@ def test_cache_setting_wraps_the_engine(make_app):
     assert isinstance(plain.translator.inner, Translator)
 
 
+@pytest.mark.parametrize("settings, expected", [
+    (dict(TORCH_THREADS=2), (2, 1)),                        # a worker's two cores: two batches at once
+    (dict(TORCH_THREADS=2, PARALLEL_BATCHES=1), (1, 2)),    # one batch on both cores, as before
+    (dict(TORCH_THREADS=4, PARALLEL_BATCHES=2), (2, 2)),
+])
+def test_parallel_batches_share_the_workers_threads(make_app, pairs40, settings, expected):
+    service = make_app(ENGINE="ct2", QUANTIZATION="float32", TRANSLATION_CACHE=0, **settings).extensions[
+        "translation_service"]
+    assert (service.batcher.parallel, service.batcher.inner.threads) == expected
+    assert service.translate([de for de, _ in pairs40[:6]]) == [en for _, en in pairs40[:6]]
+
+
 def test_repeated_sentences_skip_the_model(make_app, monkeypatch):
     service = make_app(ENGINE="ct2", TRANSLATION_CACHE=100).extensions["translation_service"]
     cache = service.translator

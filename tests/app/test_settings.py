@@ -44,6 +44,7 @@ def test_strings_from_the_environment_are_converted():
     ("BEAM_SIZE", 2.5, "BEAM_SIZE must be an integer >= 1, got 2.5"),
     ("BEAM_SIZE", True, "BEAM_SIZE must be an integer >= 1, got True"),
     ("MAX_CONTENT_LENGTH", "10", "MAX_CONTENT_LENGTH must be an integer >= 1024, got '10'"),
+    ("PARALLEL_BATCHES", "-1", "PARALLEL_BATCHES must be an integer >= 0, got '-1'"),
     ("DEVICE", "tpu", "DEVICE must be one of auto, cpu, cuda, got 'tpu'"),
     ("MODEL_PATH", "", "MODEL_PATH must name a checkpoint file, got ''"),
     ("CORPUS_PATH", 3, "CORPUS_PATH must be a string, got 3"),

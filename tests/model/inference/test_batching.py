@@ -87,6 +87,8 @@ def test_a_bad_call_fails_alone(batcher, inner):
 class Slow:
     """The engine, taking ``seconds`` longer for every call."""
 
+    parallel = 1
+
     def __init__(self, inner, seconds: float):
         self.inner, self.seconds = inner, seconds
 
@@ -187,6 +189,52 @@ def test_a_failing_on_idle_does_not_stop_the_scheduler(inner):
         assert engine.output_ids([text]) == inner.output_ids([text])
         until(lambda: len(calls) >= 1)
     until(lambda: len(calls) == 2)
+
+
+class Overlapping:
+    """The engine, running ``parallel`` searches at once, each taking 20 ms longer; counts how many
+    run at the same time."""
+
+    def __init__(self, inner, parallel: int):
+        self.inner, self.parallel = inner, parallel
+        self.now = self.most = 0
+        self.count = threading.Lock()
+
+    def output_ids(self, texts, **search):
+        with self.count:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        try:
+            time.sleep(0.02)
+            return self.inner.output_ids(texts, **search)
+        finally:
+            with self.count:
+                self.now -= 1
+
+
+@pytest.mark.parametrize("parallel", [1, 2, 3])
+def test_an_engine_of_parallel_searches_gets_that_many_batches_at_once(inner, parallel):
+    engine = BatchingEngine(Overlapping(inner, parallel), BatchingOptions(max_wait=0, idle_after=0.01))
+    sentences: list[int] = []
+    engine.on_batch = lambda count, waits, seconds: sentences.append(count)
+    running_when_idle: list[int] = []
+    engine.on_idle = lambda: running_when_idle.append(engine.inner.now)
+    calls = [[TEXTS[k % len(TEXTS)]] for k in range(24)]
+    results: list = [None] * len(calls)
+
+    def run(k: int) -> None:
+        results[k] = engine.output_ids(calls[k])
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert results == [inner.output_ids(call) for call in calls]  # each call answered once, its own
+    assert sum(sentences) == len(calls)
+    assert engine.inner.most == parallel
+    until(lambda: running_when_idle)
+    assert set(running_when_idle) == {0}  # memory is given back only when no batch runs
 
 
 @pytest.mark.parametrize("options, message", [

@@ -18,7 +18,6 @@ from model import translate  # noqa: E402
 from model.search import decoding  # noqa: E402
 from model.inference.ct2_engine import CT2Translator  # noqa: E402
 from model.search.options import DEFAULT  # noqa: E402
-from model.inference.ct2_converter import model_files  # noqa: E402
 from model.network.transformer import Transformer  # noqa: E402
 from model.inference.translator import Translator  # noqa: E402
 
@@ -32,14 +31,12 @@ def torch_translator(tiny_checkpoint) -> Translator:
 
 @pytest.fixture(scope="module")
 def ct2_float32(torch_translator) -> CT2Translator:
-    files = model_files(torch_translator.model, torch_translator.tokenizer, "float32")
-    return CT2Translator(torch_translator, files, quantization="float32", threads=1)
+    return CT2Translator(torch_translator, quantization="float32", threads=1)
 
 
 @pytest.fixture(scope="module")
 def ct2_int8(torch_translator) -> CT2Translator:
-    files = model_files(torch_translator.model, torch_translator.tokenizer, "int8")
-    return CT2Translator(torch_translator, files, quantization="int8", threads=1)
+    return CT2Translator(torch_translator, quantization="int8", threads=1)
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +83,7 @@ def untrained(torch_translator):
     torch.manual_seed(0)
     model = Transformer(torch_translator.config).eval()
     translator = Translator(model, torch_translator.tokenizer, {}, torch.device("cpu"), "untrained")
-    ct2 = CT2Translator(translator, model_files(model, translator.tokenizer, "float32"), quantization="float32")
+    ct2 = CT2Translator(translator, quantization="float32")
     return translator, ct2
 
 
@@ -194,6 +191,61 @@ def test_a_forked_child_makes_its_own_ct2_translator(ct2_float32):
     os.close(read)
     assert data == expected[0] + "|True"
     assert ct2_float32.engine_translator() is parent
+
+
+def test_model_files_live_in_a_private_directory_that_the_writer_alone_removes(tiny_checkpoint, tmp_path):
+    """The CT2 files are written once, to a directory of their own, loaded from there by each process,
+    written again if something removed them, and removed when the process that wrote them exits,
+    not when a forked worker does (gunicorn's workers run their parent's exit hooks)."""
+    import subprocess
+
+    script = f"""
+import os, shutil, sys
+sys.path.insert(0, {str(ROOT)!r})
+from model.inference.ct2_engine import CT2Translator
+engine = CT2Translator.from_checkpoint({str(tiny_checkpoint)!r}, "cpu", quantization="float32", threads=1)
+path = engine.files.path
+print(oct(path.stat().st_mode & 0o777), sorted(os.listdir(path)))
+expected = engine.translate(["Vielen Dank."])
+shutil.rmtree(path)  # a temp cleaner; the next process to load writes the files again
+pid = os.fork()
+if pid == 0:
+    print(engine.translate(["Vielen Dank."]) == expected, flush=True)
+    sys.exit(0)  # a normal exit: the exit hooks run
+os.waitpid(pid, 0)
+print(sorted(os.listdir(path)), flush=True)
+with open({str(tmp_path / "path")!r}, "w") as f:
+    f.write(str(path))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    files = "['config.json', 'model.bin', 'shared_vocabulary.json']"
+    assert done.stdout.splitlines() == [f"0o700 {files}", "True", files]
+    assert not Path((tmp_path / "path").read_text()).exists()  # gone with the process that wrote it
+
+
+def test_a_freed_engine_removes_its_files(torch_translator):
+    engine = CT2Translator(torch_translator, quantization="float32", threads=1)
+    path = engine.files.path
+    assert (path / "model.bin").is_file()
+    del engine
+    import gc
+    gc.collect()
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("threads, parallel, expected", [
+    (2, 0, (2, 1)),   # a CPU: one batch per thread
+    (4, 2, (2, 2)),   # PARALLEL_BATCHES=2 on 4 threads: two threads each
+    (2, 3, (3, 1)),   # more batches than threads: one thread each
+    (0, 0, (1, 0)),   # CTranslate2's own thread count, one batch
+])
+def test_batches_at_once_share_the_threads(tiny_checkpoint, threads, parallel, expected):
+    from model.inference.engines import load_engine
+
+    engine = load_engine(tiny_checkpoint, engine="ct2", device="cpu", threads=threads, parallel=parallel)
+    assert (engine.parallel, engine.threads) == expected
+    assert engine.translate(["Vielen Dank."]) == engine.torch.translate(["Vielen Dank."])
 
 
 # ------------------------------------------------------------------------------------------ command
