@@ -181,7 +181,7 @@ _ALTERNATIVES = {
     "symbol": r"§+|°[CF](?!\w)|[£¥₹₽₺₩]|~(?=[ \t]?[0-9])",
 }
 _SPAN_RE = re.compile("|".join(f"(?P<{kind}>{rx})" for kind, rx in _ALTERNATIVES.items()))
-_MAYBE_SPAN_CHAR = re.compile(rf"[0-9@#`⦅⦆%{{$/\\&§£¥₹₽₺₩{_EMOJI}]|\.[a-z]|[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]"
+_MAYBE_SPAN_CHAR = re.compile(rf"[0-9@#`⦅⦆%{{$/\\&§£¥₹₽₺₩\[{_EMOJI}]|\.[a-z]|[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]"
                               rf"|(?<![\w./-])(?:{_TOOLS})[ \t]")
 _PARTS = re.compile(r"[^\W_]+")
 _URL_TRAILING = ".,;:!?'’"
@@ -263,6 +263,59 @@ def _unrepresentable(text: str, taken: list[Span], representable: Callable[[str]
     return spans
 
 
+# A label in square brackets ("[Abbrechen]", "[Bild auf]"): its brackets, as symbols set apart
+# from the words inside for the model (``_glue``), which wrote "Click [Cancest]." for "Klicken Sie auf
+# [Abbrechen]." (the word glued to its bracket lost SentencePiece's word start).
+_BRACKETED_LABEL = re.compile(r"\[(?=[^\W\d_]+(?:[ \t-][^\W\d_]+)*\])|(?<=[^\W\d_])\]")
+
+
+def _bracketed_labels(text: str, taken: list[Span]) -> list[Span]:
+    found, opened = [], None
+    for match in _BRACKETED_LABEL.finditer(text):
+        if match[0] == "[":
+            opened = match.start()
+        elif opened is not None:
+            if not any(s.start < match.end() and opened < s.end for s in taken):
+                found += [Span(opened, opened + 1, "symbol", "["), Span(match.start(), match.end(), "symbol", "]")]
+            opened = None
+    return found
+
+
+# Keyboard keys that English names otherwise, where a text names a key: in a combination ("Strg+C",
+# "Umschalt + F5"), alone in square brackets ("[Entf]"), and "Strg" anywhere. The model carried
+# "Strg" over as a name ("Press Strg+C.") or dropped it ("Strg+Umschalt+Pos1" -> "Shift+Pos1").
+# LibreOffice's help writes the Mac's key and the PC's together ("BefehlStrg+F": "CommandCtrl+F").
+_KEYS = {
+    "Strg": "Ctrl", "BefehlStrg": "CommandCtrl", "Befehl": "Command", "Umschalt": "Shift",
+    "Umschalttaste": "Shift", "Entf": "Del", "Einfg": "Insert", "Pos1": "Home", "Ende": "End",
+    "Bild auf": "Page Up", "Bild ab": "Page Down", "Eingabe": "Enter", "Eingabetaste": "Enter",
+    "Rücktaste": "Backspace", "Leertaste": "Space", "Tabulator": "Tab", "Wahltaste": "Option",
+    "Feststelltaste": "Caps Lock", "Druck": "Print Screen",
+}
+_KEY = "|".join(re.escape(k).replace(r"\ ", "[ \t]") for k in sorted(_KEYS, key=len, reverse=True))
+_KEY_TOKEN = rf"(?:{_KEY}|Alt(?:Gr)?|Tab|Esc|Fn|F[0-9]{{1,2}}|[A-ZÄÖÜ0-9])(?![\w-])"
+_KEY_RE = re.compile(rf"(?<![\w-]){_KEY_TOKEN}(?:[ \t]*\+[ \t]*{_KEY_TOKEN})+|(?<=\[)(?:{_KEY})(?=\])|(?<![\w-])Strg(?![\w-])")
+_KEY_NAME = re.compile(rf"(?<![\w-])(?:{_KEY})(?![\w-])")
+_NAMED_KEY = re.compile(r"(?<![\w-])(?:[A-Za-zÄÖÜäöü]{2,}[0-9]?|F[0-9]{1,2})(?![\w-])")
+
+
+def _keys(text: str, taken: list[Span]) -> list[Span]:
+    """Key combinations with a named key ("Strg + Alt + Entf", "Alt+F4"; not "A+B") and the keys of
+    ``_KEYS`` in brackets or alone (only "Strg"), outside ``taken`` but replacing an identifier or
+    code inside them ("Pos1"): one span each, written in English ("Ctrl + Alt + Del"). One span
+    for the whole combination: between two placeholders the model dropped the "Alt"."""
+    found = []
+    for match in _KEY_RE.finditer(text):
+        start, end = match.span()
+        if "+" in match[0] and not _NAMED_KEY.search(match[0]):
+            continue
+        overlapping = [s for s in taken if s.start < end and start < s.end]
+        if all(s.kind in ("identifier", "code", "number") and start <= s.start and s.end <= end for s in overlapping):
+            english = _KEY_NAME.sub(lambda key: _KEYS[" ".join(key[0].split())], match[0])
+            found.append(Span(start, end, "phrase", match[0], english))
+    return found
+
+
 def find_spans(text: str, representable: Callable[[str], bool] | None = None) -> list[Span]:
     """Protected spans of ``text``, sorted and non-overlapping (see the module docstring)."""
     spans: list[Span] = []
@@ -278,8 +331,13 @@ def find_spans(text: str, representable: Callable[[str], bool] | None = None) ->
             if kind != "url" or len(found) > (4 if found.startswith("www.") else found.find("/") + 2):
                 target = _english_date(found) if kind == "date" else None
                 spans.append(Span(start, start + len(found), kind, found, target))
+    if (keys := _keys(text, spans)):
+        spans = sorted([s for s in spans if not any(k.start <= s.start < k.end for k in keys)] + keys,
+                       key=lambda s: s.start)
     if representable is not None:
         spans = sorted(spans + _unrepresentable(text, spans, representable), key=lambda s: s.start)
+    if "[" in text:
+        spans = sorted(spans + _bracketed_labels(text, spans), key=lambda s: s.start)
     return spans
 
 

@@ -223,6 +223,11 @@ PIPELINE_EXAMPLES = [
     ('Der Eintritt kostet 12,50 €.', 'Admission is €12.50.'),
     ('Das kostet €5.', 'It costs €5.'),
     ('Die Temperatur fällt heute auf minus 5 Grad.', 'The temperature falls to minus 5 degrees today.'),
+    # a label in brackets and keys (before: "Click [Cancest].", "Press Shift+Pos1."), a set phrase
+    # (before: "Hello Welt!")
+    ('Klicken Sie auf [Abbrechen].', 'Click [Cancel].'),
+    ('Drücken Sie Strg+Umschalt+Pos1.', 'Press Ctrl+Shift+Home.'),
+    ('Hallo Welt!', 'Hello world!'),
     # still wrong, quoted in the model card
     ('Verlauf löschen', 'Delete gradient'),
 ]

@@ -148,6 +148,20 @@ def test_placeholder_rejects(family, index, message):
     ("Es kostet ~5 £.", [("symbol", "~"), ("number", "5"), ("symbol", "£")], "Es kostet ⦅X1⦆ ⦅N1⦆ ⦅X2⦆."),
     ("Bei 100°C kocht es.", [("number", "100"), ("symbol", "°C")], "Bei ⦅N1⦆ ⦅X1⦆ kocht es."),
     ("20 °Celsius, Welle ~ Form", [("number", "20")], "⦅N1⦆ °Celsius, Welle ~ Form"),
+    # a label in square brackets: its brackets set apart from its words for the model ("[Cancest]")
+    ("Klicken Sie auf [Abbrechen].", [("symbol", "["), ("symbol", "]")], "Klicken Sie auf ⦅X1⦆ Abbrechen ⦅X2⦆."),
+    ("[Bild auf] oder [OK]", [("phrase", "Bild auf"), ("symbol", "["), ("symbol", "]")], "[⦅X1⦆] oder ⦅X2⦆ OK ⦅X3⦆"),
+    ("Liste [1, 2], [Shell [Argument ...]]", [("number", "1"), ("number", "2")],
+     "Liste [⦅N1⦆, ⦅N2⦆], [Shell [Argument ...]]"),
+    # keys that English names otherwise: a whole combination with a named key is one span
+    ("Drücken Sie Strg + Alt + Entf.", [("phrase", "Strg + Alt + Entf")], "Drücken Sie ⦅X1⦆."),
+    ("Mit Umschalt+F5 und Strg+Umschalt+Pos1, Alt+F4.",
+     [("phrase", "Umschalt+F5"), ("phrase", "Strg+Umschalt+Pos1"), ("phrase", "Alt+F4")], "Mit ⦅X1⦆ und ⦅X2⦆, ⦅X3⦆."),
+    ("Halten Sie Strg gedrückt und drücken Sie [Entf].", [("phrase", "Strg"), ("phrase", "Entf")],
+     "Halten Sie ⦅X1⦆ gedrückt und drücken Sie [⦅X2⦆]."),
+    # not keys: letters or numbers alone, a word that names a key only in a combination
+    ("Klasse A+B, am Ende + der Eingabe, 1+2", [("number", "1"), ("number", "2")],
+     "Klasse A+B, am Ende + der Eingabe, ⦅N1⦆+⦅N2⦆"),
     # nothing to protect in ordinary German
     ("Straße, Ärger, „Zitat“ – gut… ja", [], "Straße, Ärger, „Zitat“ – gut… ja"),
     ("", [], ""),
@@ -157,6 +171,19 @@ def test_find_and_mask(text, spans, expected):
     assert [(s.kind, s.text) for s in found] == spans
     assert all(text[s.start:s.end] == s.text for s in found)
     assert mask(text, found).text == expected
+
+
+@pytest.mark.parametrize("text, english", [
+    ("Strg + Alt + Entf", "Ctrl + Alt + Del"),
+    ("Strg+Umschalt+Pos1", "Ctrl+Shift+Home"),
+    ("BefehlStrg+F", "CommandCtrl+F"),  # LibreOffice's help: the Mac's key and the PC's
+    ("Umschalt+Leertaste", "Shift+Space"),
+    ("[Bild ab]", "Page Down"),
+    ("Alt+F4", "Alt+F4"),
+])
+def test_keys_are_written_in_english(text, english):
+    [key] = [s for s in find_spans(text) if s.kind == "phrase"]
+    assert key.target == english
 
 
 def test_unrepresentable_runs_exclude_spaces_and_sentence_marks():
