@@ -1,8 +1,9 @@
 """gunicorn settings for the web service (Procfile and Dockerfile run ``gunicorn --config gunicorn.conf.py``).
 
-Read from the environment: PORT (default 8000), WEB_CONCURRENCY (workers, default: one per two cores,
-at most 4), GUNICORN_TIMEOUT (seconds, default 60). The app's own settings (MODEL_PATH, ...) are
-read by ``create_app``.
+Read from the environment: PORT (default 8000), WEB_CONCURRENCY (workers, default: one per two
+cores with CTranslate2's parallel batches, one per core where batches go one at a time; at most 4),
+GUNICORN_TIMEOUT (seconds, default 60). The app's own settings (MODEL_PATH, ...) are read by
+``create_app``.
 """
 
 import ctypes
@@ -30,17 +31,32 @@ def serves_on_gpu(environ, driver: str = NVIDIA_DRIVER) -> bool:
 
 
 gpu = serves_on_gpu(os.environ)
-# On a CPU, translation is CPU-bound: a worker for every two cores (at most 4), each with
-# cores / WEB_CONCURRENCY threads, on which its CTranslate2 engine translates as many batches at once
-# (PARALLEL_BATCHES); publish the final worker count for that. One worker with two batches at once
-# served more requests than two workers with one each, in less memory: one copy of the weights
-# and of the app instead of two (bench/README.md, "Parallel batches"); more batches per worker
-# would make its Python (HTTP, the text pipeline) the limit, as it holds the GIL. On a GPU: one
-# worker per GPU (each would hold its own copy of the model in GPU memory, and one process keeps
-# the GPU busy).
+
+
+def parallel_batches(environ) -> bool:
+    """Whether a worker's engine will translate several batches at once: CTranslate2 (ENGINE auto
+    or ct2, and the package installed; on a CPU) with PARALLEL_BATCHES other than 1. Decided
+    without importing it, as the master must stay light until it loads the app."""
+    import importlib.util
+
+    engine = environ.get("ENGINE", "auto").strip().lower()
+    return (engine in ("auto", "ct2") and environ.get("PARALLEL_BATCHES", "0").strip() != "1"
+            and importlib.util.find_spec("ctranslate2") is not None)
+
+
+# On a CPU, translation is CPU-bound: with CTranslate2 a worker for every two cores (at most 4),
+# each with cores / WEB_CONCURRENCY threads, on which it translates as many batches at once
+# (PARALLEL_BATCHES); else (the PyTorch engine, one batch at a time) a worker per core; publish the
+# final worker count for that. One worker with two batches at once served more requests than two
+# workers with one each, in less memory: one copy of the weights and of the app instead of two;
+# with PyTorch two workers served more (bench/README.md, "Parallel batches"). More batches per
+# worker would make its Python (HTTP, the text pipeline) the limit, as it holds the GIL. On a GPU:
+# one worker per GPU (each would hold its own copy of the model in GPU memory, and one process
+# keeps the GPU busy).
 # (This file is loaded before the app's directory is importable, so no "from app import ...".)
 cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-workers = int(os.environ.get("WEB_CONCURRENCY") or (1 if gpu else max(1, min(4, cores // 2))))
+per_worker = 2 if parallel_batches(os.environ) else 1
+workers = int(os.environ.get("WEB_CONCURRENCY") or (1 if gpu else max(1, min(4, cores // per_worker))))
 os.environ["WEB_CONCURRENCY"] = str(workers)
 # Threads only wait on sockets: a browser's idle pre-opened connection would block a sync worker
 # until the timeout, while gthread keeps serving other clients and keep-alive connections.

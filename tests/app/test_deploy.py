@@ -137,6 +137,26 @@ def test_a_cpu_server_has_a_worker_for_every_two_cores(monkeypatch, cores, worke
     assert conf.workers == workers and os.environ["WEB_CONCURRENCY"] == str(workers)
 
 
+@pytest.mark.parametrize("env, ctranslate2, workers", [
+    ({"ENGINE": "torch"}, True, 2),                 # one batch at a time: a worker per core
+    ({"PARALLEL_BATCHES": "1"}, True, 2),
+    ({}, False, 2),                                 # auto without ctranslate2 is PyTorch
+    ({"ENGINE": "ct2", "PARALLEL_BATCHES": "2"}, True, 1),
+    ({"ENGINE": " CT2 "}, True, 1),
+])
+def test_a_worker_per_core_where_batches_go_one_at_a_time(monkeypatch, env, ctranslate2, workers):
+    import importlib.util
+    import os
+    for name in ("ENGINE", "PARALLEL_BATCHES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: (real(name, *a) if ctranslate2 else None) if name == "ctranslate2" else real(name, *a))
+    conf = load_gunicorn_conf(monkeypatch, DEVICE="cpu", **env)
+    assert conf.workers == workers
+
+
 def test_gunicorn_conf_defaults(monkeypatch):
     conf = load_gunicorn_conf(monkeypatch)
     assert conf.bind == "0.0.0.0:8000" and 1 <= conf.workers <= 4
