@@ -280,7 +280,8 @@ def init_app(app: Flask) -> None:
     try:
         # ct2: converted here, in the master; each worker then starts its own CT2 translator
         translator = load_engine(config["MODEL_PATH"], engine=config["ENGINE"], device=config["DEVICE"],
-                                 quantization=config["QUANTIZATION"], threads=threads,
+                                 quantization=config["QUANTIZATION"], precision=config["TORCH_PRECISION"],
+                                 threads=threads,
                                  parallel=config["PARALLEL_BATCHES"],
                                  cache_size=config["TRANSLATION_CACHE"],
                                  batching=BatchingOptions(max_wait=config["BATCH_WAIT_MS"] / 1000))

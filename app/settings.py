@@ -25,6 +25,9 @@ DEFAULTS: dict[str, Any] = {
     "DEVICE": "auto",             # auto | cpu | cuda
     "ENGINE": "auto",             # auto | ct2 | torch; auto = ct2 (CTranslate2) where it imports and runs
     "QUANTIZATION": "int8",       # ct2 compute type: int8 | float32, on a GPU also float16 | int8_float16
+    # PyTorch weights (alignment, attention, the inspector; translation too with ENGINE=torch): auto |
+    # fp32 | bf16; auto = bf16 where ct2 translates on a CPU with native bfloat16, else fp32.
+    "TORCH_PRECISION": "auto",
     "TRANSLATION_CACHE": 1000,    # model inputs whose translations each worker remembers; 0 = off
     # Concurrent requests' sentences are translated in one engine call (model.inference.batching):
     # under load a batch waits up to this long for more; a lone request never waits.
@@ -79,7 +82,8 @@ _INTS = {"MAX_CHARS": 1, "BATCH_LIMIT": 1, "REQ_LIMIT": 0, "PROXY_COUNT": 0, "BE
          "PERMALINK_TTL": 1, "MAX_PERMALINKS": 1, "MAX_PERMALINK_BYTES": 1,
          "MAX_GLOSSARY_ENTRIES": 1, "MAX_GLOSSARIES": 1}
 _DEVICES = ("auto", "cpu", "cuda")
-_CHOICES = {"DEVICE": _DEVICES, "ENGINE": ("auto", "ct2", "torch"), "QUANTIZATION": ("int8", "float32", "float16", "int8_float16")}
+_CHOICES = {"DEVICE": _DEVICES, "ENGINE": ("auto", "ct2", "torch"), "QUANTIZATION": ("int8", "float32", "float16", "int8_float16"),
+            "TORCH_PRECISION": ("auto", "fp32", "bf16")}
 
 
 class SettingsError(ValueError):
@@ -121,7 +125,7 @@ def validate(config: dict[str, Any]) -> None:
     """Convert and check the settings in place; raises ``SettingsError`` with a one-line reason."""
     for name in _INTS:
         config[name] = _as_int(name, config[name])
-    for name in ("MODEL_PATH", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "API_KEYS",
+    for name in ("MODEL_PATH", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "TORCH_PRECISION", "API_KEYS",
                  "API_KEYS_DB", "REDIS_URL", "PERMALINK_DB", "GLOSSARY_DB",
                  "DICTIONARY_PATH"):
         value = config[name]

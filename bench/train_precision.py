@@ -28,20 +28,11 @@ from speed_train import make_trainer, training_batches
 import torch  # noqa: E402  (after speed_common, which puts the repository root on sys.path)
 
 from model.network.config import preset  # noqa: E402
+from model.network.threads import cpu_bf16_support  # noqa: E402
 from model.network.transformer import Transformer  # noqa: E402
 from model.training import autocast  # noqa: E402
 
 PRECISIONS = ("fp32", "bf16")
-
-
-def cpu_bf16_support() -> str:
-    """The CPU's native bfloat16 instructions, as /proc/cpuinfo lists them ('' where none)."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-    except OSError:
-        return ""
-    return " ".join(sorted(flag for flag in set(flags) if flag in ("avx512_bf16", "amx_bf16")))
 
 
 def measure(cfg, max_tokens: int, steps: int, repeats: int, seed: int = 1) -> dict:

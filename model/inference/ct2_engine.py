@@ -141,9 +141,11 @@ class CT2Translator(TorchBacked):
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, device: str = "cpu", *, quantization: str = "int8",
-                        threads: int = 0, parallel: int = 1) -> "CT2Translator":
+                        threads: int = 0, parallel: int = 1, precision: str = "fp32") -> "CT2Translator":
+        """``precision``: of the PyTorch weights kept for alignment and the attention views
+        (``Translator.from_checkpoint``); CTranslate2's own are ``quantization``."""
         require_ctranslate2()
-        translator = Translator.from_checkpoint(path, device=device)
+        translator = Translator.from_checkpoint(path, device=device, precision=precision)
         return cls(translator, quantization=quantization, threads=threads, parallel=parallel)
 
     def engine_translator(self):

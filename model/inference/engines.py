@@ -66,22 +66,43 @@ def resolve_engine(engine: str, device: str = "auto") -> str:
     return engine
 
 
+PRECISIONS = ("auto", "fp32", "bf16")
+
+
+def resolve_precision(precision: str, engine: str, device: str = "auto") -> str:
+    """The PyTorch weights' precision for ``engine`` (resolved, 'ct2' or 'torch'): 'auto' is bf16
+    where CTranslate2 translates on a CPU with native bfloat16 (PyTorch then only aligns and shows
+    attention: half the memory, faster there), else fp32 (PyTorch translates, or bfloat16 would be
+    emulated)."""
+    from model.inference.translator import resolve_device
+    from model.network.threads import cpu_bf16_support
+
+    if precision not in PRECISIONS:
+        raise EngineError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    if precision != "auto":
+        return precision
+    on_cpu = resolve_device(device).type == "cpu"
+    return "bf16" if engine == "ct2" and on_cpu and cpu_bf16_support() else "fp32"
+
+
 def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto", quantization: str = "int8",
                 threads: int = 0, parallel: int = 0, cache_size: int = 0,
-                batching: BatchingOptions | None = None) -> Engine:
+                batching: BatchingOptions | None = None, precision: str = "auto") -> Engine:
     """The translator of ``engine`` for checkpoint ``path``; with ``batching``, behind a scheduler
     that batches concurrent callers (``BatchingEngine``); then in a cache of this process when
     ``cache_size`` > 0 (its ``store`` may be replaced by a shared one), so that only misses are batched.
 
     CTranslate2 translates ``parallel`` batches at once (0: one per thread of ``threads`` on a CPU,
     one on a GPU), each on ``threads`` // ``parallel`` threads (``threads`` 0: its default, one
-    batch at a time). Torch's threads are set by the caller."""
+    batch at a time). Torch's threads are set by the caller; the PyTorch weights' ``precision`` is
+    resolved per engine (``resolve_precision``)."""
     from model.inference.translator import Translator, resolve_device
 
     require_int("cache_size", cache_size, 0)
     require_int("threads", threads, 0)
     require_int("parallel", parallel, 0)
     chosen = resolve_engine(engine, device)
+    resolve_precision(precision, chosen, device)  # checked before anything loads
 
     def ct2() -> Engine:
         from model.inference.ct2_engine import CT2Translator
@@ -89,13 +110,14 @@ def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto",
         on_gpu = resolve_device(device).type == "cuda"
         batches = parallel or (1 if on_gpu or not threads else threads)
         made = CT2Translator.from_checkpoint(path, device, quantization=quantization,
-                                             threads=max(1, threads // batches) if threads else 0, parallel=batches)
+                                             threads=max(1, threads // batches) if threads else 0, parallel=batches,
+                                             precision=resolve_precision(precision, "ct2", device))
         if made.device.type == "cuda":
             made.engine_translator()  # CT2's CUDA libraries load here, not at the first request
         return made
 
     def pytorch() -> Engine:
-        return Translator.from_checkpoint(path, device=device)
+        return Translator.from_checkpoint(path, device=device, precision=resolve_precision(precision, "torch", device))
 
     if chosen == "torch":
         translator = pytorch()

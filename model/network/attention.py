@@ -92,8 +92,9 @@ class MultiHeadAttention(nn.Module):
             scores = (q @ k.transpose(-2, -1)) / math.sqrt(self.head_dim)  # (B, H, Tq, Tk)
             if mask is not None:
                 scores = scores.masked_fill(~mask, float("-inf"))
-            weights = scores.softmax(dim=-1)  # (B, H, Tq, Tk)
-            context = F.dropout(weights, dropout_p, self.training) @ v  # (B, H, Tq, Dh)
+            # float32 weights whatever the model's precision: rows that are shown sum to 1
+            weights = scores.float().softmax(dim=-1)  # (B, H, Tq, Tk)
+            context = F.dropout(weights, dropout_p, self.training).to(v.dtype) @ v  # (B, H, Tq, Dh)
         else:
             weights = None
             context = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p)  # (B, H, Tq, Dh)

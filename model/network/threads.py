@@ -1,4 +1,5 @@
-"""How many CPU threads torch uses: the CPUs this process may really use, not the host's."""
+"""How many CPU threads torch uses (the CPUs this process may really use, not the host's), and
+which native bfloat16 instructions the CPU has."""
 
 from __future__ import annotations
 
@@ -36,3 +37,14 @@ def set_threads(requested: int | None = None) -> int:
         requested = min(available_cpus(), 16)
     torch.set_num_threads(requested)
     return requested
+
+
+def cpu_bf16_support() -> str:
+    """The CPU's native bfloat16 instructions, as /proc/cpuinfo lists them ('' where none): where
+    there are none, bfloat16 matrix products are emulated and slower than float32's."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return ""
+    return " ".join(sorted(flag for flag in set(flags) if flag in ("avx512_bf16", "amx_bf16")))

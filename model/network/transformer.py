@@ -124,8 +124,9 @@ class Transformer(nn.Module):
         return self.project(self.decoder_norm(x))
 
     def project(self, h: Tensor) -> Tensor:
-        """Output projection tied to the embedding: (B, T, D) -> (B, T, V)."""
-        return h @ self.embed.weight.t()  # (B, T, V)
+        """Output projection tied to the embedding: (B, T, D) -> (B, T, V), float32 logits
+        whatever the weights' precision, so that scores and their softmax keep float32's digits."""
+        return (h @ self.embed.weight.t()).float()  # (B, T, V)
 
     def new_cache(self) -> KVCache:
         return KVCache.empty(len(self.decoder))

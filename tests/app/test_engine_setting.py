@@ -1,4 +1,4 @@
-"""ENGINE, QUANTIZATION and TRANSLATION_CACHE: the service's engine choice and its translation cache."""
+"""ENGINE, QUANTIZATION, TORCH_PRECISION and TRANSLATION_CACHE: the service's engine choice and its translation cache."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ def valid(**changes):
 def test_defaults():
     config = valid()
     assert (config["ENGINE"], config["QUANTIZATION"], config["TRANSLATION_CACHE"]) == ("auto", "int8", 1000)
+    assert config["TORCH_PRECISION"] == "auto"
     assert valid(ENGINE=" ct2 ", TRANSLATION_CACHE="0")["ENGINE"] == "ct2"
 
 
@@ -38,6 +39,7 @@ def test_defaults():
     ("ENGINE", "onnx", "ENGINE must be one of auto, ct2, torch, got 'onnx'"),
     ("ENGINE", 1, "ENGINE must be a string, got 1"),
     ("QUANTIZATION", "int4", "QUANTIZATION must be one of int8, float32, float16, int8_float16, got 'int4'"),
+    ("TORCH_PRECISION", "fp16", "TORCH_PRECISION must be one of auto, fp32, bf16, got 'fp16'"),
     ("TRANSLATION_CACHE", "-1", "TRANSLATION_CACHE must be an integer >= 0, got '-1'"),
     ("TRANSLATION_CACHE", "many", "TRANSLATION_CACHE must be an integer >= 0, got 'many'"),
 ])
@@ -56,13 +58,14 @@ def test_auto_is_ct2_on_the_cpu_when_ctranslate2_imports(monkeypatch):
 
 @pytest.mark.parametrize("engine, expected", [("auto", "ct2"), ("ct2", "ct2"), ("torch", "torch")])
 def test_service_engines_translate_alike(make_app, pairs40, engine, expected):
-    app = make_app(ENGINE=engine, QUANTIZATION="float32", TRANSLATION_CACHE=0)
+    # fp32 PyTorch weights for both (auto is bf16 beside CTranslate2 on a CPU with native bfloat16)
+    app = make_app(ENGINE=engine, QUANTIZATION="float32", TRANSLATION_CACHE=0, TORCH_PRECISION="fp32")
     service = app.extensions["translation_service"]
     assert engine_name(service.translator) == expected
     assert service.translate([de for de, _ in pairs40]) == [en for _, en in pairs40]
     # The PyTorch model aligns for both engines: markup lands on the same words.
     html = ["<p>Guten <b>Morgen</b>.</p>", "<p>Wo ist <i>der Bahnhof</i>?</p>"]
-    reference = make_app(ENGINE="torch", TRANSLATION_CACHE=0).extensions["translation_service"]
+    reference = make_app(ENGINE="torch", TRANSLATION_CACHE=0, TORCH_PRECISION="fp32").extensions["translation_service"]
     assert service.translate(html, html=True) == reference.translate(html, html=True)
     assert service.attention("Guten Morgen.") == reference.attention("Guten Morgen.")
 
