@@ -68,6 +68,8 @@ class KeyDatabase:
         if isinstance(req_limit, bool) or not isinstance(req_limit, int) or not 0 <= req_limit <= MAX_REQ_LIMIT:
             raise ValueError(f"req_limit must be an integer from 0 to {MAX_REQ_LIMIT}, got {req_limit!r}")
         key = secrets.token_urlsafe(24)
+        while key.startswith("-"):  # one in 64 would read as an option: python -m app.keys remove KEY
+            key = secrets.token_urlsafe(24)
         with self._transaction() as db:
             db.execute("INSERT INTO api_keys (api_key, req_limit) VALUES (?, ?)", (key, req_limit))
         return key

@@ -7,7 +7,8 @@
 
 --db defaults to the API_KEYS_DB environment variable. add creates the database where the file
 is missing; list and remove need it. Every change is one SQLite transaction, and a running server
-sees it from its next request on (no restart).
+sees it from its next request on (no restart). A new key never starts with "-"; one that does
+(made by hand) is removed with ``remove -- KEY``.
 Exit status: 0, or 2 with one "error:" line on stderr (a bad number, an unknown key, a database
 that cannot be opened).
 """

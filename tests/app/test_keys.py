@@ -38,6 +38,20 @@ def test_add_list_remove(tmp_path, capsys):
     assert KeyDatabase(db).req_limit(second) == 0 and KeyDatabase(db).req_limit(first) is None
 
 
+def test_a_key_never_starts_with_a_dash(tmp_path, capsys, monkeypatch):
+    """A key is an argument of `remove`: '-abc...' would read as an option (the suite once drew one)."""
+    drawn = iter(["-" + "a" * 31, "b" * 32])
+    monkeypatch.setattr(apikeys.secrets, "token_urlsafe", lambda n: next(drawn))
+    db = str(tmp_path / "api_keys.db")
+    assert run(capsys, "--db", db, "add", "--req-limit", "1") == (0, "b" * 32 + "\n", "")
+    # one made before this rule (or by hand) is still removed after "--"
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO api_keys (api_key, req_limit) VALUES (?, ?)", ("-old", 3))
+    conn.close()
+    assert run(capsys, "--db", db, "remove", "--", "-old") == (0, "", "")
+    assert KeyDatabase(db).keys() == [("b" * 32, 1)]
+
+
 def test_db_defaults_to_the_servers_setting(tmp_path, capsys, monkeypatch):
     db = tmp_path / "from_env.db"
     monkeypatch.setenv("API_KEYS_DB", str(db))
