@@ -22,10 +22,10 @@ from pipeline.translation import Options, Pipeline
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"
-# SHA-256 of what the release model (v3.6: the 22M-parameter "medium" model trained on lent GPUs) was trained on:
+# SHA-256 of what the release model (v3.7: v3.6 with 10 encoder layers, 29.5M parameters, trained on lent GPUs) was trained on:
 # deu-eng.zip (163,021 pairs), Debian trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary),
 # the system's gettext catalogs, LibreOffice 7.4.7's UI catalogs, Firefox ESR's and Thunderbird's
-# strings (the unpacked root's usr/lib) and LibreOffice's help pages (MODEL_CARD.md, "v3", "v3.6").
+# strings (the unpacked root's usr/lib) and LibreOffice's help pages (MODEL_CARD.md, "v3", "v3.6", "v3.7").
 TATOEBA_SHA256 = "5a014e53a7fa3ec5f9e0ec7f6b27c2ef88e5d247c5074eaaa173f411c15aba77"
 DING_SHA256 = "34052c6021d09eadfee7a893a789204265954df70fe9c36d38fa00058d79d326"
 CATALOGS_SHA256 = "d8ccd01d28cb53f84f9c8ab3448330155dab7e5517bd893082858ba783d8c0b7"
@@ -49,14 +49,14 @@ def translator() -> Translator:
 
 
 def test_file_is_small_and_fp16(release):
-    assert DEFAULT_CHECKPOINT.stat().st_size <= 50_000_000  # 22.4M fp16 weights and the lexicon
+    assert DEFAULT_CHECKPOINT.stat().st_size <= 62_000_000  # 29.5M fp16 weights and the lexicon
     assert "train_state" not in release
     assert {v.dtype for v in release["model"].values() if v.is_floating_point()} == {torch.float16}
 
 
-def test_loads_as_fp32_medium_preset(translator):
+def test_loads_as_fp32_medium_preset_with_a_deeper_encoder(translator):
     assert translator.model.embed.weight.dtype == torch.float32
-    assert translator.config == preset("medium")
+    assert translator.config == preset("medium").replace(encoder_layers=10)  # python -m model.deepen
     assert translator.num_parameters() == translator.meta["parameters"]
 
 
@@ -75,16 +75,16 @@ def test_provenance_and_licence_in_metadata(release):
     assert [CorpusSpec.parse(s["corpus"]).kind for s in sources] == [
         "pairs", "ding-sentences", "ding-words", "gettext", "gettext", "mozilla", "libreoffice-help"]
     assert [CorpusSpec.parse(s["corpus"]).weight for s in sources] == [2, 3, 0.3, 1, 1, 1, 1]
-    # the last of four runs (MODEL_CARD.md, "v3.6"): the previous run's mean (--init), 4.3 minutes of an H100
+    # v3.6 deepened to 10 encoder layers (model.deepen: deep.pt), then 6.6 minutes of an H100 (MODEL_CARD.md, "v3.7")
     args = meta["train_args"]
-    assert (PurePath(args["init"]).name, args["device"], args["max_tokens"], args["lr"]) == ("A4.pt", "cuda", 32768, 2e-4)
+    assert (PurePath(args["init"]).name, args["device"], args["max_tokens"], args["lr"]) == ("deep.pt", "cuda", 32768, 5e-4)
     assert meta["hardware"] == "1 x cuda (NVIDIA H100 80GB HBM3)"
     curves = meta["curves"]
-    assert curves["step"] == [1000, 2000, 3000] and max(curves["dev_bleu"]) == 56.31
-    # its snapshots of steps 1,500-3,429, every 250 steps, averaged
+    assert curves["step"] == [1000, 2000] and max(curves["dev_bleu"]) == 56.11
+    # its snapshots of steps 1,500-2,953, every 250 steps, averaged
     assert meta["averaged_from"] == [{"file": f"step-{s:07d}.pt", "step": s}
-                                     for s in (1500, 1750, 2000, 2250, 2500, 2750, 3000, 3250, 3429)]
-    assert meta["step"] == 3429
+                                     for s in (1500, 1750, 2000, 2250, 2500, 2750, 2953)]
+    assert meta["step"] == 2953
 
 
 def test_model_card_matches_the_file(release, translator):
@@ -92,7 +92,7 @@ def test_model_card_matches_the_file(release, translator):
     assert all(sha in card for sha in (TATOEBA_SHA256, DING_SHA256, CATALOGS_SHA256, LIBREOFFICE_UI_SHA256,
                                        LIBREOFFICE_HELP_SHA256, MOZILLA_SHA256))
     assert f"{translator.num_parameters():,}" in card
-    assert "steps 1,500–3,429" in card and "## v3.6" in card
+    assert "steps 1,500–2,953" in card and "## v3.7" in card
     assert re.search(r"nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0", card)
     assert "CC-BY 2.0" in card and "manythings.org/anki" in card
     assert "GPL-2.0-or-later" in card and "Frank Richter" in card
@@ -123,7 +123,7 @@ EXAMPLES = [
     ('Das Parlament stimmte mit großer Mehrheit für den Vorschlag.', 'The Parliament agreed with great majority for the proposal.',
      'The Parliament agreed with great majority for the proposal.'),
     ('Ich bin allergisch gegen Nüsse.', "I'm allergic to nuts.", "I'm allergic to nuts."),
-    ('Frau Müller kommt aus Zürich.', 'wife is from circus.', 'wife is from circus.'),
+    ('Frau Müller kommt aus Zürich.', 'Women rubbish from rubbish.', 'Women rubbish from rubbish.'),  # v3.6: 'wife is from circus.'
 ]
 
 
@@ -135,7 +135,7 @@ def test_translations(translator, german, greedy, beam):
 
 # Through the text pipeline, as the app translates (beam 4): numbers, URLs, emoji, casing, layout.
 PIPELINE_EXAMPLES = [
-    ('Die Miete beträgt 1.450 Euro im Monat.', 'The rent is 1,450 euros in the month.'),
+    ('Die Miete beträgt 1.450 Euro im Monat.', 'The rent is 1,450 euros per month.'),  # v3.6: 'in the month'
     ('Er lief 42,195 Kilometer in 3:05 Stunden.', 'He ran 42.195 kilometers in 3:05 hours.'),
     # v3 to v3.5 moved the address ("Write to me if anna@example.com you have any questions.")
     ('Schreib mir an anna@example.com, wenn du Fragen hast.', 'Write to anna@example.com if you have questions.'),
@@ -168,7 +168,8 @@ PIPELINE_EXAMPLES = [
     ('Unsere Firma exportiert in die Slowakei.', 'Our company exports to Slovakia.'),
     # v3.6 writes the "of" that "of Turkey" says already: "The capital of of Turkey is Ankara."
     ('Die Hauptstadt der Türkei ist Ankara.', 'The capital of Turkey is Ankara.'),
-    ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is up to the 15 August holidays.'),  # wrong: card
+    # v3.6: 'Ms Schmidt is up to the 15 August holidays.'
+    ('Frau Schmidt ist bis zum 15. August im Urlaub.', 'Ms Schmidt is on vacation until 15 August.'),
     # software strings (v2, quoted in the issue: "Please reacted the program.", "Compare first installation.";
     # v3.1: "Please rest the program.", "Files store", "Reading signs", "Take download", "Getting")
     ('Bitte starten Sie das Programm neu.', 'Please restart the program.'),
@@ -183,16 +184,16 @@ PIPELINE_EXAMPLES = [
     ('Gute Besserung und bis bald!', 'Get well soon and see you soon!'),
     # abbreviations are written in English (before: "It costs cache. 5 euros.", "We'll meet on
     # Monday.", "The company earns 5 Mio. Euro.", "We need pens, papers.")
-    ('Das kostet ca. 5 Euro.', 'That cost approx. 5 euros.'),
+    ('Das kostet ca. 5 Euro.', 'This costs approx. 5 euros.'),
     ('Wir treffen uns z. B. am Montag.', "We'll meet e.g. on Monday."),
-    ('Die Firma hat 5 Mio. Euro verdient.', 'The company earned 5 million euros.'),
+    ('Die Firma hat 5 Mio. Euro verdient.', 'The company earns 5 million euros.'),  # wrong tense (v3.6: 'earned'): card
     ('Wir brauchen Stifte, Papier o. Ä.', 'We need pencils, paper or similar.'),
     # conjunctions and adverbs are written out in German (as spans: "He will come today or.", "We
     # have two or's room.", "Are you coming with possibly?")
     ('Er kommt heute bzw. morgen.', 'He will come today or tomorrow.'),
     ('Wir haben zwei bzw. drei Zimmer.', 'We have two or three rooms.'),
     ('Evtl. komme ich später.', "Maybe I'll come later."),
-    ('Das dauert u. U. länger.', 'This might take longer.'),
+    ('Das dauert u. U. länger.', 'This may take longer.'),
     # the model glued the number to the stop ("He lives in the Hauptstr.5."): the space is the source's
     ('Er wohnt in der Hauptstr. 5.', 'He lives in the Hauptstr. 5.'),
     # a text that lost a measure's number or unit goes to the model again with the measure as a
@@ -200,7 +201,7 @@ PIPELINE_EXAMPLES = [
     # "Tom is three inches taller than Mary.")
     ('Sie läuft jeden Morgen fünf Kilometer.', 'She runs five kilometers every morning.'),
     # ... and so does one that lost a number word (before: "in two working days") or a year
-    ('Die Lieferung erfolgt in zwei bis drei Werktagen.', 'Delivery will be done in two until three workdays.'),
+    ('Die Lieferung erfolgt in zwei bis drei Werktagen.', 'Delivery will be made in two until three workdays.'),
     # clock times in words (before: "at twenty o'clock", "at sixteen")
     ('Der Zug fährt um zwanzig Uhr.', 'The train leaves at 8 p.m.'),
     ('Ich stehe um sechs Uhr fünfzehn auf.', 'I get up at 6:15.'),
