@@ -74,6 +74,9 @@ def add_engine_args(parser: argparse.ArgumentParser, *, default: str = "torch") 
                              f"(and, on a GPU, runs there), else torch (default: {default})")
     parser.add_argument("--quantization", default="int8", choices=("int8", "float32", "float16", "int8_float16"),
                         help="compute type of the ct2 engine; float16 and int8_float16 need a GPU (default: int8)")
+    parser.add_argument("--torch-precision", default="auto", choices=("auto", "fp32", "bf16"),
+                        help="the PyTorch weights (alignment; translation with --engine torch): auto = bf16 beside "
+                             "ct2 on a CPU with native bfloat16, else fp32, as the app's TORCH_PRECISION (default: auto)")
 
 
 def add_dictionary_arg(parser: argparse.ArgumentParser) -> None:
@@ -125,12 +128,12 @@ def load_translator(args: argparse.Namespace) -> "Translator":
     resolve_device(args.device)  # a missing GPU is reported before the checkpoint is read
     threads = set_threads(args.threads)
     engine = getattr(args, "engine", "torch")  # only commands with add_engine_args choose
-    if engine == "torch":
+    if engine == "torch" and getattr(args, "torch_precision", "auto") == "auto":
         return Translator.from_checkpoint(args.checkpoint, device=args.device)
     from model.inference.engines import load_engine
 
     return load_engine(args.checkpoint, engine=engine, device=args.device, quantization=args.quantization,
-                       threads=threads)
+                       threads=threads, precision=args.torch_precision)
 
 
 def _one_line(exc: BaseException) -> str:

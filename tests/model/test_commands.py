@@ -95,6 +95,27 @@ def test_translate_beam_and_batch_size(tiny_checkpoint, pairs40, capsys, monkeyp
     assert out.split("\n") == expected + [""]
 
 
+@pytest.mark.parametrize("engine", ["torch", "ct2"])
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_translate_with_the_pytorch_weights_in_either_precision(tiny_checkpoint, pairs40, capsys, monkeypatch,
+                                                                  engine, precision):
+    if engine == "ct2":
+        pytest.importorskip("ctranslate2")
+    stdin, expected = expected_lines(pairs40)
+    args = ["--checkpoint", tiny_checkpoint, "--engine", engine, "--torch-precision", precision, "--quantization", "float32"]
+    code, out, err = run_inprocess("translate", args, capsys, monkeypatch, stdin)
+    assert (code, err) == (0, "")
+    assert out.split("\n") == expected + [""]
+
+
+def test_bad_torch_precision(tiny_checkpoint, capsys, monkeypatch):
+    code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, "--torch-precision", "fp16"],
+                                   capsys, monkeypatch)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == ("python -m model.translate: error: argument --torch-precision: invalid choice: "
+                                    "'fp16' (choose from 'auto', 'fp32', 'bf16')")
+
+
 def test_translate_file_txt_and_catalog(tiny_checkpoint, pairs40, tmp_path, capsys, monkeypatch):
     import polib
 
