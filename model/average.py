@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from model.network.averaging import average_checkpoints
 
@@ -54,9 +53,7 @@ def _main(argv: Sequence[str] | None) -> int:
     from model.network.checkpoint import atomic_save, half_weights
 
     args = parse_args(argv)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise FileNotFoundError(2, "No such directory for --out", args.out)
+    out = cli.output_path(args.out)
     ckpt = average_checkpoints(args.inputs, args.metadata_from)
     if args.half:
         ckpt["model"] = half_weights(ckpt["model"])

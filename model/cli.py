@@ -103,6 +103,14 @@ def load_places(args: argparse.Namespace, environ=os.environ) -> dict[str, str]:
     return place_names(path)
 
 
+def output_path(path: str, flag: str = "--out") -> Path:
+    """``path`` as a Path, once its directory is known to exist: else the one-line error
+    "No such directory for FLAG" (exit 2), before any slow work is done."""
+    if not Path(path).parent.is_dir():
+        raise FileNotFoundError(2, f"No such directory for {flag}", str(path))
+    return Path(path)
+
+
 def check_model_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.threads is not None and args.threads < 1:
         parser.error(f"--threads must be >= 1, got {args.threads!r}")
@@ -127,12 +135,11 @@ def load_translator(args: argparse.Namespace) -> "Translator":
 
     resolve_device(args.device)  # a missing GPU is reported before the checkpoint is read
     threads = set_threads(args.threads)
-    engine = getattr(args, "engine", "torch")  # only commands with add_engine_args choose
-    if engine == "torch" and getattr(args, "torch_precision", "auto") == "auto":
+    if not hasattr(args, "engine"):  # only commands with add_engine_args choose an engine
         return Translator.from_checkpoint(args.checkpoint, device=args.device)
     from model.inference.engines import load_engine
 
-    return load_engine(args.checkpoint, engine=engine, device=args.device, quantization=args.quantization,
+    return load_engine(args.checkpoint, engine=args.engine, device=args.device, quantization=args.quantization,
                        threads=threads, precision=args.torch_precision)
 
 

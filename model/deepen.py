@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from . import cli
 
@@ -37,9 +36,7 @@ def _main(argv: Sequence[str] | None) -> int:
     from model.network.deepening import deepen_encoder
 
     args = parse_args(argv)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise FileNotFoundError(2, "No such directory for --out", args.out)
+    out = cli.output_path(args.out)
     ckpt = read_checkpoint(args.checkpoint)
     deeper = deepen_encoder(ckpt, args.encoder_layers, seed=args.seed)
     atomic_save(deeper, out)

@@ -40,7 +40,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from model.search.options import DEFAULT
@@ -158,8 +157,8 @@ def score(hyps: list[str], streams: list[list[str | None]]) -> dict[str, Any]:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = parse_args(argv)
-    if args.output is not None and not Path(args.output).parent.is_dir():
-        raise FileNotFoundError(2, "No such directory for --output", args.output)
+    if args.output is not None:
+        cli.output_path(args.output, "--output")
     # Read the data before the (slower) model load, so a wrong path fails at once.
     sources, streams = load_corpus(args.data) if args.data is not None else load_src_ref(args.src, args.ref)
     translator = cli.load_translator(args)

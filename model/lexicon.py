@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from . import cli
 
@@ -41,9 +40,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
     args = parse_args(argv)
     specs = [CorpusSpec.parse(text) for text in args.data]
-    out = Path(args.out or args.checkpoint)
-    if not out.parent.is_dir():
-        raise FileNotFoundError(2, "No such directory for --out", str(out))
+    out = cli.output_path(args.out or args.checkpoint)
     ckpt = read_checkpoint(args.checkpoint)
     pairs = [pair for spec in specs for pair in spec.read()]
     lexicon = build_lexicon(pairs)
