@@ -90,8 +90,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add_augmentation_args(p)
     p.add_argument("--resume", action="store_true", help="continue from DIR/last.pt if it exists")
     p.add_argument("--init", metavar="CKPT", help="fine-tune: start from this checkpoint's weights and vocabulary "
-                   "(its architecture; the preset and architecture flags are ignored) with a fresh optimizer and "
-                   "schedule")
+                   "(its architecture; the preset and the shape flags are ignored, --dropout and "
+                   "--label-smoothing apply) with a fresh optimizer and schedule")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
     p.add_argument("--precision", default="auto", choices=T.PRECISIONS,
@@ -150,6 +150,19 @@ def model_config(args: argparse.Namespace, vocab_size: int):
     if args.post_norm:
         changes["pre_norm"] = False
     return preset(args.preset).replace(vocab_size=vocab_size, **changes)
+
+
+def regularized(model: Transformer, args: argparse.Namespace) -> Transformer:
+    """``model`` with this run's --dropout and --label-smoothing where given: a fine-tuning run
+    (--init) keeps the checkpoint's shape, but how hard it regularizes is the run's choice (a model
+    trained for many epochs of a small mixture overfits at the checkpoint's dropout)."""
+    changes = {name: value for name, value in (("dropout", args.dropout), ("label_smoothing", args.label_smoothing))
+               if value is not None and value != getattr(model.config, name)}
+    if not changes:
+        return model
+    tuned = Transformer(model.config.replace(**changes))
+    tuned.load_state_dict(model.state_dict())
+    return tuned
 
 
 def augmentation(args: argparse.Namespace) -> Augmentation:
@@ -215,6 +228,8 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | N
         weights += [part["weight"]] * len(augmented)
     if start is not None:
         model, tokenizer = build_from_checkpoint(start, start_path)
+        if start_path == args.init:  # a run started from --init, not one resumed (which keeps its own)
+            model = regularized(model, args)
     else:
         # The vocabulary is learned from the mix as weighted (epoch 0's draw of the pairs).
         mix = weighted_indices(weights, random.Random(f"vocabulary-{args.seed}"))

@@ -10,7 +10,9 @@ usually worth a fraction of a BLEU point for free. train.py keeps such checkpoin
     python -m model.average runs/NAME/step-*.pt --out runs/NAME/avg.pt
 
 Every input must come from the same run: the same config and the same tokenizer (otherwise the
-averaged tensors would mean nothing), else exit 2 with a one-line error. Floating-point tensors
+averaged tensors would mean nothing), else exit 2 with a one-line error. Training knobs (dropout,
+label smoothing) may differ, as they do between a model and its fine-tuning with ``train.py --init
+--dropout``; the output takes the config of the input whose metadata it takes. Floating-point tensors
 are averaged in fp32, whatever the inputs store.
 
 The output holds the weights only (no train_state) and the metadata of the input with the most

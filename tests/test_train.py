@@ -333,6 +333,39 @@ def test_init_fine_tunes_from_a_checkpoint(tiny_checkpoint, tmp_path):
     assert read_checkpoint(out / "last.pt")["meta"]["step"] == 2
 
 
+def test_init_takes_the_runs_dropout_and_label_smoothing(tiny_checkpoint, tmp_path):
+    """--init keeps the checkpoint's shape, but --dropout and --label-smoothing are the run's: they
+    change how it trains (another loss), are saved, and a --resume of that run keeps them."""
+    start = read_checkpoint(tiny_checkpoint)
+    assert (start["config"]["dropout"], start["config"]["label_smoothing"]) == (0.0, 0.1)
+    out = tmp_path / "reg"   # --resume before there is a run to resume starts it from --init
+    assert train.main(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--init",
+                       str(tiny_checkpoint), "--dropout", "0.3", "--label-smoothing", "0.2", "--layers", "4",
+                       "--max-steps", "1", "--no-progress", "--resume"]) == 0
+    tuned = read_checkpoint(out / "last.pt")
+    assert tuned["config"] == {**start["config"], "dropout": 0.3, "label_smoothing": 0.2}, "the shape is the checkpoint's"
+    plain = tmp_path / "plain"
+    assert train.main(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(plain), "--init",
+                       str(tiny_checkpoint), "--max-steps", "1", "--no-progress"]) == 0
+    first = [json.loads((run / "metrics.jsonl").read_text().splitlines()[0]) for run in (out, plain)]
+    assert first[0]["train_loss"] != first[1]["train_loss"]
+    assert train.main(["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--init",
+                       str(tiny_checkpoint), "--dropout", "0.1", "--max-steps", "2", "--resume", "--no-progress"]) == 0
+    assert read_checkpoint(out / "last.pt")["config"]["dropout"] == 0.3, "a resumed run keeps its own"
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--dropout", "1.5"], "dropout must be in [0, 1), got 1.5"),
+    (["--label-smoothing", "-0.1"], "label_smoothing must be in [0, 1), got -0.1"),
+])
+def test_init_rejects_bad_regularization(tiny_checkpoint, tmp_path, flags, message):
+    proc = subprocess.run([sys.executable, "train.py", "--data", str(PAIRS40), "--out", str(tmp_path / "bad"),
+                           "--init", str(tiny_checkpoint), "--max-steps", "1", "--no-progress", *flags],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1] == f"train.py: error: {message}"
+
+
 def test_bf16_on_the_cpu_trains_in_autocast_and_saves_float32(tiny_checkpoint, tmp_path):
     """--precision bf16: the same run in bfloat16 autocast; weights, optimizer state and the saved
     checkpoint stay float32, and the run records the choice."""

@@ -8,12 +8,21 @@ from pathlib import Path
 from typing import Any
 
 from model.network.checkpoint import CheckpointError, read_checkpoint
+from model.network.config import ModelConfig
+
+
+def network(ckpt: dict[str, Any], path: str | Path) -> dict[str, Any]:
+    try:
+        return ModelConfig.from_dict(ckpt["config"]).network()
+    except (TypeError, ValueError) as exc:
+        raise CheckpointError(f"checkpoint {str(path)!r} is invalid: {exc}") from None
 
 
 def average_checkpoints(paths: Sequence[str | Path], metadata_from: str | Path | None = None) -> dict[str, Any]:
     """The checkpoint dict whose weights are the mean of those in ``paths`` (see the module doc),
-    with the metadata (and lexicon) of the input with the most steps, or of ``metadata_from``, one
-    of ``paths``."""
+    with the metadata, config and lexicon of the input with the most steps, or of ``metadata_from``,
+    one of ``paths``. The inputs' configs may differ in the training knobs only (dropout, label
+    smoothing: ``ModelConfig.network``)."""
     if metadata_from is not None and str(metadata_from) not in map(str, paths):
         raise ValueError(f"--metadata-from {str(metadata_from)!r} is not one of the checkpoints averaged")
     if not paths:
@@ -23,7 +32,7 @@ def average_checkpoints(paths: Sequence[str | Path], metadata_from: str | Path |
     newest, sources = first, [{"file": Path(paths[0]).name, "step": first["meta"].get("step")}]
     for path in paths[1:]:
         ckpt = read_checkpoint(path)
-        if ckpt["config"] != first["config"] or ckpt["tokenizer"] != first["tokenizer"]:
+        if network(ckpt, path) != network(first, paths[0]) or ckpt["tokenizer"] != first["tokenizer"]:
             raise CheckpointError(f"{str(path)!r} is not from the same run as {str(paths[0])!r}: "
                                   "its config or tokenizer differs")
         if ckpt["model"].keys() != total.keys():

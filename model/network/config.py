@@ -66,6 +66,16 @@ class ModelConfig:
     def replace(self, **changes: Any) -> "ModelConfig":
         return replace(self, **changes)
 
+    def network(self) -> dict[str, Any]:
+        """The fields that give the weights their meaning: all but the training knobs, so that two
+        checkpoints whose runs differed only in dropout or label smoothing hold comparable weights
+        (a run fine-tuned with ``train.py --init --dropout``, averaged with its start)."""
+        return {k: v for k, v in self.to_dict().items() if k not in TRAINING_ONLY}
+
+
+# What only training uses: a translating model is the same network whatever they were.
+TRAINING_ONLY = ("dropout", "attention_dropout", "label_smoothing")
+
 
 PRESETS: dict[str, ModelConfig] = {
     "tiny": ModelConfig(vocab_size=1000, d_model=128, n_heads=4, d_ff=512,

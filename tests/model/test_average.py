@@ -101,6 +101,29 @@ def test_output_may_replace_an_input(tmp_path, tokenizer, capsys):
     torch.testing.assert_close(load_checkpoint(a)[0].embed.weight, expected)
 
 
+def test_training_knobs_may_differ(tmp_path, tokenizer, capsys):
+    """A model and its fine-tuning at another dropout and label smoothing (train.py --init --dropout)
+    are one network: they average, and the output takes the config of the input it takes the metadata of."""
+    start, model_a = make(tmp_path, tokenizer, "start.pt", 1, 100)
+    tuned, model_b = make(tmp_path, tokenizer, "tuned.pt", 2, 50, dropout=0.3, label_smoothing=0.2)
+    out = tmp_path / "wise.pt"
+    code, stdout, err = run([start, tuned, "--metadata-from", tuned, "--out", out], capsys)
+    assert (code, err) == (0, "")
+    assert read_checkpoint(out)["config"] == CFG.replace(vocab_size=tokenizer.vocab_size, dropout=0.3,
+                                                         label_smoothing=0.2).to_dict()
+    expected = (model_a.embed.weight + model_b.embed.weight) / 2
+    torch.testing.assert_close(load_checkpoint(out)[0].embed.weight, expected)
+    code, _, err = run([start, tuned, "--out", out], capsys)   # metadata of the input with the most steps
+    assert (code, err) == (0, "") and read_checkpoint(out)["config"]["dropout"] == CFG.dropout
+
+
+def test_network_is_the_config_without_training_knobs():
+    assert CFG.network() == {k: v for k, v in CFG.to_dict().items()
+                             if k not in ("dropout", "attention_dropout", "label_smoothing")}
+    assert CFG.replace(dropout=0.3).network() == CFG.network()
+    assert CFG.replace(d_ff=48).network() != CFG.network()
+
+
 @pytest.mark.parametrize("case, message", [
     ("other_config", "python -m model.average: error: '{b}' is not from the same run as '{a}': "
                      "its config or tokenizer differs\n"),
