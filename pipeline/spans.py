@@ -59,8 +59,9 @@ Decisions, each made so that copying verbatim is never worse than what the model
   ``~`` before a number (about), ``°C`` and ``°F``.
 * Abbreviations (``with_abbreviations``): the common ones of everyday and office German, written
   in English: "z. B." → "e.g.", "ca." → "approx.", "u. a." → "among others", "usw." → "etc.",
-  "inkl." → "incl.", "Nr. 5" → "No. 5", "S. 12" → "p. 12", "5 Mio." → "5 million". The model,
-  which saw few of them, made "ca. 5 Euro" "cache. 5 euros" and dropped "z. B." and "u. a.".
+  "inkl." → "incl.", "Nr. 5" → "No. 5", "S. 12" → "p. 12", "5 Mio." → "5 million" (one number
+  span with its number). The model, which saw few of them, made "ca. 5 Euro" "cache. 5 euros" and
+  dropped "z. B." and "u. a.".
 * Measures (``pipeline.measures.with_measures``, only where the model lost one: a retry): a number
   and a unit, written in English ("fünf Kilometer" → "five kilometers", where the model wrote "five
   miles").
@@ -630,8 +631,8 @@ _ENDS_TEXT = re.compile("[\\s\"'”“’»«]*")  # closing quotes; not bracket
 
 def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` and, as spans of kind "abbreviation" written in English, the abbreviations of
-    ``_ABBREVIATIONS`` (and of ``_BEFORE_NUMBER``, ``_AFTER_NUMBER`` where a number is there) outside
-    them."""
+    ``_ABBREVIATIONS`` (and of ``_BEFORE_NUMBER`` where a number is there) outside them; one of
+    ``_AFTER_NUMBER`` becomes one number span with its number ("5 Mio." -> "5 million")."""
     if "." not in text:  # every abbreviation has one: most sentences skip the expression
         return list(spans)
     taken = [(s.start, s.end) for s in spans]
@@ -647,6 +648,14 @@ def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
             english = english[0].upper() + english[1:]
         if not english.endswith(".") and _ENDS_TEXT.fullmatch(text, end):
             end -= 1  # its stop is the sentence's too: "Papier o. Ä." -> "paper or similar."
+        number = next((s for s in spans if s.kind == "number" and s.end < start and _SPACES.fullmatch(text, s.end, start)), None) \
+            if key in _AFTER_NUMBER else None
+        if number is not None:
+            # One quantity, one span: as two, the model put the noun between them ("5 Mio. Euro" ->
+            # "5 euros million").
+            merged = Span(number.start, end, "number", text[number.start:end], f"{replacement(number)} {english}")
+            spans = [merged if s is number else s for s in spans]
+            continue
         found.append(Span(start, end, "abbreviation", text[start:end], english))
     return sorted([*spans, *found], key=lambda s: s.start) if found else list(spans)
 

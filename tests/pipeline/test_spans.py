@@ -503,7 +503,6 @@ def test_a_month_without_its_day_is_no_date(text):
     # only before a number, or after one
     ("Siehe S. 12 ff.", [("S.", "p.")]),
     ("Bitte rufen Sie Nr.\u00a05 an.", [("Nr.", "No.")]),
-    ("Die Firma hat 5 Mio. Euro verdient.", [("Mio.", "million")]),
     ("Das S. ist groß, die Nr. auch, Mio. sind viel.", []),
     # not inside a word or another abbreviation, not in upper case, not inside another span
     ("Die Pizza.ca. war gut, bzgl.x nichts.", []),
@@ -514,6 +513,23 @@ def test_abbreviations_are_written_in_english(text, expected):
     found = [s for s in with_abbreviations(text, find_spans(text)) if s.kind == "abbreviation"]
     assert [(s.text, s.target) for s in found] == expected
     assert all(text[s.start:s.end] == s.text and s.family == "X" for s in found)
+
+
+@pytest.mark.parametrize("text, expected, restored", [
+    ("Die Firma hat 5 Mio. Euro verdient.", [("5 Mio.", "5 million")], "Die Firma hat 5 million Euro verdient."),
+    ("Die Stadt hat 1,2 Mio. Einwohner.", [("1,2 Mio.", "1.2 million")], "Die Stadt hat 1.2 million Einwohner."),
+    ("Gewinn 1.250 Mio. Euro, Umsatz 3,5\u00a0Mrd. Euro.", [("1.250 Mio.", "1,250 million"), ("3,5\u00a0Mrd.", "3.5 billion")],
+     "Gewinn 1,250 million Euro, Umsatz 3.5 billion Euro."),
+    ("Sie verdiente 2 Mio.", [("2 Mio", "2 million")], "Sie verdiente 2 million."),  # its stop is the sentence's
+])
+def test_a_number_and_its_multiplier_are_one_number_span(text, expected, restored):
+    """As two spans the model put the noun between them ("5 Mio. Euro" -> "5 euros million")."""
+    spans = with_abbreviations(text, find_spans(text))
+    assert [(s.text, s.target) for s in spans] == expected
+    assert all(s.kind == "number" and s.family == "N" and text[s.start:s.end] == s.text for s in spans)
+    masked = mask(text, spans)
+    assert "Mio" not in masked.text and "Mrd" not in masked.text
+    assert restore(masked.text, masked) == restored
 
 
 @pytest.mark.parametrize("text, expected", [
