@@ -154,8 +154,8 @@ def model_config(args: argparse.Namespace, vocab_size: int):
 
 def regularized(model: Transformer, args: argparse.Namespace) -> Transformer:
     """``model`` with this run's --dropout and --label-smoothing where given: a fine-tuning run
-    (--init) keeps the checkpoint's shape, but how hard it regularizes is the run's choice (a model
-    trained for many epochs of a small mixture overfits at the checkpoint's dropout)."""
+    (--init) keeps the checkpoint's shape, but how hard it regularizes is the run's choice (one that
+    goes on for many more epochs of the same mixture may want more; MODEL_CARD.md, "v3.8 candidates")."""
     changes = {name: value for name, value in (("dropout", args.dropout), ("label_smoothing", args.label_smoothing))
                if value is not None and value != getattr(model.config, name)}
     if not changes:

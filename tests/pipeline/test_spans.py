@@ -715,6 +715,9 @@ def test_restore_drops_a_preposition_the_country_phrase_says(source, phrase, out
     ("Minus 3,5 Prozent.", [("number", "Minus 3,5", "minus 3.5")]),
     ("Das ist ein Minus.", []),
     ("Es kostet 5 Euro.", [("number", "5", None)]),                       # the model writes euros well
+    ("Er hat 3 Mrd. € investiert.", [("amount", "3 Mrd. €", "€3 billion")]),  # one amount with its multiplier
+    ("Budget: € 1,5\u00a0Mio. im Jahr", [("amount", "€ 1,5\u00a0Mio.", "€1.5 million")]),
+    ("Es kostet 5 Mio. Euro.", [("number", "5", None)]),                  # Euro as a word: with_abbreviations
 ])
 def test_amounts_and_minus_are_written_in_english(text, expected):
     spans = with_amounts(text, find_spans(text))
