@@ -648,8 +648,8 @@ def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
             english = english[0].upper() + english[1:]
         if not english.endswith(".") and _ENDS_TEXT.fullmatch(text, end):
             end -= 1  # its stop is the sentence's too: "Papier o. Ä." -> "paper or similar."
-        number = next((s for s in spans if s.kind == "number" and s.end < start and _SPACES.fullmatch(text, s.end, start)), None) \
-            if key in _AFTER_NUMBER else None
+        number = next((s for s in spans if s.kind == "number" and s.end < start
+                       and _SPACES.fullmatch(text, s.end, start)), None) if key in _AFTER_NUMBER else None
         if number is not None:
             # One quantity, one span: as two, the model put the noun between them ("5 Mio. Euro" ->
             # "5 euros million").
@@ -802,16 +802,18 @@ _MINUS = re.compile(rf"(?<!\w)[Mm]inus[ \t\u00a0]+({_AMOUNT_NUMBER})")
 
 def with_amounts(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with an amount in euros as one span of kind "amount", written as English writes it
-    ("49,99 €" -> "€49.99", "3 Mrd. €" -> "€3 billion"), and "minus" with its number as a number span ("minus 5"), each in place
-    of its number span. The model dropped both now and then: "Bitte überweisen Sie 100 € bis
-    Freitag." -> "Please assign 100 until Friday.", "Es sind minus 5 Grad." -> "There are 5
-    degrees."."""
+    ("49,99 €" -> "€49.99", "3 Mrd. €" -> "€3 billion"), and "minus" with its number as a number
+    span ("minus 5"), each in place of its number span. The model dropped both now and then:
+    "Bitte überweisen Sie 100 € bis Freitag." -> "Please assign 100 until Friday.", "Es sind minus
+    5 Grad." -> "There are 5 degrees."."""
     if "€" not in text and "inus" not in text:
         return list(spans)
     found = []
     for match in _EUROS.finditer(text):
-        multiplier = match[2] or match[4]
-        english = "€" + english_number(match[1] or match[3]) + (f" {_AFTER_NUMBER[multiplier + '.']}" if multiplier else "")
+        multiplier = match[2] or match[4]  # "Mio", "Mrd" or None
+        english = "€" + english_number(match[1] or match[3])
+        if multiplier:
+            english += " " + _AFTER_NUMBER[multiplier + "."]
         found.append(Span(match.start(), match.end(), "amount", match[0], english))
     for match in _MINUS.finditer(text):
         found.append(Span(match.start(), match.end(), "number", match[0], "minus " + english_number(match[1])))

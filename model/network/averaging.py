@@ -11,7 +11,8 @@ from model.network.checkpoint import CheckpointError, read_checkpoint
 from model.network.config import ModelConfig
 
 
-def network(ckpt: dict[str, Any], path: str | Path) -> dict[str, Any]:
+def network_of(ckpt: dict[str, Any], path: str | Path) -> dict[str, Any]:
+    """``ModelConfig.network`` of the checkpoint dict ``ckpt`` read from ``path``."""
     try:
         return ModelConfig.from_dict(ckpt["config"]).network()
     except (TypeError, ValueError) as exc:
@@ -32,7 +33,7 @@ def average_checkpoints(paths: Sequence[str | Path], metadata_from: str | Path |
     newest, sources = first, [{"file": Path(paths[0]).name, "step": first["meta"].get("step")}]
     for path in paths[1:]:
         ckpt = read_checkpoint(path)
-        if network(ckpt, path) != network(first, paths[0]) or ckpt["tokenizer"] != first["tokenizer"]:
+        if network_of(ckpt, path) != network_of(first, paths[0]) or ckpt["tokenizer"] != first["tokenizer"]:
             raise CheckpointError(f"{str(path)!r} is not from the same run as {str(paths[0])!r}: "
                                   "its config or tokenizer differs")
         if ckpt["model"].keys() != total.keys():
