@@ -84,7 +84,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--test-size", type=int, default=2000, help="test pairs held out when splitting --data")
     p.add_argument("--domain-split-size", type=int, default=1000,
                    help="dev and test pairs held out of each corpus of a domain (gettext, mozilla: ui; "
-                   "libreoffice-help: help), "
+                   "libreoffice-help: help; ding-sentences: ding), "
                    "written as DIR/dev.DOMAIN.tsv and DIR/test.DOMAIN.tsv; 0: none")
     p.add_argument("--max-len", type=int, default=128, help="drop training pairs longer than this (pieces)")
     add_augmentation_args(p)
@@ -216,6 +216,17 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | N
     """Corpus, tokenizer (trained, or that of ``start``: the resumed run's last.pt or the --init
     checkpoint), model and the batching of the pairs."""
     corpus = T.load_corpus(args, out if dist.main else None)
+    if start is not None and start_path != args.init:
+        # A run resumed on other held-out splits would train on pairs it evaluates on, or the
+        # reverse: the corpora, --domain-split-size or the held-out domains of the code changed.
+        held_out = start["meta"].get("data", {}).get("domains", {})
+        if held_out != corpus.held_out():
+            def shown(domains):
+                return ", ".join(f"{domain} {n['dev_pairs']} dev + {n['test_pairs']} test"
+                                 for domain, n in domains.items()) or "no domain split"
+            raise CorpusError(f"{str(start_path)!r} held out {shown(held_out)}, but these corpora hold out "
+                              f"{shown(corpus.held_out())}: resume with the run's own --data and "
+                              "--domain-split-size, or start a new --out")
     log(f"data: {len(corpus.train)} train / {len(corpus.dev)} dev / {len(corpus.test)} test pairs")
     if len(corpus.parts) > 1:
         log("corpora: " + ", ".join(f"{p['corpus']} ({p['train_pairs']} train pairs)" for p in corpus.parts))

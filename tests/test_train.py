@@ -256,7 +256,9 @@ def test_several_corpora_with_weights(tmp_path):
     lines = ["# Version :: test", "Hund {m} | Hunde {pl} :: dog | dogs", "Haus {n} | Er baut ein Haus. :: house | "
              "He is building a house."]
     ding.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # One example sentence is too few to hold out Ding's dev and test splits from (the next test does).
     proc = run_train(["--data", str(PAIRS40), "--data", f"ding-sentences:{ding}@2", "--data", f"ding-words:{ding}@0.5",
+                      "--domain-split-size", "0",
                       "--out", str(out), "--preset", "tiny", "--vocab-size", "100", "--max-steps", "2",
                       "--no-progress", "--data-attribution", "Tatoeba, CC-BY 2.0 (France)",
                       "--data-attribution", "Ding, GPL-2.0-or-later", "--license", "GPL-2.0-or-later"])
@@ -405,6 +407,54 @@ def test_domain_corpora_hold_out_dev_and_test(tmp_path):
     data = read_checkpoint(out / "last.pt")["meta"]["data"]
     assert data["domains"] == {"ui": {"dev_pairs": 1, "test_pairs": 1}}
     assert data["corpora"][1] == {"corpus": f"gettext:{catalog}", "weight": 1.0, "train_pairs": len(entries) - 2}
+
+
+DING_SENTENCES = [("Er baut ein Haus.", "He is building a house."), ("Der Hund schläft.", "The dog is asleep."),
+                  ("Wir fahren morgen ab.", "We leave tomorrow."), ("Das Buch gehört mir.", "The book is mine."),
+                  ("Sie spielt gern Klavier.", "She likes playing the piano.")]
+
+
+def write_ding(path: Path) -> Path:
+    """A Ding file whose entries each hold a word pair and an example sentence."""
+    lines = ["# Version :: test"] + [f"Wort{i} {{n}} | {de} :: word{i} | {en}" for i, (de, en) in enumerate(DING_SENTENCES)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_ding_sentences_hold_out_dev_and_test(tmp_path):
+    """Ding's example sentences are a domain of their own ("ding", issue 22: select on them held
+    out): DIR/dev.ding.tsv and DIR/test.ding.tsv, none of their sentences trains, and the
+    checkpoint records the split; Ding's word pairs are not held out."""
+    ding = write_ding(tmp_path / "de-en")
+    out = tmp_path / "run"
+    assert train.main(["--data", str(PAIRS40), "--data", f"ding-sentences:{ding}", "--data", f"ding-words:{ding}",
+                       "--out", str(out), "--preset", "tiny", "--max-steps", "1", "--no-progress",
+                       "--vocab-size", "120", "--domain-split-size", "1"]) == 0
+    dev, test = read_pairs(out / "dev.ding.tsv"), read_pairs(out / "test.ding.tsv")
+    assert len(dev) == len(test) == 1 and set(dev + test) <= set(DING_SENTENCES) and dev != test
+    data = read_checkpoint(out / "last.pt")["meta"]["data"]
+    assert data["domains"] == {"ding": {"dev_pairs": 1, "test_pairs": 1}}
+    assert [part["train_pairs"] for part in data["corpora"][1:]] == [len(DING_SENTENCES) - 2, len(DING_SENTENCES)]
+    assert not (out / "dev.ui.tsv").exists()
+
+
+def test_resume_on_other_held_out_splits_is_refused(tmp_path):
+    """A run resumed with splits other than its own would train on what it held out: a one-line error,
+    and last.pt stays as it was."""
+    ding = write_ding(tmp_path / "de-en")
+    out = tmp_path / "run"
+    common = ["--data", str(PAIRS40), "--data", f"ding-sentences:{ding}", "--out", str(out), "--preset", "tiny",
+              "--vocab-size", "120", "--no-progress"]
+    assert train.main([*common, "--max-steps", "1", "--domain-split-size", "1"]) == 0
+    before = (out / "last.pt").read_bytes()
+    proc = run_train([*common, "--max-steps", "2", "--domain-split-size", "0", "--resume"])
+    assert proc.returncode == 2 and proc.stderr == (
+        f"train.py: error: {str(out / 'last.pt')!r} held out ding 1 dev + 1 test, but these corpora hold out "
+        "no domain split: resume with the run's own --data and --domain-split-size, or start a new --out\n")
+    assert (out / "last.pt").read_bytes() == before
+    # Its own splits resume.
+    assert train.main([*common, "--max-steps", "2", "--domain-split-size", "1", "--resume"]) == 0
+    assert read_checkpoint(out / "last.pt")["meta"]["step"] == 2
 
 
 def test_a_training_step_does_not_wait_for_the_device(tmp_path, monkeypatch):

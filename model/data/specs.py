@@ -12,9 +12,10 @@ from model.data.helppages import read_help
 from model.data.mozilla import read_mozilla
 
 # What each kind reads, and the domain whose dev and test pairs train.py holds out of it (None:
-# it trains only).
+# it trains only). Ding's example sentences are everyday German that is not Tatoeba's, so they are
+# a domain of their own to select on ("ding"); its word pairs are not sentences and only train.
 CORPUS_KINDS = ("pairs", "ding-sentences", "ding-words", "freedict", "gettext", "mozilla", "libreoffice-help")
-HELD_OUT_DOMAINS = {"gettext": "ui", "mozilla": "ui", "libreoffice-help": "help"}
+HELD_OUT_DOMAINS = {"gettext": "ui", "mozilla": "ui", "libreoffice-help": "help", "ding-sentences": "ding"}
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class CorpusSpec:
 
     @property
     def domain(self) -> str | None:
-        """The domain whose dev and test pairs are held out of this corpus ("ui", "help"), if any."""
+        """The domain whose dev and test pairs are held out of this corpus ("ui", "help", "ding"), if any."""
         return HELD_OUT_DOMAINS.get(self.kind)
 
     def __str__(self) -> str:

@@ -295,7 +295,7 @@ class Corpus:
     test: list[tuple[str, str]]
     sha256: dict[str, str]  # file -> SHA-256 of what was trained on
     parts: list[dict[str, Any]] = field(default_factory=list)  # per --data: spec, kind, weight, train_pairs
-    # per domain ("ui", "help"): (dev, test) held out of the corpora of that kind
+    # per domain ("ui", "help", "ding"): (dev, test) held out of the corpora of that kind
     domains: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = field(default_factory=dict)
     # where the --data files came from, when they are a mixture written by model.mixture (--data-sources)
     sources: list[dict[str, Any]] = field(default_factory=list)
@@ -303,6 +303,10 @@ class Corpus:
     def weights(self) -> list[float]:
         """Each training pair's sampling weight, from the corpus it came from (see ``parts``)."""
         return [part["weight"] for part in self.parts for _ in range(part["train_pairs"])]
+
+    def held_out(self) -> dict[str, dict[str, int]]:
+        """How many dev and test pairs each domain holds out, as a checkpoint records it."""
+        return {domain: {"dev_pairs": len(dev), "test_pairs": len(test)} for domain, (dev, test) in self.domains.items()}
 
     def split_parts(self, pairs: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
         """``pairs`` (parallel to ``train``) cut into one list per corpus."""
@@ -334,7 +338,8 @@ def read_sources(path: str | Path) -> list[dict[str, Any]]:
 
 def load_corpus(args, out_dir: Path | None) -> Corpus:
     """Read and clean the corpora; split the first one (without --valid) and hold out a dev and a
-    test split of each domain ("ui", "help"; ``CorpusSpec.domain``); rank 0 writes the splits it made.
+    test split of each domain ("ui", "help", "ding"; ``CorpusSpec.domain``); rank 0 writes the
+    splits it made.
 
     The first ``--data`` corpus gives the dev pairs that training evaluates on, and its test pairs.
     Every other corpus trains, without any pair that shares a sentence with any held-out split,
@@ -422,8 +427,7 @@ def make_meta(args, corpus: Corpus, state: dict[str, Any], model: Transformer, t
         "parameters": model.num_parameters(),
         "data": {"sha256": dict(corpus.sha256), "train_pairs": len(corpus.train), "dev_pairs": len(corpus.dev),
                  "test_pairs": len(corpus.test), "corpora": [dict(part) for part in corpus.parts],
-                 **({"domains": {domain: {"dev_pairs": len(dev), "test_pairs": len(test)}
-                                 for domain, (dev, test) in corpus.domains.items()}} if corpus.domains else {}),
+                 **({"domains": corpus.held_out()} if corpus.domains else {}),
                  **({"sources": corpus.sources} if corpus.sources else {}),
                  **({"attribution": "; ".join(args.data_attribution)} if args.data_attribution else {}),
                  **({"license": args.license} if args.license else {})},
