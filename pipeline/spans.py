@@ -981,7 +981,8 @@ def restore(output: str, masked: Masked) -> str:
     """
     marker = next(chr(c) for c in range(0xE000, 0xF900)
                   if chr(c) not in output and all(chr(c) not in v for v in masked.slots.values()))
-    text = PLACEHOLDER_RE.sub(lambda m: masked.slots.get(m[0], marker), _fitted(output, masked.slots))
+    text = PLACEHOLDER_RE.sub(lambda m: masked.slots.get(m[0], marker),
+                              _fitted(output, masked.slots, oclock_spans(masked)))
 
     def tidy(match: re.Match[str]) -> str:
         following = text[match.end():match.end() + 1]
@@ -996,19 +997,21 @@ _AFTER_SPAN = re.compile(rf"(?:(?<![\w'’])({'|'.join(_COUNTRY_PREPOSITIONS)})[
                          r"([ \t]*o['’]clock(?![\w'’]))?(\.(?!\.))?", re.IGNORECASE)
 
 
-def _fitted(output: str, slots: dict[str, str]) -> str:
+def _fitted(output: str, slots: dict[str, str], oclock: frozenset[str] | None = None) -> str:
     """``output`` without what a span's English says already: the preposition before a country
     phrase that opens with it ("of ⦅X1⦆", ⦅X1⦆ "of Turkey": ``leading_preposition``), "o'clock"
-    after a clock time that takes none ("at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m."), and a stop after one
-    that ends with a stop (as ``words.restore_words`` does word by word)."""
+    after a clock time that takes none ("at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m.") or after a span
+    not in ``oclock`` (``oclock_spans``; None: any other span), and a stop after one that ends
+    with a stop (as ``words.restore_words`` does word by word)."""
     def fit(match: re.Match[str]) -> str:
         english = slots.get(match[2], "")
         before = match[0][:match.start(2) - match.start()]
         if match[1] and match[1].lower() == leading_preposition(english):
             before = ""
-        oclock = match[3] if match[3] and not takes_no_oclock(english) else ""
-        stop = match[4] if match[4] and (oclock or not english.endswith(".")) else ""
-        return before + match[2] + oclock + stop
+        oclock_kept = match[3] and not takes_no_oclock(english) and (oclock is None or match[2] in oclock)
+        oclock_text = match[3] if oclock_kept else ""
+        stop = match[4] if match[4] and (oclock_text or not english.endswith(".")) else ""
+        return before + match[2] + oclock_text + stop
     return _AFTER_SPAN.sub(fit, output) if "⦆" in output else output
 
 
@@ -1051,6 +1054,19 @@ def spaced_spans(masked: Masked) -> frozenset[str]:
 
 
 _SPACED_PLACEHOLDER = re.compile(r"(?<=\s)⦅[NX][0-9]+⦆")
+
+
+def oclock_spans(masked: Masked) -> frozenset[str]:
+    """The placeholders that an "o'clock" may follow in the output: those the source follows with
+    "Uhr" whose English is not a clock time already ("um ⦅N1⦆ Uhr", ⦅N1⦆ "8": "at 8 o'clock"; "der
+    ⦅N1⦆-Uhr-Zug": "the 7 o'clock train").
+    After any other the model had put it in the wrong place: "am 12.03.2025 um 14:30 Uhr" ->
+    "at ⦅N1⦆ o'clock at ⦅N2⦆", ⦅N1⦆ "12.03.2025", ⦅N2⦆ "2:30 p.m."."""
+    return frozenset(m[1] for m in _BEFORE_UHR.finditer(masked.text)
+                     if m[1] in masked.slots and not takes_no_oclock(masked.slots[m[1]]))
+
+
+_BEFORE_UHR = re.compile(r"(⦅[NX][0-9]+⦆)(?:[ \t\u00a0]+|[-\u2011])Uhr(?!\w)")  # "8 Uhr", "der 7-Uhr-Zug"
 
 
 def check(output: str, masked: Masked) -> tuple[list[str], list[str]]:

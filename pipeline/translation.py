@@ -41,8 +41,8 @@ from .years import kept as years_kept, without_years
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
-    restore,
-    merge, respell_abbreviations, slot_key, slots_needed, spaced_spans, with_abbreviations, with_amounts, with_clock_times, with_names,
+    merge, oclock_spans, respell_abbreviations, restore, slot_key, slots_needed, spaced_spans, with_abbreviations,
+    with_amounts, with_clock_times, with_names,
 )
 
 
@@ -540,7 +540,8 @@ class Pipeline:
         slots = chunk.masked.slots
         if chunk.masked.glossary:
             slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0)
-        return W.restore_words(styled, slots, glued_spans(chunk.masked), spaced_spans(chunk.masked))
+        return W.restore_words(styled, slots, glued_spans(chunk.masked), spaced_spans(chunk.masked),
+                               oclock_spans(chunk.masked))
 
     def _assemble(self, text: str, layout, plan, results) -> AlignedText:
         """The text's translation and alignment from its sentences' chunks and units."""

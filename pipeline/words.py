@@ -162,12 +162,13 @@ def _fix_suffix(match: re.Match[str], slots: dict[str, str]) -> str:
 
 def restore_words(words: list[Word], slots: dict[str, str],
                   glued: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
-                  spaced: frozenset[str] = frozenset()) -> list[Word]:
+                  spaced: frozenset[str] = frozenset(), oclock: frozenset[str] | None = None) -> list[Word]:
     """Placeholders replaced by their spans' text; unknown (invented) ones dropped. ``glued``: the
     placeholders of brackets written against the next word and against the previous one
     (``spans.glued_spans``), which lose the space the model put after or before them. ``spaced``:
     those that follow a space in the source (``spans.spaced_spans``), which get it back where the
-    model glued one to a word's stop ("Hauptstr.⦅N1⦆")."""
+    model glued one to a word's stop ("Hauptstr.⦅N1⦆"). ``oclock``: those that an "o'clock" may
+    follow (``spans.oclock_spans``; None: any whose English is not a clock time)."""
     openers, closers = glued
     if spaced:
         words = [replace(w, text=_AFTER_STOP.sub(lambda m: f" {m[0]}" if m[0] in spaced else m[0], w.text))
@@ -178,7 +179,7 @@ def restore_words(words: list[Word], slots: dict[str, str],
             words[i] = replace(w, gap="")
         if i + 1 < len(words) and any(w.text.endswith(symbol) for symbol in openers):
             words[i + 1] = replace(words[i + 1], gap="")
-    words = _without_preposition(_without_stop(_without_oclock(words, slots), slots), slots)
+    words = _without_preposition(_without_stop(_without_oclock(words, slots, oclock), slots), slots)
     out = []
     for w in words:
         text = _SUFFIX.sub(lambda m: m[0] if m[1] in openers else _fix_suffix(m, slots), w.text)
@@ -204,15 +205,17 @@ def _without_preposition(words: list[Word], slots: dict[str, str]) -> list[Word]
     return out
 
 
-def _without_oclock(words: list[Word], slots: dict[str, str]) -> list[Word]:
+def _without_oclock(words: list[Word], slots: dict[str, str], oclock: frozenset[str] | None) -> list[Word]:
     """``words`` without the "o'clock" the model wrote after a clock time that says it already ("um
-    20:15 Uhr" -> "at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m."; ``spans.with_clock_times``); punctuation
-    glued to it stays, less a stop that the time's English ends with."""
+    20:15 Uhr" -> "at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m."; ``spans.with_clock_times``) or after a span
+    not in ``oclock`` (a date: "at ⦅N1⦆ o'clock at ⦅N2⦆"); punctuation glued to it stays, less a
+    stop that the span's English ends with."""
     out: list[Word] = []
     i = 0
     while i < len(words):
         clock = _ENDS_WITH_PLACEHOLDER.search(out[-1].text) if out else None
-        taken, rest = _oclock_at(words, i) if clock and takes_no_oclock(slots.get(clock[0], "")) else (0, "")
+        misplaced = clock and (takes_no_oclock(slots.get(clock[0], "")) or oclock is not None and clock[0] not in oclock)
+        taken, rest = _oclock_at(words, i) if misplaced else (0, "")
         if taken:
             if rest.startswith(".") and slots[clock[0]].endswith("."):
                 rest = rest[1:]

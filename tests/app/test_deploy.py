@@ -289,7 +289,11 @@ def test_load_benchmark_compares_with_the_bare_engine(tiny_checkpoint, capsys):
                       "--workers", "2", "--single", "5", "--json"])
     result = json.loads(capsys.readouterr().out)
     assert code == 0 and result["errors"] == 0 and result["repeated_sentences"] == 0
-    assert result["cache_hits"] == 0  # read from the server's /metrics (METRICS=1)
+    # Read from the server's /metrics (METRICS=1): a number, not None. Not 0 in general, with distinct
+    # sentences too: the pipeline's second try asks again for model inputs of its first, and parts of
+    # two sentences can be one model input (with the tiny model, first at the 687th sentence of the
+    # feed, within reach of a fast second).
+    assert isinstance(result["cache_hits"], float) and result["cache_hits"] >= 0
     assert result["mean_batch_sentences"] >= 1 and result["mean_queue_wait_ms"] >= 0
     assert 0 < result["pss_mib"] < 4096 and 0 < result["pss_peak_mib"] < 4096
     parts = result["single"]["breakdown"]  # from the server's /metrics

@@ -8,7 +8,7 @@ from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
     english_clock_time, find_spans, glued_spans, mask, placeholder, respell_abbreviations, restore, slots_needed,
     with_abbreviations,
-    leading_preposition, takes_no_oclock, with_amounts, with_clock_times, with_names,
+    leading_preposition, oclock_spans, takes_no_oclock, with_amounts, with_clock_times, with_names,
 )
 
 
@@ -677,9 +677,30 @@ def test_which_times_take_no_oclock(english, expected):
     ("Der Film beginnt um 20:15 Uhr.", "The film begins at ⦅N1⦆.", "The film begins at 8:15 p.m."),
     ("Um 9:30 Uhr", "At ⦅N1⦆ o'clock", "At 9:30"),
     ("Um 8 Uhr", "At ⦅N1⦆ o'clock.", "At 8 o'clock."),
+    # an "o'clock" after a span that no "Uhr" follows in the source is in the wrong place
+    ("Das Meeting ist am 12.03.2025 um 14:30 Uhr.", "The meeting is at ⦅N1⦆ o'clock at ⦅N2⦆.",
+     "The meeting is at 12.03.2025 at 2:30 p.m."),
+    ("Der Zug fährt um 8 Uhr von Gleis 3 ab.", "The train leaves at ⦅N1⦆ o'clock from platform ⦅N2⦆ o'clock.",
+     "The train leaves at 8 o'clock from platform 3."),
+    ("Zimmer 12", "Room ⦅N1⦆ o'clock.", "Room 12."),
 ])
 def test_restore_drops_what_a_time_says_already(source, output, expected):
     assert restore(output, mask(source, with_clock_times(source, find_spans(source)))) == expected
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("Um 8 Uhr", ["8"]),                                     # a plain hour: "at 8 o'clock"
+    ("Um 20:15 Uhr", []),                                    # "8:15 p.m." says it already
+    ("Der Zug fährt um 8 Uhr von Gleis 3 ab.", ["8"]),
+    ("Das Meeting ist am 12.03.2025 um 14:30 Uhr.", []),
+    ("Die Uhr zeigt 8.", []),                                # "Uhr" before the number: a clock, not a time
+    ("Um 8\u00a0Uhr und um 9 Uhr", ["8", "9"]),
+    ("Um 8 Uhrzeiten", []),
+    ("Ich habe den 7-Uhr-Zug verpasst.", ["7"]),              # "the 7 o'clock train"
+])
+def test_the_spans_an_oclock_may_follow(source, expected):
+    masked = mask(source, with_clock_times(source, find_spans(source)))
+    assert sorted(masked.slots[p] for p in oclock_spans(masked)) == expected
 
 
 @pytest.mark.parametrize("english, expected", [

@@ -354,6 +354,13 @@ def test_signs_the_model_drops_are_kept(release_pipeline, german, kept):
     assert kept in out, out
 
 
+def test_oclock_goes_where_the_model_misplaces_it(release_pipeline):
+    # the release model writes "at ⦅N1⦆ o'clock at ⦅N2⦆", its "o'clock" after the date
+    german = "Das Meeting ist am 12.03.2025 um 14:30 Uhr."
+    assert release_pipeline.translate([german]) == ["The meeting is at 12.03.2025 at 2:30 p.m."]
+    assert release_pipeline.translate_aligned([german])[0].target == "The meeting is at 12.03.2025 at 2:30 p.m."
+
+
 def test_a_hypothesis_with_every_placeholder_goes_before_repair(release_pipeline):
     # the release model's three best for "Um ⦅N1⦆ Uhr." write the time twice; the fourth writes it once
     t = release_pipeline.translator

@@ -136,6 +136,19 @@ def test_oclock_after_a_time_that_says_it_goes(output, slots, expected):
     assert render(restore_words(from_text(output), slots))[0] == expected
 
 
+@pytest.mark.parametrize("output, slots, oclock, expected", [
+    # "am 12.03.2025 um 14:30 Uhr": no span may take one; the model put it after the date
+    ("at ⦅N1⦆ o'clock at ⦅N2⦆.", {"⦅N1⦆": "12.03.2025", "⦅N2⦆": "2:30 p.m."}, set(), "at 12.03.2025 at 2:30 p.m."),
+    # "um 8 Uhr von Gleis 3": the hour keeps its "o'clock", the platform loses one
+    ("at ⦅N1⦆ o'clock from platform ⦅N2⦆ o'clock.", {"⦅N1⦆": "8", "⦅N2⦆": "3"}, {"⦅N1⦆"},
+     "at 8 o'clock from platform 3."),
+    ("at ⦅N1⦆ o'clock, then", {"⦅N1⦆": "3"}, set(), "at 3, then"),           # its comma stays
+    ("It is ten o'clock.", {}, set(), "It is ten o'clock."),                   # not after a span: the model's
+])
+def test_oclock_after_a_span_no_uhr_follows_goes(output, slots, oclock, expected):
+    assert render(restore_words(from_text(output), slots, oclock=frozenset(oclock)))[0] == expected
+
+
 @pytest.mark.parametrize("texts, slots, expected", [
     # the word alignment writes "o'clock." as four words: "o", "'", "clock", "." (translate_aligned
     # gave "At 9:30 o'clock" and "at 8:15 p.m.." where translate gave "At 9:30", "at 8:15 p.m.")
