@@ -591,7 +591,7 @@ _ABBREVIATIONS = {
     "i. d. R.": "as a rule", "s. o.": "see above", "s. u.": "see below", "v. a.": "above all",
     "u. v. m.": "and much more", "o. g.": "above-mentioned", "bzgl.": "regarding",
     "mind.": "at least", "z. Hd.": "attn.", "Abb.": "Fig.", "Abs.": "para.",
-    "Tel.": "Tel.", "v. Chr.": "BC", "n. Chr.": "AD",
+    "Tel.": "Tel.", "v. Chr.": "BC", "n. Chr.": "AD", "MwSt.": "VAT", "USt.": "VAT",
 }
 # Before a number only: "Nr. 5" -> "No. 5", "S. 12" -> "p. 12" ("S." alone is many things).
 _BEFORE_NUMBER = {"Nr.": "No.", "S.": "p.", "Kap.": "ch."}
@@ -631,16 +631,20 @@ _ENDS_TEXT = re.compile("[\\s\"'”“’»«]*")  # closing quotes; not bracket
 
 def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` and, as spans of kind "abbreviation" written in English, the abbreviations of
-    ``_ABBREVIATIONS`` (and of ``_BEFORE_NUMBER`` where a number is there) outside them; one of
-    ``_AFTER_NUMBER`` becomes one number span with its number ("5 Mio." -> "5 million")."""
+    ``_ABBREVIATIONS`` (and of ``_BEFORE_NUMBER`` where a number is there) outside them (an
+    identifier span inside one gives way: "MwSt."); one of ``_AFTER_NUMBER`` becomes one number
+    span with its number ("5 Mio." -> "5 million")."""
     if "." not in text:  # every abbreviation has one: most sentences skip the expression
         return list(spans)
-    taken = [(s.start, s.end) for s in spans]
+    spans = list(spans)
     found = []
     for match in _ABBREVIATION_RE.finditer(text):
         start, end = match.span()
-        if any(s < end and start < e for s, e in taken):
+        overlapping = [s for s in spans if s.start < end and start < s.end]
+        if any(s.kind != "identifier" or s.start < start or end < s.end for s in overlapping):
             continue
+        # An identifier inside was a guess from its capitals ("MwSt" of "MwSt."): the abbreviation is known.
+        spans = [s for s in spans if s not in overlapping]
         written = _SPACES.sub("", match[0])
         key = written if written in _ABBREVIATION_ENGLISH else written[0].lower() + written[1:]
         english = _ABBREVIATION_ENGLISH[key]

@@ -500,6 +500,10 @@ def test_a_month_without_its_day_is_no_date(text):
     ("Äpfel, Birnen usw.", [("usw.", "etc.")]),                               # its stop stays its own
     ("Wir brauchen Papier o. Ä.", [("o. Ä", "or similar")]),                  # its stop is the sentence's
     ("Papier o. Ä.“ sagte er", [("o. Ä.", "or similar")]),
+    # "MwSt" alone is an identifier span (an inner capital); with its stop, the abbreviation
+    ("Der Preis beträgt 19,99 € inkl. MwSt.", [("inkl.", "incl."), ("MwSt", "VAT")]),
+    ("Preise zzgl. MwSt. und Versand", [("zzgl.", "plus"), ("MwSt.", "VAT")]),
+    ("Enthält 19 % USt.", [("USt", "VAT")]),                                 # its stop is the sentence's
     # only before a number, or after one
     ("Siehe S. 12 ff.", [("S.", "p.")]),
     ("Bitte rufen Sie Nr.\u00a05 an.", [("Nr.", "No.")]),
@@ -559,6 +563,14 @@ def test_abbreviations_keep_the_other_spans():
     text = "Das kostet ca. 5 Euro, siehe www.example.org."
     spans = find_spans(text)
     assert [s for s in with_abbreviations(text, spans) if s.kind != "abbreviation"] == spans
+
+
+def test_an_identifier_gives_way_only_to_an_abbreviation_around_it():
+    text = "Die MwSt. und die MwSt und MwStSatz."
+    assert [(s.kind, s.text) for s in find_spans(text)] == [("identifier", "MwSt"), ("identifier", "MwSt"),
+                                                            ("identifier", "MwStSatz")]
+    assert [(s.kind, s.text, s.target) for s in with_abbreviations(text, find_spans(text))] == [
+        ("abbreviation", "MwSt.", "VAT"), ("identifier", "MwSt", None), ("identifier", "MwStSatz", None)]
 
 
 @pytest.mark.parametrize("text, expected", [
