@@ -830,6 +830,34 @@ _DECIMAL_COMMA = re.compile(r"([-+−]?[0-9]+),([0-9]+)")
 _NUMBER = re.compile(r"[-+−]?[0-9]+(?:[.,][0-9]+)*")
 
 
+# The dash of a range between two numbers: an en dash, perhaps spaced ("3–5", "10 – 15"). A hyphen
+# ("3-5") makes one code span already.
+_RANGE_DASH = re.compile(f"{_THIN}?\u2013{_THIN}?")
+
+
+def with_ranges(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` with each range of two numbers joined by an en dash as one span, written with the
+    dash as the source writes it: "3–5" -> "3–5", "1,5–2" -> "1.5–2", and of amounts (kind
+    "amount", ``with_amounts``) "10–15 €" -> "€10–15", "10 € – 15 €" -> "€10 – €15". As two spans,
+    the model lost or spaced the dash ("innerhalb von 3–5 Werktagen" -> "within 3 -5 workdays",
+    "10–15 €" -> "10–€15"). Not a range of hours before "Uhr", whose end is a clock time of its
+    own (``with_clock_times``)."""
+    if "\u2013" not in text:
+        return list(spans)
+    out: list[Span] = []
+    for span in spans:
+        before = out[-1] if out else None
+        if (before is None or not _RANGE_DASH.fullmatch(text, before.end, span.start) or _UHR.match(text, span.end)
+                or (before.kind, span.kind) not in (("number", "number"), ("number", "amount"), ("amount", "amount"))):
+            out.append(span)
+            continue
+        dash, first, last = text[before.end:span.start], replacement(before), replacement(span)
+        if before.kind == "number" and span.kind == "amount":  # the amount's sign before the whole range
+            first, last = "€" + first, last.removeprefix("€")
+        out[-1] = Span(before.start, span.end, span.kind, text[before.start:span.end], first + dash + last)
+    return out
+
+
 def english_number(text: str) -> str:
     """A German number in English notation where the German one is unambiguous, else unchanged.
 

@@ -42,7 +42,7 @@ from .segment import has_loop, implausibly_short, join_layout, segment, smaller_
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
     merge, oclock_spans, respell_abbreviations, restore, slot_key, slots_needed, spaced_spans, with_abbreviations,
-    with_amounts, with_clock_times, with_names,
+    with_amounts, with_clock_times, with_names, with_ranges,
 )
 
 
@@ -223,10 +223,10 @@ class Pipeline:
         """The protected spans of a sentence (``find_spans``; its years only in the ``second_try``,
         ``pipeline.years``), the ``glossary``'s terms outside them, its clock times and amounts
         (``with_clock_times``, ``with_amounts``), its measures and number words in the
-        ``second_try`` (``pipeline.measures``), its abbreviations
-        (``with_abbreviations``), and its names and places (``with_names``) where the model has a
-        lexicon and the words are normally cased (in ALL CAPS or Title Case every word looks like a
-        name)."""
+        ``second_try`` (``pipeline.measures``), its abbreviations (``with_abbreviations``), its
+        ranges of numbers and amounts (``with_ranges``), and its names and places
+        (``with_names``) where the model has a lexicon and the words are normally cased (in ALL
+        CAPS or Title Case every word looks like a name)."""
         spans = find_spans(sentence, self.representable)
         if self.truecase and any(s.kind == "unrepresentable" for s in spans) \
                 and style(_words_only(sentence, spans)) == "upper":
@@ -240,7 +240,7 @@ class Pipeline:
         spans = with_amounts(sentence, with_clock_times(sentence, spans))
         if second_try:
             spans = with_number_words(sentence, with_measures(sentence, spans))
-        spans = with_abbreviations(sentence, spans)
+        spans = with_ranges(sentence, with_abbreviations(sentence, spans))
         if self.lexicon is None or style(_words_only(sentence, spans)) != "normal":
             return spans
         return with_names(sentence, spans, self.lexicon.knows, self.places)

@@ -8,7 +8,7 @@ from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
     english_clock_time, find_spans, glued_spans, mask, placeholder, respell_abbreviations, restore, slots_needed,
     with_abbreviations,
-    leading_preposition, oclock_spans, takes_no_oclock, with_amounts, with_clock_times, with_names,
+    leading_preposition, oclock_spans, takes_no_oclock, with_amounts, with_clock_times, with_names, with_ranges,
 )
 
 
@@ -534,6 +534,25 @@ def test_a_number_and_its_multiplier_are_one_number_span(text, expected, restore
     masked = mask(text, spans)
     assert "Mio" not in masked.text and "Mrd" not in masked.text
     assert restore(masked.text, masked) == restored
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Lieferung in 3–5 Werktagen", [("number", "3–5", "3–5")]),
+    ("Nehmen Sie 1,5 – 2 Tabletten.", [("number", "1,5 – 2", "1.5 – 2")]),       # spaced as written
+    ("Seiten 10–15 und 20–1.000", [("number", "10–15", "10–15"), ("number", "20–1.000", "20–1,000")]),
+    ("Das kostet 10–15 €.", [("amount", "10–15 €", "€10–15")]),                   # the sign before the range
+    ("Das kostet 10 € – 15 €.", [("amount", "10 € – 15 €", "€10 – €15")]),
+    ("Das kostet 1,5–2 Mio. €.", [("amount", "1,5–2 Mio. €", "€1.5–2 million")]),
+    # not a range: a hyphen (one code span already), a dash between words, hours before "Uhr"
+    ("Lieferung in 3-5 Werktagen", [("code", "3-5", None)]),
+    ("Es steht 3 – aber nicht 5.", [("number", "3", None), ("number", "5", None)]),
+    ("Geöffnet 9–18 Uhr", [("number", "9", None), ("time", "18", "6 p.m.")]),
+    ("Das kostet 10 €–15.", [("amount", "10 €", "€10"), ("number", "15", None)]),  # an amount, then a number
+])
+def test_a_range_of_numbers_is_one_span(text, expected):
+    spans = with_ranges(text, with_abbreviations(text, with_amounts(text, with_clock_times(text, find_spans(text)))))
+    assert [(s.kind, s.text, s.target) for s in spans] == expected
+    assert all(text[s.start:s.end] == s.text for s in spans)
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -354,6 +354,15 @@ def test_signs_the_model_drops_are_kept(release_pipeline, german, kept):
     assert kept in out, out
 
 
+@pytest.mark.parametrize("german, english", [
+    # as two number spans the release model wrote "within 3 -5 workdays" and "10–€15"
+    ("Die Lieferung erfolgt innerhalb von 3–5 Werktagen.", "Delivery is done within 3–5 workdays."),
+    ("Das kostet 10–15 €.", "It costs €10–15."),
+])
+def test_a_range_keeps_its_dash(release_pipeline, german, english):
+    assert release_pipeline.translate([german]) == [english]
+
+
 def test_oclock_goes_where_the_model_misplaces_it(release_pipeline):
     # the release model writes "at ⦅N1⦆ o'clock at ⦅N2⦆", its "o'clock" after the date
     german = "Das Meeting ist am 12.03.2025 um 14:30 Uhr."
