@@ -699,8 +699,11 @@ _HALF = re.compile(rf"(?<!\w)[Hh]alb[ \t\u00a0]+({'|'.join(_HOURS)}|1[0-2]|[1-9]
 _CLOCK_WORDS = re.compile(r"(?<![\w.,:])([^\W\d_]+)[ \t\u00a0]+Uhr(?:[ \t\u00a0]+([^\W\d_]+))?(?!\w)")
 _DAY_PART = re.compile(r"[ \t\u00a0]+(morgens|früh|vormittags|mittags|nachmittags|abends|nachts)(?!\w)")
 _UHR = re.compile(r"[ \t\u00a0]+Uhr")
-# English times that "o'clock" does not follow ("8:15 p.m.", "noon").
-_NO_OCLOCK = re.compile(r"[0-9]{1,2}:[0-9]{2}( [ap]\.m\.)?|[0-9]{1,2} [ap]\.m\.|noon|midnight")
+# English times that "o'clock" does not follow ("8:15 p.m.", "noon"), and ranges ending in one
+# ("9 a.m.–6 p.m.", "8–10 p.m.": ``with_ranges``).
+_ENGLISH_TIME = r"(?:[0-9]{1,2}:[0-9]{2}(?: [ap]\.m\.)?|[0-9]{1,2} [ap]\.m\.|noon|midnight)"
+_NO_OCLOCK = re.compile(rf"(?:(?:{_ENGLISH_TIME}|[0-9]{{1,2}}(?::[0-9]{{2}})?)[ \t\u00a0\u202f]?–[ \t\u00a0\u202f]?)?"
+                        rf"{_ENGLISH_TIME}")
 
 
 def english_clock_time(hour: int, minutes: str | None = None) -> str | None:
@@ -837,25 +840,60 @@ _RANGE_DASH = re.compile(f"{_THIN}?\u2013{_THIN}?")
 
 def with_ranges(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with each range of two numbers joined by an en dash as one span, written with the
-    dash as the source writes it: "3–5" -> "3–5", "1,5–2" -> "1.5–2", and of amounts (kind
-    "amount", ``with_amounts``) "10–15 €" -> "€10–15", "10 € – 15 €" -> "€10 – €15". As two spans,
-    the model lost or spaced the dash ("innerhalb von 3–5 Werktagen" -> "within 3 -5 workdays",
-    "10–15 €" -> "10–€15"). Not a range of hours before "Uhr", whose end is a clock time of its
-    own (``with_clock_times``)."""
-    if "\u2013" not in text:
+    dash as the source writes it: "3–5" -> "3–5", "1,5–2" -> "1.5–2"; of amounts (kind "amount",
+    ``with_amounts``) "10–15 €" -> "€10–15", "10 € – 15 €" -> "€10 – €15"; of hours whose end is
+    a clock time (kind "time", ``with_clock_times``) "9–18 Uhr" -> "9 a.m.–6 p.m.", "20–22 Uhr" ->
+    "8–10 p.m.". As two spans, the model lost or spaced the dash ("innerhalb von 3–5 Werktagen" ->
+    "within 3 -5 workdays", "10–15 €" -> "10–€15", "9–18 Uhr" -> "9 - 6 p.m. clock"). A range of
+    weekdays is one span too ("Mo–Fr" -> "Mon–Fri", which the model wrote "MoFr")."""
+    if "\u2013" not in text and "-" not in text and "/" not in text:
         return list(spans)
     out: list[Span] = []
     for span in spans:
         before = out[-1] if out else None
-        if (before is None or not _RANGE_DASH.fullmatch(text, before.end, span.start) or _UHR.match(text, span.end)
-                or (before.kind, span.kind) not in (("number", "number"), ("number", "amount"), ("amount", "amount"))):
+        if before is None or not _RANGE_DASH.fullmatch(text, before.end, span.start):
             out.append(span)
             continue
         dash, first, last = text[before.end:span.start], replacement(before), replacement(span)
-        if before.kind == "number" and span.kind == "amount":  # the amount's sign before the whole range
+        kinds = (before.kind, span.kind)
+        if kinds == ("number", "amount"):  # the amount's sign before the whole range
             first, last = "€" + first, last.removeprefix("€")
+        elif kinds in (("number", "time"), ("time", "time")) and span.target is not None:
+            first = _range_start(before.text, last)
+        elif kinds not in (("number", "number"), ("amount", "amount")) or _UHR.match(text, span.end):
+            first = None  # a morning hour before "Uhr" ("8–10 Uhr") is the model's, as "8 Uhr" is
+        if first is None:
+            out.append(span)
+            continue
         out[-1] = Span(before.start, span.end, span.kind, text[before.start:span.end], first + dash + last)
-    return out
+    days = [Span(m.start(), m.end(), "abbreviation", m[0], _WEEKDAYS[m[1]] + m[2] + _WEEKDAYS[m[3]])
+            for m in _WEEKDAY_RANGE.finditer(text)]
+    return merge(out, [d for d in days if not any(s.start < d.end and d.start < s.end for s in out)])
+
+
+_START_HOUR = re.compile(r"([01]?[0-9]|2[0-3])(?:[:.]([0-5][0-9]))?")
+_WEEKDAYS = {"Mo": "Mon", "Di": "Tue", "Mi": "Wed", "Do": "Thu", "Fr": "Fri", "Sa": "Sat", "So": "Sun"}
+# Two weekdays' abbreviations joined by a dash or a slash ("Mo–Fr", "Mo.-Fr.", "Sa/So"); alone,
+# "So" and "Do" are words.
+_WEEKDAY_RANGE = re.compile(rf"(?<![\w.])({'|'.join(_WEEKDAYS)})\.?({_THIN}?[–/-]{_THIN}?)({'|'.join(_WEEKDAYS)})"
+                            rf"(?:\.(?=[ \t\u00a0]*[\w(]))?(?![\w-])")
+
+
+def _range_start(text: str, end: str) -> str | None:
+    """The start of a range of hours, ``text`` ("9", "9:30", "20"), in English beside its end
+    ``end`` ("6 p.m."): "9 a.m.", "9:30 a.m.", "8" where both are p.m. ("8–10 p.m."); None for
+    no hour."""
+    match = _START_HOUR.fullmatch(text)
+    if match is None:
+        return None
+    hour, minutes = int(match[1]), match[2]
+    english = english_clock_time(hour, minutes) or f"{hour} a.m."  # a morning hour alone: None
+    if 0 < hour < 12 and not english.endswith("m."):
+        english += " a.m."  # "9:30"
+    for part in (" a.m.", " p.m."):
+        if english.endswith(part) and end.endswith(part) and ":" not in english:
+            return english.removesuffix(part)
+    return english
 
 
 def english_number(text: str) -> str:

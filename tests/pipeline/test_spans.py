@@ -543,11 +543,22 @@ def test_a_number_and_its_multiplier_are_one_number_span(text, expected, restore
     ("Das kostet 10–15 €.", [("amount", "10–15 €", "€10–15")]),                   # the sign before the range
     ("Das kostet 10 € – 15 €.", [("amount", "10 € – 15 €", "€10 – €15")]),
     ("Das kostet 1,5–2 Mio. €.", [("amount", "1,5–2 Mio. €", "€1.5–2 million")]),
-    # not a range: a hyphen (one code span already), a dash between words, hours before "Uhr"
+    # hours whose end is a clock time: the start in English beside it
+    ("Geöffnet 9–18 Uhr", [("time", "9–18", "9 a.m.–6 p.m.")]),
+    ("Ab 20–22 Uhr", [("time", "20–22", "8–10 p.m.")]),
+    ("Von 9:30–18:30 Uhr", [("time", "9:30–18:30", "9:30 a.m.–6:30 p.m.")]),
+    ("Sprechstunde 8.00 – 12.00 Uhr", [("time", "8.00 – 12.00", "8:00 a.m. – 12:00 p.m.")]),
+    # weekdays
+    ("Öffnungszeiten: Mo–Fr 9–18 Uhr", [("abbreviation", "Mo–Fr", "Mon–Fri"), ("time", "9–18", "9 a.m.–6 p.m.")]),
+    ("Mo.-Fr. geöffnet, Sa/So geschlossen", [("abbreviation", "Mo.-Fr.", "Mon-Fri"), ("abbreviation", "Sa/So", "Sat/Sun")]),
+    ("Geöffnet Mo–Fr.", [("abbreviation", "Mo–Fr", "Mon–Fri")]),                     # the stop is the sentence's
+    # not a range: a hyphen (one code span already), a dash between words, a morning hour before "Uhr",
+    # a weekday alone, a word
     ("Lieferung in 3-5 Werktagen", [("code", "3-5", None)]),
     ("Es steht 3 – aber nicht 5.", [("number", "3", None), ("number", "5", None)]),
-    ("Geöffnet 9–18 Uhr", [("number", "9", None), ("time", "18", "6 p.m.")]),
+    ("Geöffnet 8–10 Uhr", [("number", "8", None), ("number", "10", None)]),
     ("Das kostet 10 €–15.", [("amount", "10 €", "€10"), ("number", "15", None)]),  # an amount, then a number
+    ("So geht das, Do–Re–Mi, Mo-Fritz", []),
 ])
 def test_a_range_of_numbers_is_one_span(text, expected):
     spans = with_ranges(text, with_abbreviations(text, with_amounts(text, with_clock_times(text, find_spans(text)))))
@@ -698,6 +709,7 @@ def test_the_time_before_uhr_is_written_in_english(text, expected):
 @pytest.mark.parametrize("english, expected", [
     ("8:15 p.m.", True), ("2 p.m.", True), ("9:30", True), ("noon", True), ("midnight", True),
     ("8", False), ("8 o'clock", False), ("1,450", False),
+    ("9 a.m.–6 p.m.", True), ("8–10 p.m.", True), ("9:30 a.m. – 6:30 p.m.", True), ("3–5", False), ("8–10", False),
 ])
 def test_which_times_take_no_oclock(english, expected):
     assert takes_no_oclock(english) is expected

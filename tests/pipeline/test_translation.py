@@ -358,6 +358,8 @@ def test_signs_the_model_drops_are_kept(release_pipeline, german, kept):
     # as two number spans the release model wrote "within 3 -5 workdays" and "10–€15"
     ("Die Lieferung erfolgt innerhalb von 3–5 Werktagen.", "Delivery is done within 3–5 workdays."),
     ("Das kostet 10–15 €.", "It costs €10–15."),
+    # "Open Times: MoFr 9 - 6 p.m. clock" before
+    ("Öffnungszeiten: Mo–Fr 9–18 Uhr", "Open times: Mon–Fri 9 a.m.–6 p.m."),
 ])
 def test_a_range_keeps_its_dash(release_pipeline, german, english):
     assert release_pipeline.translate([german]) == [english]
