@@ -591,17 +591,21 @@ _ABBREVIATIONS = {
     "i. d. R.": "as a rule", "s. o.": "see above", "s. u.": "see below", "v. a.": "above all",
     "u. v. m.": "and much more", "o. g.": "above-mentioned", "bzgl.": "regarding",
     "mind.": "at least", "z. Hd.": "attn.", "Abb.": "Fig.", "Abs.": "para.",
-    "Tel.": "Tel.", "v. Chr.": "BC", "n. Chr.": "AD", "MwSt.": "VAT", "USt.": "VAT",
+    "Tel.": "Tel.", "v. Chr.": "BC", "n. Chr.": "AD", "MwSt.": "VAT", "USt.": "VAT", "einschl.": "incl.",
 }
 # Before a number only: "Nr. 5" -> "No. 5", "S. 12" -> "p. 12" ("S." alone is many things).
 _BEFORE_NUMBER = {"Nr.": "No.", "S.": "p.", "Kap.": "ch."}
-# After a number only: "5 Mio. Euro" -> "5 million euros".
-_AFTER_NUMBER = {"Mio.": "million", "Mrd.": "billion"}
+# After a number only: "5 Mio. Euro" -> "5 million euros", "2 Std." -> "2 hours" ("1 Std." -> "1
+# hour"); alone, "Min." and "Std." have other readings (Minister, Standard).
+_MULTIPLIERS = {"Tsd.": "thousand", "Mio.": "million", "Mrd.": "billion"}
+_UNITS = {"Std.": "hours", "Min.": "minutes", "Sek.": "seconds"}
+_AFTER_NUMBER = {**_MULTIPLIERS, **_UNITS}
 _THIN = "[ \t\u00a0\u202f]"
 # Abbreviations the model reads best written out, in German words it knows well: a conjunction or
 # an adverb as a span reads like a noun ("Er kommt heute bzw. morgen." -> "He will come today or.",
 # "zwei bzw. drei Zimmer" -> "two or's room"); written out, "today or tomorrow", "two or three rooms".
-_RESPELLINGS = {"bzw.": "oder", "evtl.": "vielleicht", "u. U.": "möglicherweise", "z. T.": "teilweise"}
+_RESPELLINGS = {"bzw.": "oder", "evtl.": "vielleicht", "u. U.": "möglicherweise", "z. T.": "teilweise",
+               "zzt.": "zurzeit", "z. Zt.": "zurzeit"}
 
 
 def _abbreviation_rx(abbreviation: str) -> str:
@@ -657,6 +661,8 @@ def with_abbreviations(text: str, spans: Sequence[Span]) -> list[Span]:
         if number is not None:
             # One quantity, one span: as two, the model put the noun between them ("5 Mio. Euro" ->
             # "5 euros million").
+            if key in _UNITS and number.text == "1":
+                english = english.removesuffix("s")
             merged = Span(number.start, end, "number", text[number.start:end], f"{replacement(number)} {english}")
             spans = [merged if s is number else s for s in spans]
             continue
@@ -799,7 +805,7 @@ def day_part_time(hour: int, minutes: str | None, part: str) -> str | None:
 
 
 _AMOUNT_NUMBER = rf"[0-9]+(?:[.,][0-9]+)*{_NUM_END}"
-_MULTIPLIER = rf"(?:{_THIN}({'|'.join(m[:-1] for m in _AFTER_NUMBER)})\.)?"  # "5 Mio. €"
+_MULTIPLIER = rf"(?:{_THIN}({'|'.join(m[:-1] for m in _MULTIPLIERS)})\.)?"  # "5 Mio. €"
 # An amount in euros, the sign after the number or before it ("49,99 €", "€ 5", "3 Mrd. €").
 _EUROS = re.compile(rf"(?<![\w.,])(?:({_AMOUNT_NUMBER}){_MULTIPLIER}[ \t\u00a0]?€"
                     rf"|€[ \t\u00a0]?({_AMOUNT_NUMBER}){_MULTIPLIER}(?!\w))")

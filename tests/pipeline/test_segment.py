@@ -43,6 +43,10 @@ def whole(text: str) -> tuple[int, int]:
     ("Sie wohnt in der Goethestr. Fünf.", ["Sie wohnt in der Goethestr. Fünf."]),
     ("Er heißt A. Merkel.", ["Er heißt A. Merkel."]),
     ("Siehe Nr. 5 und vgl. Abs. 3.", ["Siehe Nr. 5 und vgl. Abs. 3."]),
+    ("Der Zug hat 20 Min. Verspätung, das sind 50 Tsd. Minuten.", ["Der Zug hat 20 Min. Verspätung, das sind 50 Tsd. Minuten."]),
+    ("Es gilt einschl. Juni, exkl. Versand, zzt. Mai.", ["Es gilt einschl. Juni, exkl. Versand, zzt. Mai."]),
+    # "MwSt." ends a sentence more often than not
+    ("19,99 € inkl. MwSt. Versand ist frei.", ["19,99 € inkl. MwSt.", "Versand ist frei."]),
     # ordinals and decimals
     ("Am 3. Mai ist Feiertag. Am 4. Mai nicht.", ["Am 3. Mai ist Feiertag.", "Am 4. Mai nicht."]),
     ("Im 19. Jahrhundert war das anders.", ["Im 19. Jahrhundert war das anders."]),

@@ -508,6 +508,8 @@ def test_a_month_without_its_day_is_no_date(text):
     ("Siehe S. 12 ff.", [("S.", "p.")]),
     ("Bitte rufen Sie Nr.\u00a05 an.", [("Nr.", "No.")]),
     ("Das S. ist groß, die Nr. auch, Mio. sind viel.", []),
+    ("Der Min. sagte, die Std. sei gut.", []),                                   # Minister, Standard
+    ("Das gilt einschl. Juni.", [("einschl.", "incl.")]),
     # not inside a word or another abbreviation, not in upper case, not inside another span
     ("Die Pizza.ca. war gut, bzgl.x nichts.", []),
     ("DAS KOSTET CA. 5 EURO.", []),
@@ -525,6 +527,12 @@ def test_abbreviations_are_written_in_english(text, expected):
     ("Gewinn 1.250 Mio. Euro, Umsatz 3,5\u00a0Mrd. Euro.", [("1.250 Mio.", "1,250 million"), ("3,5\u00a0Mrd.", "3.5 billion")],
      "Gewinn 1,250 million Euro, Umsatz 3.5 billion Euro."),
     ("Sie verdiente 2 Mio.", [("2 Mio", "2 million")], "Sie verdiente 2 million."),  # its stop is the sentence's
+    ("Er verdient 50 Tsd. Euro.", [("50 Tsd.", "50 thousand")], "Er verdient 50 thousand Euro."),
+    # units of time: the model kept "2 Std." as it was; one is singular
+    ("Ich habe 2 Std. gewartet.", [("2 Std.", "2 hours")], "Ich habe 2 hours gewartet."),
+    ("Es dauert 1 Std. und 1,5 Min.", [("1 Std.", "1 hour"), ("1,5 Min", "1.5 minutes")],
+     "Es dauert 1 hour und 1.5 minutes."),
+    ("Warte 30 Sek. lang", [("30 Sek.", "30 seconds")], "Warte 30 seconds lang"),
 ])
 def test_a_number_and_its_multiplier_are_one_number_span(text, expected, restored):
     """As two spans the model put the noun between them ("5 Mio. Euro" -> "5 euros million")."""
@@ -532,7 +540,7 @@ def test_a_number_and_its_multiplier_are_one_number_span(text, expected, restore
     assert [(s.text, s.target) for s in spans] == expected
     assert all(s.kind == "number" and s.family == "N" and text[s.start:s.end] == s.text for s in spans)
     masked = mask(text, spans)
-    assert "Mio" not in masked.text and "Mrd" not in masked.text
+    assert not any(word in masked.text for word in ("Mio", "Mrd", "Tsd", "Std", "Min", "Sek"))
     assert restore(masked.text, masked) == restored
 
 
@@ -574,6 +582,7 @@ def test_a_range_of_numbers_is_one_span(text, expected):
     ("„Ich komme evtl.“", "„Ich komme vielleicht.“"),
     ("Die bzw.-Liste, etwa bzw.x", "Die bzw.-Liste, etwa bzw.x"),  # not inside a word
     ("Kein Punkt, also nichts", "Kein Punkt, also nichts"),
+    ("Er ist zzt. krank, z. Zt. im Bett.", "Er ist zurzeit krank, zurzeit im Bett."),
 ])
 def test_conjunctions_and_adverbs_are_written_out(text, expected):
     assert respell_abbreviations(mask(text, [])).text == expected
