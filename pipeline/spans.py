@@ -743,6 +743,17 @@ def leading_preposition(english: str) -> str | None:
     return first if rest and first in _COUNTRY_PREPOSITIONS else None
 
 
+def wrong_before(word: str, english: str) -> bool:
+    """Whether ``word``, written by the model right before a span whose English is ``english``, is
+    wrong there: the preposition a country phrase opens with (``leading_preposition``), or "the"
+    before a date written day first ("am 1. Januar 2000" -> "on the ⦅N1⦆", ⦅N1⦆ "1 January 2000")."""
+    word = word.lower()
+    return word == leading_preposition(english) or word == "the" and _DAY_FIRST.match(english) is not None
+
+
+_DAY_FIRST = re.compile(rf"[0-9]{{1,2}} (?:{'|'.join(MONTHS.values())})(?![\w])")
+
+
 def with_clock_times(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with the time before "Uhr" as one span of kind "time" written in English
     (``english_clock_time``) in place of its number or time span; "Uhr" stays with the model, and
@@ -1069,20 +1080,20 @@ def restore(output: str, masked: Masked) -> str:
     return re.sub(rf"[ \t]*{marker}(?:[ \t]*{marker})*[ \t]*", tidy, text)
 
 
-_AFTER_SPAN = re.compile(rf"(?:(?<![\w'’])({'|'.join(_COUNTRY_PREPOSITIONS)})[ \t]+)?(⦅[NX][0-9]+⦆)"
+_AFTER_SPAN = re.compile(rf"(?:(?<![\w'’])({'|'.join((*_COUNTRY_PREPOSITIONS, 'the'))})[ \t]+)?(⦅[NX][0-9]+⦆)"
                          r"([ \t]*o['’]clock(?![\w'’]))?(\.(?!\.))?", re.IGNORECASE)
 
 
 def _fitted(output: str, slots: dict[str, str], oclock: frozenset[str] | None = None) -> str:
-    """``output`` without what a span's English says already: the preposition before a country
-    phrase that opens with it ("of ⦅X1⦆", ⦅X1⦆ "of Turkey": ``leading_preposition``), "o'clock"
+    """``output`` without what a span's English says already or makes wrong: the word before it
+    that ``wrong_before`` names ("of ⦅X1⦆", ⦅X1⦆ "of Turkey"; "the ⦅N1⦆", ⦅N1⦆ "1 May"), "o'clock"
     after a clock time that takes none ("at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m.") or after a span
     not in ``oclock`` (``oclock_spans``; None: any other span), and a stop after one that ends
     with a stop (as ``words.restore_words`` does word by word)."""
     def fit(match: re.Match[str]) -> str:
         english = slots.get(match[2], "")
         before = match[0][:match.start(2) - match.start()]
-        if match[1] and match[1].lower() == leading_preposition(english):
+        if match[1] and wrong_before(match[1], english):
             before = ""
         oclock_kept = match[3] and not takes_no_oclock(english) and (oclock is None or match[2] in oclock)
         oclock_text = match[3] if oclock_kept else ""

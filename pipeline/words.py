@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from model.inference.alignment import AlignedText, Range
 
 from .casing import apply_style
-from .spans import PLACEHOLDER_RE, Masked, leading_preposition, takes_no_oclock
+from .spans import PLACEHOLDER_RE, Masked, takes_no_oclock, wrong_before
 
 
 _CLOSING = frozenset(".,;:!?)]}»“”…")
@@ -192,13 +192,13 @@ def restore_words(words: list[Word], slots: dict[str, str],
 
 
 def _without_preposition(words: list[Word], slots: dict[str, str]) -> list[Word]:
-    """``words`` without a preposition the model wrote before a country phrase that says it
-    already ("of ⦅X1⦆", ⦅X1⦆ "of Turkey": ``spans.leading_preposition``); the placeholder takes
-    the preposition's gap."""
+    """``words`` without a word the model wrote before a span that is wrong there
+    (``spans.wrong_before``): a preposition a country phrase says already ("of ⦅X1⦆", ⦅X1⦆ "of
+    Turkey"), "the" before a date written day first; the placeholder takes the word's gap."""
     words, out = list(words), []
     for i, w in enumerate(words):
         head = PLACEHOLDER_RE.match(words[i + 1].text) if i + 1 < len(words) else None
-        if head and leading_preposition(slots.get(head[0], "")) == w.text.lower():
+        if head and wrong_before(w.text, slots.get(head[0], "")):
             words[i + 1] = replace(words[i + 1], gap=w.gap)
             continue
         out.append(w)

@@ -9,6 +9,7 @@ from pipeline.spans import (
     english_clock_time, find_spans, glued_spans, mask, placeholder, respell_abbreviations, restore, slots_needed,
     with_abbreviations,
     leading_preposition, oclock_spans, takes_no_oclock, with_amounts, with_clock_times, with_names, with_ranges,
+    wrong_before,
 )
 
 
@@ -777,6 +778,28 @@ def test_restore_drops_a_preposition_the_country_phrase_says(source, phrase, out
     start = source.lower().index("türkei") - 4  # the article before it
     span = Span(start, start + 10, "name", source[start:start + 10], phrase)
     assert restore(output, mask(source, [span])) == expected
+
+
+@pytest.mark.parametrize("word, english, expected", [
+    ("of", "of Turkey", True), ("Of", "of Turkey", True), ("to", "of Turkey", False),
+    ("the", "1 January 2000", True), ("The", "26 May", True), ("the", "May 26", False),
+    ("the", "12.03.2025", False), ("the", "3", False), ("on", "1 January", False),
+])
+def test_the_words_wrong_before_a_span(word, english, expected):
+    assert wrong_before(word, english) is expected
+
+
+@pytest.mark.parametrize("source, output, expected", [
+    # the release model: "He was born on the 1 January 2000.", "Yesterday was Tuesday, the 26 January 2010."
+    ("Er wurde am 1. Januar 2000 geboren.", "He was born on the ⦅N1⦆.", "He was born on 1 January 2000."),
+    ("Gestern war Dienstag, der 26. Januar 2010.", "Yesterday was Tuesday, the ⦅N1⦆.",
+     "Yesterday was Tuesday, 26 January 2010."),
+    ("Am 26. Mai", "The ⦅N1⦆", "26 May"),
+    ("Am 12.03.2025", "On the ⦅N1⦆", "On the 12.03.2025"),          # not written day first in words
+    ("Seite 3", "On the ⦅N1⦆", "On the 3"),
+])
+def test_restore_drops_the_before_a_date(source, output, expected):
+    assert restore(output, mask(source, find_spans(source))) == expected
 
 
 @pytest.mark.parametrize("text, expected", [

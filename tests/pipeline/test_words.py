@@ -173,6 +173,8 @@ def test_oclock_and_a_stop_as_the_alignment_writes_them(texts, slots, expected):
     ("We fly to ⦅X1⦆.", {"⦅X1⦆": "to Turkey"}, "We fly to Turkey."),
     ("We fly of ⦅X1⦆.", {"⦅X1⦆": "to Turkey"}, "We fly of to Turkey."),          # not the same word
     ("The beauty of ⦅X1⦆.", {"⦅X1⦆": "Turkey"}, "The beauty of Turkey."),       # none in the span
+    ("Born on the ⦅N1⦆.", {"⦅N1⦆": "1 January 2000"}, "Born on 1 January 2000."),  # "the" before a date
+    ("On the ⦅N1⦆.", {"⦅N1⦆": "3"}, "On the 3."),
 ])
 def test_a_preposition_the_country_phrase_says_goes(output, slots, expected):
     assert render(restore_words(from_text(output), slots))[0] == expected
