@@ -708,8 +708,7 @@ _UHR = re.compile(r"[ \t\u00a0]+Uhr")
 # English times that "o'clock" does not follow ("8:15 p.m.", "noon"), and ranges ending in one
 # ("9 a.m.–6 p.m.", "8–10 p.m.": ``with_ranges``).
 _ENGLISH_TIME = r"(?:[0-9]{1,2}:[0-9]{2}(?: [ap]\.m\.)?|[0-9]{1,2} [ap]\.m\.|noon|midnight)"
-_NO_OCLOCK = re.compile(rf"(?:(?:{_ENGLISH_TIME}|[0-9]{{1,2}}(?::[0-9]{{2}})?)[ \t\u00a0\u202f]?–[ \t\u00a0\u202f]?)?"
-                        rf"{_ENGLISH_TIME}")
+_NO_OCLOCK = re.compile(rf"(?:(?:{_ENGLISH_TIME}|[0-9]{{1,2}}(?::[0-9]{{2}})?){_THIN}?–{_THIN}?)?{_ENGLISH_TIME}")
 
 
 def english_clock_time(hour: int, minutes: str | None = None) -> str | None:
@@ -1084,19 +1083,18 @@ _AFTER_SPAN = re.compile(rf"(?:(?<![\w'’])({'|'.join((*_COUNTRY_PREPOSITIONS, 
                          r"([ \t]*o['’]clock(?![\w'’]))?(\.(?!\.))?", re.IGNORECASE)
 
 
-def _fitted(output: str, slots: dict[str, str], oclock: frozenset[str] | None = None) -> str:
+def _fitted(output: str, slots: dict[str, str], oclock: frozenset[str]) -> str:
     """``output`` without what a span's English says already or makes wrong: the word before it
     that ``wrong_before`` names ("of ⦅X1⦆", ⦅X1⦆ "of Turkey"; "the ⦅N1⦆", ⦅N1⦆ "1 May"), "o'clock"
-    after a clock time that takes none ("at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m.") or after a span
-    not in ``oclock`` (``oclock_spans``; None: any other span), and a stop after one that ends
-    with a stop (as ``words.restore_words`` does word by word)."""
+    after a span not in ``oclock`` (``oclock_spans``: not after a clock time that takes none, "at
+    ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m.", nor after a date), and a stop after one that ends with a
+    stop (as ``words.restore_words`` does word by word)."""
     def fit(match: re.Match[str]) -> str:
         english = slots.get(match[2], "")
         before = match[0][:match.start(2) - match.start()]
         if match[1] and wrong_before(match[1], english):
             before = ""
-        oclock_kept = match[3] and not takes_no_oclock(english) and (oclock is None or match[2] in oclock)
-        oclock_text = match[3] if oclock_kept else ""
+        oclock_text = match[3] if match[3] and match[2] in oclock else ""
         stop = match[4] if match[4] and (oclock_text or not english.endswith(".")) else ""
         return before + match[2] + oclock_text + stop
     return _AFTER_SPAN.sub(fit, output) if "⦆" in output else output
