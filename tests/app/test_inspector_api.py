@@ -488,10 +488,14 @@ def test_complete_and_beam_read_an_unpunctuated_sentence_as_translate_does(relea
     beam = post(release_client, "/api/beam", q=q)
     assert beam["source_pieces"][-1].endswith(".")
     if q == "Um 9:30 Uhr":
-        # the model's own best writes the time twice ("⦅N1⦆ o'clock at ⦅N1⦆."): /translate takes the
-        # beam's next hypothesis; the inspector shows the model's ranking
+        # the PyTorch weights' best writes the time twice ("⦅N1⦆ o'clock at ⦅N1⦆."), and so do the other
+        # completions; /translate (CTranslate2) writes it once. The inspector shows the model's ranking
         assert beam["winner"]["translation"] == completions[0] == "9:30 at 9:30"
-        assert completions[1] == translation == "At 9:30"
+        assert completions[1] == "At 9:30 at 9:30" and translation == "At 9:30"
+    elif q == "Hallo":
+        # each completion is the best continuation of one first word, scored whole: "Hello" scores above
+        # the beam's "Hi", which /translate writes too
+        assert beam["winner"]["translation"] == translation == "Hi" and completions[:2] == ["Hello", "Hi"]
     else:
         assert beam["winner"]["translation"] == completions[0] == translation
 
