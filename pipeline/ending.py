@@ -10,7 +10,8 @@ v1 weights (Tatoeba only) 34.71 → 44.75.
 
 The stop is an internal device, never shown: it is removed from the output (a final "." or "..",
 so a question, an exclamation or an ellipsis the model chose stays), and from the word alignment
-on both sides.
+on both sides. The same doubled stop also stands for a source's final ellipsis ("Speichern unter
+…" → "Save As.."): ``kept_ellipsis`` writes the source's ellipsis there.
 Whatever scores or aligns a translation of such an input (the inspector) does it as the model read
 and wrote it: the input closed, the output with the stop put back (``close_output``), the result
 reopened; the model's confidence in "Hello" for "Hallo" is that for "Hallo." (0.69% unclosed).
@@ -19,6 +20,7 @@ reopened; the model's confidence in "Hello" for "Hallo" is that for "Hallo." (0.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from model.inference.alignment import AlignedText
 
@@ -59,6 +61,29 @@ def reopen_sentence(output: AlignedText, source: str, *, stop: bool = True) -> A
     target_words, links = _trim_links(output.target_words, output.links, cut, side=0)
     source_words, links = _trim_links(output.source_words, links, len(source.rstrip()), side=1)
     return AlignedText(source, target[:cut].rstrip(), source_words, target_words, links)
+
+
+_FINAL_ELLIPSIS = re.compile(r"(…|\.\.\.)\s*$")
+_TWO_DOTS = re.compile(r"(?<![.…])\.\.$")
+
+
+def kept_ellipsis(output: AlignedText, source: str) -> AlignedText:
+    """``output`` with the final ellipsis of ``source`` ("…" or "...") where the model ended it with
+    two dots instead ("Speichern unter …" → "Save As..", "Er sagte nichts …" → "He said nothing..";
+    the model reads "…" as "..." and doubles its stop as after a menu item): the dots' words become
+    one word, the ellipsis, with their links. Any other output is returned as it is."""
+    ellipsis = _FINAL_ELLIPSIS.search(source)
+    target = output.target.rstrip()
+    dots = _TWO_DOTS.search(target)
+    if ellipsis is None or dots is None:
+        return output
+    start = dots.start()
+    target = target[:start] + ellipsis[1]
+    words = output.target_words
+    first = next((i for i, (_, end) in enumerate(words) if end > start), len(words))
+    kept = list(words[:first]) + [(min(words[first][0], start), len(target))] if first < len(words) else list(words)
+    links = sorted({(min(t, first), s) for t, s in output.links})
+    return replace(output, target=target, target_words=kept, links=links)
 
 
 def _answer(target: str) -> int:

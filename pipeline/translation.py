@@ -34,7 +34,7 @@ from model.search.options import DEFAULT
 
 from . import words as W
 from .casing import apply_style, sharp_s_regions, style, truecase
-from .ending import close_output, close_sentence, reopen_sentence
+from .ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .glossary import Glossary, fit_terms
 from .measures import kept as measures_kept, number_words_kept, with_measures, with_number_words
 from .years import kept as years_kept, without_years
@@ -190,8 +190,10 @@ class Pipeline:
         """The model's ``output`` for ``closed(source)`` as a translation of ``source``: the full
         stop that answers the one ``closed`` added taken off the output, and both out of the word
         alignment (``ending.reopen_sentence``; ``stop=False``: the output's stop is not the
-        model's answer to the added one, as in a translation someone gave, and stays)."""
-        return reopen_sentence(output, source, stop=stop)
+        model's answer to the added one, as in a translation someone gave, and stays). A final ".."
+        that stands for the source's ellipsis becomes it (``ending.kept_ellipsis``)."""
+        reopened = reopen_sentence(output, source, stop=stop)
+        return kept_ellipsis(reopened, source) if stop else reopened
 
     @staticmethod
     def written(target: str, source: str) -> str:

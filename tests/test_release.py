@@ -233,6 +233,9 @@ PIPELINE_EXAMPLES = [
     ('Klicken Sie auf [Abbrechen].', 'Click [Cancel].'),
     ('Drücken Sie Strg+Umschalt+Pos1.', 'Press Ctrl+Shift+Home.'),
     ('Hallo Welt!', 'Hello world!'),
+    # a final ellipsis stays one (before: "Save As..", "He said nothing..": the model's doubled stop)
+    ('Speichern unter …', 'Save As…'),
+    ('Er sagte nichts …', 'He said nothing…'),
     # still wrong, quoted in the model card
     ('Verlauf löschen', 'Delete gradient'),
 ]

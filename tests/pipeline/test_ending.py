@@ -3,7 +3,7 @@
 import pytest
 
 from model.inference.alignment import AlignedText
-from pipeline.ending import close_output, close_sentence, reopen_sentence
+from pipeline.ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -111,3 +111,28 @@ def test_an_unpunctuated_sentence_is_translated_as_the_sentence(pipeline, pairs4
         assert output.source == text and max(e for _, e in output.source_words) <= len(text)
         assert max(e for _, e in output.target_words) <= len(output.target)
     assert [options[0][0] for options in pipeline.translate_n_best(bare, 2)] == [en[:-1] for _, en in known]
+
+
+def test_two_dots_for_the_source_s_ellipsis_become_it_with_their_links():
+    # "Speichern unter …" -> "Save As.." (the model reads "…" as "..." and doubles its stop)
+    output = AlignedText("Speichern unter …", "Save As..", [(0, 9), (10, 15), (16, 17)],
+                         [(0, 4), (5, 7), (7, 8), (8, 9)], [(0, 0), (1, 1), (2, 2), (3, 2)])
+    assert kept_ellipsis(output, "Speichern unter …") == AlignedText(
+        "Speichern unter …", "Save As…", [(0, 9), (10, 15), (16, 17)], [(0, 4), (5, 7), (7, 8)],
+        [(0, 0), (1, 1), (2, 2)])
+    # a word that holds the dots keeps its start; ASCII dots in the source give ASCII dots
+    output = AlignedText("Bitte warten...", "Please wait..", [(0, 5), (6, 15)], [(0, 6), (7, 13)], [(0, 0), (1, 1)])
+    assert kept_ellipsis(output, "Bitte warten...") == AlignedText(
+        "Bitte warten...", "Please wait...", [(0, 5), (6, 15)], [(0, 6), (7, 14)], [(0, 0), (1, 1)])
+
+
+@pytest.mark.parametrize("target, source", [
+    ("Please wait...", "Bitte warten …"),   # the model wrote an ellipsis: its own stays
+    ("Please wait…", "Bitte warten …"),
+    ("Save file..", "Datei speichern"),      # no ellipsis in the source: reopen_sentence's business
+    ("Wait.", "Warte …"),
+    ("Wait", "Warte …"),
+])
+def test_other_endings_are_left_alone(target, source):
+    output = AlignedText(source, target)
+    assert kept_ellipsis(output, source) is output
