@@ -117,13 +117,17 @@ def find_measures(text: str) -> list[Measure]:
 
 def with_measures(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` (of ``spans.find_spans``) and the measures of ``text`` as spans of kind "measure",
-    written in English; a number span inside a measure is part of it, a measure that overlaps any
-    other span is left out."""
+    written in English; a number span inside a measure is part of it (its sign too: "-2 mm"), a
+    measure that overlaps any other span is left out."""
     found = []
     for measure in find_measures(text):
-        if any(s.start < measure.end and measure.start < s.end and s.kind != "number" for s in spans):
+        overlapping = [s for s in spans if s.start < measure.end and measure.start < s.end]
+        if any(s.kind != "number" or s.end > measure.end for s in overlapping):
             continue
-        found.append(Span(measure.start, measure.end, "measure", text[measure.start:measure.end], measure.english))
+        # A sign before the number ("(-2 mm)", "+3 cm") is the number span's: the measure takes it in.
+        start = min([measure.start] + [s.start for s in overlapping])
+        sign = text[start:measure.start]
+        found.append(Span(start, measure.end, "measure", text[start:measure.end], sign + measure.english))
     return merge(spans, found)
 
 

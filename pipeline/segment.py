@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -198,7 +199,24 @@ def _next_word(text: str, position: int) -> str:
     return match.group().lower() if match else ""
 
 
-def _cuts(text: str, start: int, end: int, protected: Sequence[Range]) -> list[_Cut]:
+class _Protected:
+    """Protected spans, indexed so that "does any of them overlap (lo, hi)?" costs a bisection:
+    a text of thousands of numbers is thousands of spans, asked about at every gap and character."""
+
+    def __init__(self, spans: Sequence[Range]):
+        ordered = sorted(spans)
+        self.starts = [start for start, _ in ordered]
+        self.reach: list[int] = []   # reach[i]: the furthest end among the first i + 1 spans
+        for _, end in ordered:
+            self.reach.append(max(end, self.reach[-1]) if self.reach else end)
+
+    def overlaps(self, lo: int, hi: int) -> bool:
+        """Whether a span (p, q) has p < hi and lo < q; with lo == hi: whether one holds lo inside."""
+        index = bisect_left(self.starts, hi)   # the spans that start before hi
+        return index > 0 and self.reach[index - 1] > lo
+
+
+def _cuts(text: str, start: int, end: int, protected: _Protected) -> list[_Cut]:
     """Every allowed cut strictly inside text[start:end], best rank per position."""
     by_gap: dict[int, _Cut] = {}
     for gap in _GAP.finditer(text, start, end):
@@ -207,7 +225,7 @@ def _cuts(text: str, start: int, end: int, protected: Sequence[Range]) -> list[_
             continue
         if text[left - 1].isdigit() and text[right].isdigit():
             continue  # "10 000", "3 500": thousands written with a space
-        if any(p < right and left < q for p, q in protected):
+        if protected.overlaps(left, right):
             continue
         rank = 2 if _next_word(text, right) in BARE_CONJUNCTIONS else 3
         by_gap[left] = _Cut(left, right, rank)
@@ -223,16 +241,28 @@ def _cuts(text: str, start: int, end: int, protected: Sequence[Range]) -> list[_
     return sorted(by_gap.values())
 
 
-def _check_protected(text: str, protected: Sequence[Range]) -> list[Range]:
+def _check_protected(text: str, protected: Sequence[Range]) -> _Protected:
     for span in protected:
         _check_span(text, span)
-    return [span for span in protected if span[1] - span[0] > 1]  # shorter ones have no inside
+    return _Protected([span for span in protected if span[1] - span[0] > 1])  # shorter ones have no inside
+
+
+class _CutIndex:
+    """Every cut of a text, found once; each piece of a recursive bisection takes those strictly
+    inside it (a cut's rank does not depend on the piece: it reads the words at the cut alone)."""
+
+    def __init__(self, cuts: list[_Cut]):
+        self.cuts = cuts
+        self.lefts = [cut.left_end for cut in cuts]
+
+    def within(self, start: int, end: int) -> list[_Cut]:
+        first, last = bisect_right(self.lefts, start), bisect_left(self.lefts, end)
+        return [cut for cut in self.cuts[first:last] if cut.right_start < end]
 
 
 def _choose(text: str, start: int, end: int, count: Callable[[str], int], limit: int,
-            protected: Sequence[Range]) -> _Cut | None:
-    """The best whitespace cut of text[start:end] for pieces of at most ``limit``, or None."""
-    cuts = _cuts(text, start, end, protected)
+            cuts: list[_Cut]) -> _Cut | None:
+    """The best of the whitespace ``cuts`` of text[start:end] for pieces of at most ``limit``, or None."""
     if not cuts:
         return None
     needed = max(2, math.ceil(count(text[start:end]) / limit))
@@ -257,27 +287,37 @@ def _choose(text: str, start: int, end: int, count: Callable[[str], int], limit:
     return min(cuts, key=distance)
 
 
-def _character_cut(text: str, start: int, end: int, protected: Sequence[Range]) -> _Cut | None:
+def _character_cut(text: str, start: int, end: int, protected: _Protected) -> _Cut | None:
     """The middle of one over-long word, or None when there is no word to cut: never next to
-    whitespace, between two digits ("10 000" and long numbers stay whole) or inside a protected span."""
-    allowed = [p for p in range(start + 1, end)
-               if not (text[p - 1].isspace() or text[p].isspace() or text[p - 1].isdigit() and text[p].isdigit())
-               and not any(a < p < b for a, b in protected)]
-    if not allowed:
-        return None
-    middle = min(allowed, key=lambda p: abs(p - (start + end) / 2))
-    return _Cut(middle, middle, 4)
+    whitespace, between two digits ("10 000" and long numbers stay whole) or inside a protected span.
+    Positions are tried from the middle outwards (the left one first at equal distance), so the
+    first allowed one is the answer."""
+    low, high = start + 1, end - 1
+    middle = (start + end) / 2
+    left, right = min(max(math.floor(middle), low), high), min(max(math.floor(middle) + 1, low), high + 1)
+    while left >= low or right <= high:
+        # the nearer of the two candidates; the left one on a tie
+        if left >= low and (right > high or middle - left <= right - middle):
+            position, left = left, left - 1
+        else:
+            position, right = right, right + 1
+        if not (text[position - 1].isspace() or text[position].isspace()
+                or text[position - 1].isdigit() and text[position].isdigit()
+                or protected.overlaps(position, position)):
+            return _Cut(position, position, 4)
+    return None
 
 
 def _split(text: str, start: int, end: int, count: Callable[[str], int], limit: int,
-           protected: Sequence[Range]) -> list[Range]:
+           protected: _Protected, cuts: _CutIndex) -> list[Range]:
     if count(text[start:end]) <= limit:
         return [(start, end)]
-    cut = _choose(text, start, end, count, limit, protected) or _character_cut(text, start, end, protected)
+    cut = (_choose(text, start, end, count, limit, cuts.within(start, end))
+           or _character_cut(text, start, end, protected))
     if cut is None:
         return [(start, end)]  # e.g. a protected span over the limit: never cut, never dropped
-    return (_split(text, start, cut.left_end, count, limit, protected)
-            + _split(text, cut.right_start, end, count, limit, protected))
+    return (_split(text, start, cut.left_end, count, limit, protected, cuts)
+            + _split(text, cut.right_start, end, count, limit, protected, cuts))
 
 
 def split_long(text: str, span: Range, count: Callable[[str], int], limit: int,
@@ -297,7 +337,8 @@ def split_long(text: str, span: Range, count: Callable[[str], int], limit: int,
     start, end = _strip(text, *span)
     if start == end:
         return []
-    return _split(text, start, end, count, limit, _check_protected(text, protected))
+    checked = _check_protected(text, protected)
+    return _split(text, start, end, count, limit, checked, _CutIndex(_cuts(text, start, end, checked)))
 
 
 def smaller_pieces(text: str, span: Range, count: Callable[[str], int],
@@ -309,7 +350,7 @@ def smaller_pieces(text: str, span: Range, count: Callable[[str], int],
     if start == end:
         return []
     limit = max(1, math.ceil(count(text[start:end]) / 2))
-    cut = _choose(text, start, end, count, limit, _check_protected(text, protected))
+    cut = _choose(text, start, end, count, limit, _cuts(text, start, end, _check_protected(text, protected)))
     if cut is None:
         return [(start, end)]
     return [(start, cut.left_end), (cut.right_start, end)]

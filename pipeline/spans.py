@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -172,7 +173,7 @@ _ALTERNATIVES = {
     "phone": r"(?<![\w+])(?:\+[1-9][0-9]{0,2} ?(?:\(0\) ?)?[1-9][0-9]{1,4}|\(0[1-9][0-9]{1,4}\)|0[1-9][0-9]{1,4})"
              r"(?:[ /-][0-9]{2,}){1,3}(?![\w.,]?[0-9])",
     "identifier": r"(?<![\w./@-])(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*"
-                  r"|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*)(?![\w-])",
+                  r"|[A-Z][a-z0-9]++[A-Z]++[a-z0-9][A-Za-z0-9]*+)(?![\w-])",
     "code": r"(?<![\w/-])(?=[\w/-]*?[0-9])(?=[\w/-]*?(?:[^\W\d_]|[0-9][-/][^\W_]))"
             r"[^\W_]+(?:[-/][^\W_]+)*(?!\w)",
     "number": rf"(?<!\w)(?<![0-9][.,])[-+−]?[0-9]+(?:[.,][0-9]+)*{_NUM_END}(?![\ufe0f\u20e3])",
@@ -410,7 +411,8 @@ def _phrases(table: dict[str, str], end: str) -> re.Pattern[str]:
 
 # A closing may be followed by the writer's name on its line ("Viele Grüße Anna Schmidt"), a name
 # even when it is also a word ("Schmidt" became "is spiding").
-_SIGNATURE = rf"[ \t]*,?[ \t]*({_NAME_WORD}(?:[ \t]+{_NAME_WORD})?)[ \t]*[.!]?$"
+# (Possessive blanks: "[ \t]*,?[ \t]*" split a run of blanks every way between its two halves.)
+_SIGNATURE = rf"[ \t]*+(?:,[ \t]*+)?({_NAME_WORD}(?:[ \t]+{_NAME_WORD})?)[ \t]*[.!]?$"
 _SIGNATURE_RE = re.compile(_SIGNATURE)
 _CLOSING_RE = _phrases(_CLOSINGS, rf"{_ENDS}|{_SIGNATURE}|[ \t]+und[ \t]")  # "Gute Besserung und bis bald!"
 _SALUTATION_RE = _phrases(_SALUTATIONS, _ENDS)
@@ -495,11 +497,15 @@ def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
 def merge(spans: Sequence[Span], added: Sequence[Span]) -> list[Span]:
     """``spans`` with ``added`` (found outside them or around some of them: a glossary's terms,
     names, clock times, amounts, measures), in order: a span inside an added one is dropped, the
-    added one carries it over as its English."""
+    added one carries it over as its English; an added one that overlaps a span only in part is
+    dropped."""
     if not added:
         return list(spans)
     kept = [s for s in spans if not any(a.start <= s.start and s.end <= a.end for a in added)]
-    return sorted(kept + list(added), key=lambda s: s.start)
+    # One that only partly overlaps a kept span is left out: spans never overlap ("(-2 mm)": the
+    # number "-2" and the measure "2 mm"; ``mask`` refused the sentence, and the request failed).
+    fitting = [a for a in added if not any(s.start < a.end and a.start < s.end for s in kept)]
+    return sorted(kept + fitting, key=lambda s: s.start)
 
 
 def english_place(word: str, places: Mapping[str, str], after: str = "") -> str | None:
@@ -517,7 +523,8 @@ def english_place(word: str, places: Mapping[str, str], after: str = "") -> str 
 _NOUN_NEXT = re.compile(r"[ \t]+[A-ZÄÖÜ]")
 # The article before a name at the end of the text before it, and "in" before that article.
 _ARTICLE_BEFORE = re.compile(r"(?:(?<!\w)(in)[ \t]+)?(?<!\w)(der|die|den|dem|des)[ \t]+\Z", re.IGNORECASE)
-_WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]*\Z")
+# From a word's start only: a search tried every letter of a long word as a start (quadratic).
+_WORD_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]++)[ \t]*+\Z")
 
 
 def _country_phrase(text: str, start: int, english: str) -> tuple[int, str] | None:
@@ -967,6 +974,9 @@ class Masked:
     regions: tuple[tuple[int, int, int, int], ...] = ()
     glossary: dict[str, bool] = field(default_factory=dict)
     capitalizable: set[str] = field(default_factory=set)
+    # ``_map``'s index: the regions' ends, and the regions they were read from
+    _ends: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
+    _ends_of: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The range of ``original`` that the range ``text[start:end]`` came from.
@@ -999,8 +1009,14 @@ class Masked:
                        regions=tuple(regions), glossary=dict(self.glossary))
 
     def _map(self, pos: int, *, is_end: bool) -> int:
-        shift = 0
-        for m_start, m_end, o_start, o_end in self.regions:
+        # The regions are in text order and do not overlap, so those that end before ``pos`` only
+        # shift it: bisect past them (a text of thousands of spans is asked about every unit).
+        if self._ends_of is not self.regions:
+            self._ends, self._ends_of = [region[1] for region in self.regions], self.regions
+        first = bisect_left(self._ends, pos)
+        shift = self.regions[first - 1][3] - self.regions[first - 1][1] if first else 0
+        for index in range(first, len(self.regions)):
+            m_start, m_end, o_start, o_end = self.regions[index]
             if m_start < pos < m_end or pos == (m_end if is_end else m_start) and m_start < m_end:
                 return o_end if is_end else o_start
             if m_end > pos:
@@ -1057,8 +1073,9 @@ def mask(text: str, spans: Sequence[Span]) -> Masked:
 _CLOSING = ".,;:!?)]}»“”…"
 
 
-def restore(output: str, masked: Masked) -> str:
+def restore(output: str, masked: Masked, oclock: frozenset[str] | None = None) -> str:
     """Put the spans back into the model's ``output``; drop placeholders the source lacks.
+    ``oclock``: ``oclock_spans(masked)``, where the caller restores many outputs of one text.
 
     Known placeholders are substituted in one pass, so a restored span that itself looks like a
     placeholder stays. Unknown ones become a private-use marker first, then each run of markers
@@ -1068,7 +1085,7 @@ def restore(output: str, masked: Masked) -> str:
     marker = next(chr(c) for c in range(0xE000, 0xF900)
                   if chr(c) not in output and all(chr(c) not in v for v in masked.slots.values()))
     text = PLACEHOLDER_RE.sub(lambda m: masked.slots.get(m[0], marker),
-                              _fitted(output, masked.slots, oclock_spans(masked)))
+                              _fitted(output, masked.slots, oclock_spans(masked) if oclock is None else oclock))
 
     def tidy(match: re.Match[str]) -> str:
         following = text[match.end():match.end() + 1]

@@ -21,6 +21,7 @@ whose placeholders come back as the English terms.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +33,7 @@ from model.network.tokenizer import UNK_ID
 from model.inference.interface import Engine
 from model.search.options import DEFAULT
 
+from . import deadline
 from . import words as W
 from .casing import apply_style, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
@@ -46,6 +48,7 @@ from .spans import (
 )
 
 
+log = logging.getLogger(__name__)
 _LEADING_PUNCTUATION = re.compile(r"\s*([,;:.!?)\]}»“”…]+)\s*")
 
 
@@ -147,6 +150,11 @@ class Pipeline:
         self.lexicon = translator.lexicon if options.keep_names else None
         self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(
             lambda ch: UNK_ID not in tokenizer.encode(ch))
+        # Pieces of a text as the model reads it, a full stop added where it has none (``closed``);
+        # cached, as cutting a long sentence counts the same parts again and again (each level of
+        # the bisection counts both halves of each cut it tries, then the halves it took).
+        self.closed_count: Callable[[str], int] = lru_cache(maxsize=4096)(
+            lambda text: self.count(self.closed(text)))
 
     def _representable_lowered(self, ch: str) -> bool:
         lowered = ch.lower()
@@ -171,10 +179,6 @@ class Pipeline:
 
     def count(self, text: str) -> int:
         return len(self.translator.tokenizer.encode(text))
-
-    def _closed_count(self, text: str) -> int:
-        """Pieces of ``text`` as the model reads it, a full stop added where it has none (ending)."""
-        return self.count(self.closed(text))
 
     # ------------------------------------------------------------------- the model's ending
 
@@ -323,7 +327,7 @@ class Pipeline:
         text_style, masked = self._cased(masked, text[start:end], spans)
         chunk = _Chunk(start, end, masked, style=text_style)
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(masked.text)]
-        chunk.units = split_long(masked.text, (0, len(masked.text)), self._closed_count,
+        chunk.units = split_long(masked.text, (0, len(masked.text)), self.closed_count,
                                  self.options.max_pieces, protected)
         return chunk
 
@@ -373,9 +377,19 @@ class Pipeline:
         and years too)."""
         texts = [unicodedata.normalize("NFC", t) for t in texts]
         layouts = [segment(t) for t in texts]
-        plans = [[self._chunks(t, s, e, glossary, second_try) for line in layout for s, e in line]
+        plans = [[self._planned(t, s, e, glossary, second_try) for line in layout for s, e in line]
                  for t, layout in zip(texts, layouts)]
         return Plan(texts, layouts, plans, _units(plans))
+
+    def _planned(self, text: str, start: int, end: int, glossary: Glossary | None, second_try: bool) -> list[_Chunk]:
+        deadline.check()   # a sentence at a time: a long text stops within its budget
+        try:
+            return self._chunks(text, start, end, glossary, second_try)
+        except ValueError as exc:
+            # A rule's spans that do not fit the sentence are a bug to fix, but never worth the
+            # request: the sentence goes to the model as it is, and every other one as planned.
+            log.warning("pipeline: sentence %r planned without its spans: %s", text[start:end][:200], exc)
+            return [self._masked_chunk(text, start, end, [])]
 
     def model_outputs(self, sources: list[str], aligned: bool,
                       on_retry: Callable[[str], None] | None = None) -> list[AlignedText]:
@@ -393,7 +407,14 @@ class Pipeline:
     def output_words(self, units, outputs: list[AlignedText]) -> dict:
         """Each model input's output as words linked to spans of the original text, placeholders
         repaired: ``{(id(chunk), unit): [Word, ...]}`` for the ``units`` of a plan."""
-        return {(id(chunk), unit): self._unit_words(chunk, unit, output)
+        # What restoring reads from a chunk's masked text, once per chunk: a long chunk has
+        # hundreds of units, and each would read the whole text again.
+        marks: dict[int, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
+        for chunk, _ in units:
+            if id(chunk) not in marks:
+                glued = glued_spans(chunk.masked)
+                marks[id(chunk)] = (*glued, spaced_spans(chunk.masked), oclock_spans(chunk.masked))
+        return {(id(chunk), unit): self._unit_words(chunk, unit, output, marks[id(chunk)])
                 for (chunk, unit), output in zip(units, outputs)}
 
     def _run(self, texts: list[str], aligned: bool, glossary: Glossary | None = None) -> list[AlignedText]:
@@ -420,8 +441,10 @@ class Pipeline:
         changed = False
         for text, layout, sentences in zip(plan.texts, plan.layouts, plans):
             for k, (start, end) in enumerate(bound for line in layout for bound in line):
-                translation = " ".join(restore(outputs[position[id(chunk), unit]].target, chunk.masked)
-                                       for chunk in sentences[k] if chunk.masked is not None for unit in chunk.units)
+                chunks = [chunk for chunk in sentences[k] if chunk.masked is not None]
+                oclock = {id(chunk): oclock_spans(chunk.masked) for chunk in chunks}   # once per chunk, not per unit
+                translation = " ".join(restore(outputs[position[id(chunk), unit]].target, chunk.masked, oclock[id(chunk)])
+                                       for chunk in chunks for unit in chunk.units)
                 if not self.numbers_kept(text[start:end], translation):
                     sentences[k] = self._chunks(text, start, end, glossary, second_try=True)
                     changed = True
@@ -437,6 +460,7 @@ class Pipeline:
                on_retry: Callable[[str], None] | None = None) -> list[AlignedText]:
         if not sources:
             return []
+        deadline.check()   # before each call of the model, retries included
         t, o = self.translator, self.options
         search = dict(beam_size=o.beam_size, length_penalty=o.length_penalty, batch_size=o.batch_size,
                       no_repeat_ngram_size=o.no_repeat_ngram_size)
@@ -516,8 +540,10 @@ class Pipeline:
         parts = self._model([source[s:e] for s, e in pieces], aligned, depth + 1, on_retry)
         return _concat(source, pieces, parts)
 
-    def _unit_words(self, chunk: _Chunk, unit: Range, output: AlignedText) -> list[W.Word]:
-        """The unit's output as words linked to original-text spans, placeholders repaired."""
+    def _unit_words(self, chunk: _Chunk, unit: Range, output: AlignedText,
+                    marks: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]) -> list[W.Word]:
+        """The unit's output as words linked to original-text spans, placeholders repaired;
+        ``marks``: the chunk's glued (openers, closers), spaced and o'clock placeholders."""
         offset = unit[0]
 
         def original(i: int) -> Range:
@@ -542,8 +568,8 @@ class Pipeline:
         slots = chunk.masked.slots
         if chunk.masked.glossary:
             slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0)
-        return W.restore_words(styled, slots, glued_spans(chunk.masked), spaced_spans(chunk.masked),
-                               oclock_spans(chunk.masked))
+        openers, closers, spaced, oclock = marks
+        return W.restore_words(styled, slots, (openers, closers), spaced, oclock)
 
     def _assemble(self, text: str, layout, plan, results) -> AlignedText:
         """The text's translation and alignment from its sentences' chunks and units."""

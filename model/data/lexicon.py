@@ -34,6 +34,10 @@ WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _LINKS = ("", "s", "es", "n", "en", "e", "er")
 _MIN_PART = 3
 _MIN_COMPOUND = 8  # shorter unknown words are names far more often than compounds ("Leonie")
+# Longer ones are not words (German's longest compounds have about 60 letters) but strings such as
+# a pasted hash or a run of letters; splitting them costs time quadratic in the length, and
+# recursion one level per part.
+_MAX_COMPOUND = 80
 # Compound analyses remembered per lexicon: a server meets new words for as long as it runs, so
 # the memo is emptied when full rather than left to grow.
 MEMO_SIZE = 100_000
@@ -104,7 +108,7 @@ class Lexicon:
         return known
 
     def _split(self, word: str) -> bool:
-        if len(word) < _MIN_COMPOUND:
+        if not _MIN_COMPOUND <= len(word) <= _MAX_COMPOUND:
             return False
         for cut in range(len(word) - _MIN_PART, _MIN_PART - 1, -1):
             head, tail = word[:cut], word[cut:]

@@ -1,0 +1,43 @@
+"""A stub model for the pipeline: every input comes back as its own output, word for word.
+
+It has the real checkpoint's tokenizer and lexicon (the pipeline measures and masks with them),
+but no search runs, so a test measures the pipeline's own work alone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from model.inference.alignment import AlignedText
+from model.inference.interface import TorchBacked
+from model.inference.translator import Translator
+
+_WORD = re.compile(r"\S+")
+
+
+def copied(text: str) -> AlignedText:
+    words = [m.span() for m in _WORD.finditer(text)]
+    return AlignedText(text, text, words, list(words), [(i, i) for i in range(len(words))])
+
+
+class CopyEngine(TorchBacked):
+    engine = "copy"
+    parallel = 1
+
+    def __init__(self, translator: Translator):
+        self.torch = translator
+
+    def output_ids(self, texts: Sequence[str], **search) -> list[list[int]]:
+        return [self.tokenizer.encode(text) for text in texts]
+
+    def translate(self, texts: Sequence[str], **search) -> list[str]:
+        return list(texts)
+
+    def translate_aligned(self, texts: Sequence[str], **search) -> list[AlignedText]:
+        return [copied(text) for text in texts]
+
+    def translate_n_best(self, texts: Sequence[str], **search) -> list[list[tuple[str, float]]]:
+        return [[(text, 0.0)] for text in texts]
+
+    def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs) -> list[AlignedText]:
+        return [copied(source) for source in sources]
