@@ -9,6 +9,9 @@ GUNICORN_TIMEOUT (seconds, default 60). The app's own settings (MODEL_PATH, ...)
 import ctypes
 import gc
 import os
+import re
+
+from gunicorn import glogging
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 
@@ -146,6 +149,23 @@ def when_ready(server):
         unmap_clean_file_pages()
 
 
+class RedactingLogger(glogging.Logger):
+    """gunicorn's logger with API keys left out of the access log: clients may send ``api_key`` in
+    the query string (LibreTranslate's clients do), and a log line must not hand it to whoever
+    reads the logs. It goes from the request line, query string, referrer and every other atom."""
+
+    def atoms(self, resp, req, environ, request_time):
+        atoms = super().atoms(resp, req, environ, request_time)
+        for name, value in atoms.items():
+            if isinstance(value, str) and "api_key" in value.lower():
+                atoms[name] = API_KEY_PARAMETER.sub(r"\1[redacted]", value)
+        if "{authorization}i" in atoms:
+            atoms["{authorization}i"] = "[redacted]"
+        return atoms
+
+
+API_KEY_PARAMETER = re.compile(r"(?i)((?:^|[?&;\s])api_key=)[^&;\s\"]*")
+logger_class = RedactingLogger
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")

@@ -6,15 +6,21 @@ own requests-per-minute limit (``req_limit``; 0 = none); a key of ``API_KEYS`` g
 (``limits.py`` applies them).
 
 The database is SQLite (stdlib ``sqlite3``) with LibreTranslate's table, so that a LibreTranslate
-``api_keys.db`` can be used as it is: ``api_keys(api_key, req_limit, char_limit)`` (``char_limit``
-is kept for that, and not used here). A connection and a transaction per call: gunicorn's forked
+``api_keys.db`` can be used: ``api_keys(api_key, req_limit, char_limit)`` (``char_limit`` is kept
+for that, and not used here). The ``api_key`` column holds no key but its SHA-256
+(``sha256:<hex>``, ``stored_form``), as one keeps passwords: whoever reads the file or a backup
+cannot use the keys. Keys are long random tokens (192 bits), so a fast hash without salt is
+enough. A database with plain keys (LibreTranslate's, or ours before hashing) is converted when
+it is opened, in one transaction; LibreTranslate itself cannot read it afterwards. A connection and a transaction per call: gunicorn's forked
 workers never share a connection, a key added or removed (``python -m app.keys``, ``keys.py``)
 counts from the next request on, and every write is atomic.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import secrets
 import sqlite3
 from collections.abc import Iterator
@@ -36,6 +42,13 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS api_keys (
 TIMEOUT = 5.0  # seconds a call waits for another process's write to the database
 MAX_REQ_LIMIT = 1_000_000_000  # a key's largest req_limit (SQLite's integers end at 2**63 - 1)
 UNREADABLE = "Service unavailable: the API key database cannot be read"
+HASHED = "sha256:"
+HASHED_FORM = re.compile(r"sha256:[0-9a-f]{64}")
+
+
+def stored_form(key: str) -> str:
+    """What the database keeps of ``key``: its SHA-256."""
+    return HASHED + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class KeyDatabaseError(OSError):
@@ -53,6 +66,9 @@ class KeyDatabase:
             raise KeyDatabaseError(f"cannot open API key database {self.path!r}: no such file")
         with self._transaction(create=create) as db:
             db.execute(SCHEMA)
+            plain = db.execute("SELECT api_key FROM api_keys WHERE api_key NOT LIKE ?", (HASHED + "%",)).fetchall()
+            db.executemany("UPDATE api_keys SET api_key = ? WHERE api_key = ?",
+                           [(stored_form(key), key) for (key,) in plain])
 
     @contextmanager
     def _transaction(self, *, create: bool = False) -> Iterator[sqlite3.Connection]:
@@ -71,23 +87,24 @@ class KeyDatabase:
         while key.startswith("-"):  # one in 64 would read as an option: python -m app.keys remove KEY
             key = secrets.token_urlsafe(24)
         with self._transaction() as db:
-            db.execute("INSERT INTO api_keys (api_key, req_limit) VALUES (?, ?)", (key, req_limit))
+            db.execute("INSERT INTO api_keys (api_key, req_limit) VALUES (?, ?)", (stored_form(key), req_limit))
         return key
 
     def remove(self, key: str) -> bool:
-        """False when there was no such key."""
+        """``key``, given as itself or as ``keys()`` lists it; False when there was no such key."""
+        stored = key if HASHED_FORM.fullmatch(key) else stored_form(key)
         with self._transaction() as db:
-            return db.execute("DELETE FROM api_keys WHERE api_key = ?", (key,)).rowcount > 0
+            return db.execute("DELETE FROM api_keys WHERE api_key = ?", (stored,)).rowcount > 0
 
     def keys(self) -> list[tuple[str, int]]:
-        """Every key with its ``req_limit``, in the order they were added."""
+        """Every key as stored (``sha256:<hex>``) with its ``req_limit``, in the order they were added."""
         with self._transaction() as db:
             return db.execute("SELECT api_key, req_limit FROM api_keys ORDER BY rowid").fetchall()
 
     def req_limit(self, key: str) -> int | None:
         """The key's requests-per-minute limit; None when it is not in the database."""
         with self._transaction() as db:
-            row = db.execute("SELECT req_limit FROM api_keys WHERE api_key = ?", (key,)).fetchone()
+            row = db.execute("SELECT req_limit FROM api_keys WHERE api_key = ?", (stored_form(key),)).fetchone()
         return None if row is None else int(row[0])
 
 

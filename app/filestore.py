@@ -20,11 +20,13 @@ from __future__ import annotations
 import atexit
 import fcntl
 import json
+import logging
 import os
 import re
 import secrets
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -36,10 +38,15 @@ from flask import Flask, current_app
 
 from .shared import PREFIX, Breaker, connect
 
+log = logging.getLogger(__name__)
+
 EXTENSION = "file_store"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")   # secrets.token_urlsafe(24)
 _LOCK = ".lock"
 _PARTIAL = ".partial-"                      # files being written; never listed as stored
+# A partial file older than this has no writer left: writing one takes milliseconds.
+PARTIAL_GRACE = 60.0
+SWEEP_EVERY = 60.0                          # seconds between sweeps (at most the files' ttl)
 
 
 def valid_token(token: str) -> bool:
@@ -121,6 +128,21 @@ class FileStore:
                         continue
                     found.append((entry.name, stat.st_size, stat.st_mtime))
         return sorted(found, key=lambda f: (f[2], f[0]))
+
+    def sweep(self) -> int:
+        """Delete the expired files, and the partial ones of writers that died (a worker killed
+        while writing leaves its ``.partial-`` file); returns how many went. Run now and then
+        (``start_sweeping``), so that nothing waits for the next upload to be deleted."""
+        now = self.clock()
+        gone = 0
+        with self._locked(), os.scandir(self.directory) as entries:
+            for entry in entries:
+                expired = (_TOKEN.fullmatch(entry.name) and now - entry.stat().st_mtime > self.ttl
+                           or entry.name.startswith(_PARTIAL) and now - entry.stat().st_mtime > PARTIAL_GRACE)
+                if expired:
+                    Path(entry.path).unlink(missing_ok=True)
+                    gone += 1
+        return gone
 
     def _make_room(self, size: int, now: float) -> None:
         """Delete expired files, then the oldest ones until one more file of ``size`` bytes fits."""
@@ -253,8 +275,36 @@ def init_app(app: Flask) -> None:
             shutil.rmtree(directory, ignore_errors=True)
 
     atexit.register(remove)
-    app.extensions[EXTENSION] = FileStore(directory, max_files=config["MAX_STORED_FILES"],
-                                          max_bytes=config["MAX_STORED_BYTES"], ttl=config["FILE_TTL"])
+    store = FileStore(directory, max_files=config["MAX_STORED_FILES"], max_bytes=config["MAX_STORED_BYTES"],
+                      ttl=config["FILE_TTL"])
+    app.extensions[EXTENSION] = store
+    app.before_request(lambda: start_sweeping(store))
+
+
+# Each store's sweeper in this process, by (pid, store): threads do not survive a fork.
+_sweepers: dict[tuple[int, int], threading.Thread] = {}
+_starting = threading.Lock()
+
+
+def start_sweeping(store: FileStore) -> None:
+    """A daemon thread of this process that runs ``store.sweep()`` every ``SWEEP_EVERY`` seconds
+    (or the files' ttl, if shorter); started by each worker's first request, as gunicorn forks
+    its workers after loading the app."""
+    key = (os.getpid(), id(store))
+    with _starting:
+        if key in _sweepers:
+            return
+        _sweepers[key] = threading.Thread(target=lambda: _sweep_forever(store), name="file-store-sweeper", daemon=True)
+    _sweepers[key].start()
+
+
+def _sweep_forever(store: FileStore) -> None:
+    while True:
+        time.sleep(min(SWEEP_EVERY, store.ttl))
+        try:
+            store.sweep()
+        except OSError as exc:   # the directory went away (the server is stopping): say so, go on
+            log.warning("file store: sweep failed: %s", exc)
 
 
 def get_store() -> FileStore:

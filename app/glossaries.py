@@ -18,9 +18,13 @@ Where glossaries live (``GlossaryStore``, one per app in ``app.extensions``):
   ``permalinks.py`` does, or a SQL server) goes in ``init_app``; nothing else changes. Until then
   ``GLOSSARY_DB`` is per machine.
 
-With API keys (``API_KEYS`` or ``API_KEYS_DB``), every request needs one, as ``/translate``
-does, and a glossary belongs to the key that made it: the others neither list, read, use nor
-delete it (they get a 404).
+Who owns a glossary. With API keys (``API_KEYS`` or ``API_KEYS_DB``), every request needs one,
+as ``/translate`` does, and a glossary belongs to the key that made it: the others neither list,
+read, use nor delete it (they get a 404). Without keys a glossary is anonymous: whoever holds its
+id (16 random characters, 96 bits, returned by ``POST /glossaries``) may read, use and delete it, and
+nobody may list them (403), so that no one can read or delete everyone's. Each client address
+may keep at most ``MAX_GLOSSARIES`` anonymous glossaries, so that one client cannot fill the
+store for the others; creating one counts against the rate limit (``limits.py``).
 
 Built glossaries (their inflected forms) are cached per process by their entries, so a stored
 glossary, or the same inline one sent again, is not rebuilt on every request.
@@ -29,7 +33,6 @@ glossary, or the same inline one sent again, is not rebuilt on every request.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import secrets
@@ -93,8 +96,8 @@ class StoreFull(ValueError):
 class GlossaryStore(Protocol):
     def create(self, owner: str, name: str, entries: Sequence[tuple[str, str]]) -> StoredGlossary: ...
     def list(self, owner: str) -> list[StoredGlossary]: ...
-    def get(self, owner: str, glossary_id: str) -> StoredGlossary | None: ...
-    def delete(self, owner: str, glossary_id: str) -> bool: ...
+    def get(self, owner: str | None, glossary_id: str) -> StoredGlossary | None: ...
+    def delete(self, owner: str | None, glossary_id: str) -> bool: ...
 
 
 def _now_iso(clock: Callable[[], float]) -> str:
@@ -137,19 +140,26 @@ class SqliteGlossaryStore:
                               "ORDER BY created, rowid", (owner,)).fetchall()
         return [StoredGlossary(*row) for row in rows]
 
-    def get(self, owner: str, glossary_id: str) -> StoredGlossary | None:
+    def get(self, owner: str | None, glossary_id: str) -> StoredGlossary | None:
+        """The glossary of that id and owner; with ``owner`` None, of any anonymous owner."""
         with closing(sqlite.connect(self.path)) as db:
-            row = db.execute("SELECT id, name, created, entry_count FROM glossaries WHERE id = ? AND owner = ?",
-                             (glossary_id, owner)).fetchone()
+            row = db.execute("SELECT id, name, created, entry_count FROM glossaries WHERE id = ? AND " + _OWNED,
+                             (glossary_id, owner, owner, ANONYMOUS + "%")).fetchone()
             if row is None:
                 return None
             entries = db.execute("SELECT term, translation FROM glossary_entries WHERE glossary_id = ? "
                                  "ORDER BY position", (glossary_id,)).fetchall()
         return StoredGlossary(*row, entries=tuple((term, translation) for term, translation in entries))
 
-    def delete(self, owner: str, glossary_id: str) -> bool:
+    def delete(self, owner: str | None, glossary_id: str) -> bool:
+        """As ``get``: the owner's, or with None any anonymous owner's."""
         with sqlite.session(self.path) as db:
-            return db.execute("DELETE FROM glossaries WHERE id = ? AND owner = ?", (glossary_id, owner)).rowcount > 0
+            return db.execute("DELETE FROM glossaries WHERE id = ? AND " + _OWNED,
+                              (glossary_id, owner, owner, ANONYMOUS + "%")).rowcount > 0
+
+
+# The owner given (the first two parameters), or with None any anonymous one (the last).
+_OWNED = "(owner = ? OR ? IS NULL AND owner LIKE ?)"
 
 
 # ------------------------------------------------------------------------------ the app's glossaries
@@ -193,12 +203,24 @@ def _shown(value: Any) -> str:
     return repr(text if len(text) <= 40 else text[:40] + "…")
 
 
+ANONYMOUS = "anonymous:"   # an anonymous glossary's owner: this, and the hash of its creator's address
+NOT_LISTED = ("Forbidden: without API keys glossaries are anonymous and not listed; "
+              "read one by the id its creation returned")
+
+
 def owner_of(api_key: Any) -> str:
     """Who a glossary belongs to: the API key's hash when the server has keys (``API_KEYS`` or
-    ``API_KEYS_DB``; ``check_api_key`` has let the key in), else "" (everyone)."""
+    ``API_KEYS_DB``; ``check_api_key`` has let the key in), else the requesting address's, under
+    ``ANONYMOUS`` (whose glossaries anyone with the id may read)."""
     if not get_api_keys():
-        return ""
+        address = request.remote_addr or "unknown"
+        return ANONYMOUS + hashlib.sha256(address.encode("utf-8")).hexdigest()
     return hashlib.sha256(api_key.encode("utf-8")).hexdigest()
+
+
+def reader_of(api_key: Any) -> str | None:
+    """Whose glossaries the request may read and delete: its key's, or any anonymous one (None)."""
+    return owner_of(api_key) if get_api_keys() else None
 
 
 def parse_entries(value: Any, name: str, max_entries: int) -> tuple[tuple[str, str], ...]:
@@ -207,7 +229,7 @@ def parse_entries(value: Any, name: str, max_entries: int) -> tuple[tuple[str, s
     most ``max_entries`` of them (else 413)."""
     if isinstance(value, str) and value.lstrip().startswith("{"):
         try:
-            value = json.loads(value)
+            value = validation.parse_json(value)
         except ValueError:
             raise ApiError(400, f"Invalid request: {name} is not valid JSON") from None
     if not isinstance(value, dict):
@@ -253,7 +275,7 @@ def translate_glossary(value: Any, api_key: Any) -> Glossary | None:
         return None
     glossaries = get_glossaries()
     if isinstance(value, str) and not value.lstrip().startswith("{"):
-        stored = glossaries.store.get(owner_of(api_key), parse_id(value.strip()))
+        stored = glossaries.store.get(reader_of(api_key), parse_id(value.strip()))
         if stored is None:
             raise ApiError(404, NOT_FOUND.format(id=_shown(value.strip())))
         return glossaries.build(stored.entries)
@@ -297,13 +319,15 @@ def create():
 def listing():
     """``{"glossaries": [{"id", "name", "created", "entry_count"}, ...]}``, oldest first."""
     _, api_key = _params_with_key()
+    if not get_api_keys():
+        raise ApiError(403, NOT_LISTED)
     return jsonify({"glossaries": [g.as_json() for g in get_glossaries().store.list(owner_of(api_key))]})
 
 
 @bp.get("/glossaries/<glossary_id>")
 def read(glossary_id: str):
     _, api_key = _params_with_key()
-    stored = get_glossaries().store.get(owner_of(api_key), parse_id(glossary_id))
+    stored = get_glossaries().store.get(reader_of(api_key), parse_id(glossary_id))
     if stored is None:
         raise ApiError(404, NOT_FOUND.format(id=_shown(glossary_id)))
     return jsonify(stored.as_json())
@@ -312,6 +336,6 @@ def read(glossary_id: str):
 @bp.delete("/glossaries/<glossary_id>")
 def delete(glossary_id: str):
     _, api_key = _params_with_key()
-    if not get_glossaries().store.delete(owner_of(api_key), parse_id(glossary_id)):
+    if not get_glossaries().store.delete(reader_of(api_key), parse_id(glossary_id)):
         raise ApiError(404, NOT_FOUND.format(id=_shown(glossary_id)))
     return "", 204

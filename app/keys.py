@@ -2,8 +2,12 @@
 
     python -m app.keys [--db PATH] add --req-limit N   a new random key with N requests per minute
                                                        (0 = no limit); prints the key
-    python -m app.keys [--db PATH] list                every key and its limit: KEY<TAB>N per line
-    python -m app.keys [--db PATH] remove KEY          delete a key
+    python -m app.keys [--db PATH] list                every key as stored and its limit:
+                                                       sha256:<hex><TAB>N per line
+    python -m app.keys [--db PATH] remove KEY          delete a key (the key, or its sha256:<hex>)
+
+The database keeps each key's SHA-256 only (``apikeys.py``), so ``add`` prints the key the one
+time it exists in the clear: hand it over then.
 
 --db defaults to the API_KEYS_DB environment variable. add creates the database where the file
 is missing; list and remove need it. Every change is one SQLite transaction, and a running server

@@ -1,7 +1,8 @@
 """LibreTranslate's API, every route its clients call: /translate, /languages, /detect,
 /translate_file, /download_file, /frontend/settings and /spec.
 
-Every view: parse -> validate -> call the service -> respond; errors are ``{"error": ...}`` like
+Every view: parse -> validate -> call the service -> respond (the API key and the rate limit are
+checked before, for every route that runs the model: ``limits.check_access``); errors are ``{"error": ...}`` like
 the rest of the API (their paths are in ``api.API_PREFIXES``). Uploads are read by ``files.py``
 and kept in the bounded store (``filestore.py``) until their one download.
 """
@@ -36,7 +37,7 @@ FRONTEND_TIMEOUT_MS = 500
 @bp.post("/translate")
 def translate():
     params = validation.request_params(request)
-    req = validation.parse_translate(params, current_app.config, get_api_keys())
+    req = validation.parse_translate(params, current_app.config)
     glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"))
     service = get_service()
     auto = req.source == "auto"  # sentences clearly in another language are then kept as they are
@@ -67,8 +68,6 @@ def languages():
 def detect():
     params = validation.request_params(request)
     config = current_app.config
-    # LibreTranslate checks the key before anything else, as /translate does here.
-    validation.check_api_key(params.get("api_key"), get_api_keys())
     # LibreTranslate also takes a list: one ranking for all its texts together.
     texts, _ = validation.parse_texts(params.get("q"), max_chars=config["MAX_CHARS"], batch_limit=config["BATCH_LIMIT"])
     return jsonify(get_service().detect(texts))
@@ -102,7 +101,6 @@ def openapi_spec():
 def translate_file():
     params = validation.request_params(request)
     config = current_app.config
-    validation.check_api_key(params.get("api_key"), get_api_keys())
     upload = request.files.get("file")
     if upload is None:
         raise ApiError(400, "Invalid request: missing file parameter")

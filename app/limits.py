@@ -1,11 +1,15 @@
-"""Rate limits on the translation API, as LibreTranslate has them (flask-limiter).
+"""Who may run the model: API keys and rate limits, as LibreTranslate has them (flask-limiter),
+decided in one place for every route that runs the model or the language detector.
 
-Which requests: the endpoints that run the model or the language detector (``LIMITED``:
-/translate, /translate_file, /detect, /api/attention, /api/explain, /api/complete, /api/beam,
-/api/random), all of them together: one budget per client, not one per endpoint. Not limited:
-the pages (their GETs translate too, but a person reads them), /health, /languages, /spec,
-/frontend/settings, /download_file, /api/sentences, /api/dictionary, /api/permalink, /glossaries
-and static files.
+Which requests (``runs_model``): /translate, /translate_file, /detect, every /api/ route (the
+attention view, the inspector, Random, the dictionary panel, stored links), and the pages that
+translate what their query names (``/?q=``, ``/?p=``, ``/attention?q=``, ``/beam?q=``), all of
+them together: one budget per client, not one per endpoint. Creating a glossary counts against
+the same budget (it fills a shared store). With API keys, each of these needs a valid
+``api_key`` first (``check_access``: 400 without one, 403 for an unknown one), from the body or
+the query string. Not limited, no key: the pages without a text, /health, /languages, /spec,
+/frontend/settings, /download_file, reading and deleting glossaries (keys are checked there by
+``glossaries.py``, as ownership) and static files.
 
 Who is a client: the API key when the request carries a valid one (``apikeys.py``; its limit is
 the database's ``req_limit``, or ``REQ_LIMIT`` for a key of ``API_KEYS``), else the client's IP
@@ -34,16 +38,17 @@ from flask import Flask, current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from pipeline import deadline
+
 from . import errors, shared, validation
 from .apikeys import get_api_keys
 
 log = logging.getLogger(__name__)
 
-LIMITED = frozenset({
-    "libretranslate.translate", "libretranslate.translate_file", "libretranslate.detect",
-    "api.attention", "api.random_example",
-    "inspector.explain", "inspector.complete", "inspector.beam",
-})
+MODEL_ENDPOINTS = frozenset({"libretranslate.translate", "libretranslate.translate_file", "libretranslate.detect"})
+MODEL_PATHS = "/api/"                                            # every route under it
+PAGES = frozenset({"pages.index", "pages.attention", "pages.beam"})  # with a text in the query
+ALSO_LIMITED = frozenset({"glossaries.create"})
 STRATEGY = "moving-window"
 KEY_PREFIX = f"{shared.PREFIX}limits"  # Redis keys: nmt:limits:LIMITER/<client>/...
 
@@ -90,8 +95,41 @@ def _limit() -> str:
     return f"{req_limit} per minute" if req_limit else ""
 
 
+def runs_model() -> bool:
+    """Whether the current request runs the model or the language detector (the module's list)."""
+    endpoint = request.endpoint
+    if endpoint is None:   # no route: a 404
+        return False
+    if endpoint in MODEL_ENDPOINTS or request.path.startswith(MODEL_PATHS):
+        return True
+    return endpoint in PAGES and request.method == "GET" and bool(request.args.get("q") or request.args.get("p"))
+
+
+def check_access() -> None:
+    """Before every request that runs the model: its API key, where the server has keys (the
+    views' own parameter checks come after, as in LibreTranslate), and its time budget
+    (``REQUEST_TIMEOUT``: the work stops with a 503 once it is spent, ``pipeline.deadline``)."""
+    if runs_model():
+        keys = get_api_keys()
+        if keys:
+            validation.check_api_key(validation.request_params(request).get("api_key"), keys)
+        g.budget = deadline.start(current_app.config["REQUEST_TIMEOUT"])
+
+
+def end_budget(_error: BaseException | None) -> None:
+    if "budget" in g:
+        deadline.stop(g.pop("budget"))
+
+
+def over_budget(error: deadline.DeadlineExceeded):
+    timeout = current_app.config["REQUEST_TIMEOUT"]
+    return errors.handle_api_error(validation.ApiError(
+        503, f"Service unavailable: the request took longer than its limit of {timeout} seconds; "
+             "send less text at once"))
+
+
 def _not_limited() -> bool:
-    return request.endpoint not in LIMITED
+    return not (runs_model() or request.endpoint in ALSO_LIMITED)
 
 
 def retry_after() -> int:
@@ -129,9 +167,12 @@ def _storage(redis_url: str) -> tuple[str, dict[str, Any]]:
 
 
 def init_app(app: Flask) -> None:
-    """``PROXY_COUNT`` and the limiter; nothing at all when no limit can apply (``REQ_LIMIT`` 0 and
-    no key database). Needs ``apikeys.init_app`` first."""
+    """The key check, ``PROXY_COUNT`` and the limiter (none when no limit can apply: ``REQ_LIMIT`` 0
+    and no key database). Needs ``apikeys.init_app`` first."""
     config = app.config
+    app.before_request(check_access)
+    app.teardown_request(end_budget)
+    app.register_error_handler(deadline.DeadlineExceeded, over_budget)
     if config["PROXY_COUNT"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config["PROXY_COUNT"])
     if not config["REQ_LIMIT"] and app.extensions["api_keys"].database is None:

@@ -36,6 +36,9 @@ DEFAULTS: dict[str, Any] = {
     # translation cache (redis://[:password@]host:port/db); empty = each machine keeps its own.
     "REDIS_URL": "",
     "MAX_CHARS": 5000,            # characters per request, all texts together
+    # Seconds of work a request that runs the model may take; past it, it stops at its next
+    # sentence or model call with a 503 (pipeline/deadline.py). Below GUNICORN_TIMEOUT; 0 = none.
+    "REQUEST_TIMEOUT": 30,
     "BATCH_LIMIT": 50,            # texts per request when q is a list (LibreTranslate's --batch-limit)
     "BEAM_SIZE": 4,               # default beam; 1 = greedy search
     "MAX_ALTERNATIVES": 3,        # most alternatives a /translate request may ask for
@@ -76,7 +79,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 # Integer settings and the smallest value each may take.
-_INTS = {"MAX_CHARS": 1, "BATCH_LIMIT": 1, "REQ_LIMIT": 0, "PROXY_COUNT": 0, "BEAM_SIZE": 1, "MAX_ALTERNATIVES": 0,
+_INTS = {"MAX_CHARS": 1, "REQUEST_TIMEOUT": 0, "BATCH_LIMIT": 1, "REQ_LIMIT": 0, "PROXY_COUNT": 0, "BEAM_SIZE": 1, "MAX_ALTERNATIVES": 0,
          "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "PARALLEL_BATCHES": 0, "TRANSLATION_CACHE": 0, "BATCH_WAIT_MS": 0, "MAX_CONTENT_LENGTH": 1024,
          "MAX_FILE_BYTES": 1, "MAX_FILE_CHARS": 1, "FILE_TTL": 1, "MAX_STORED_FILES": 1, "MAX_STORED_BYTES": 1,
          "PERMALINK_TTL": 1, "MAX_PERMALINKS": 1, "MAX_PERMALINK_BYTES": 1,

@@ -38,7 +38,9 @@ def _errors(*statuses: int) -> dict[str, Any]:
         413: "Too large: more than MAX_CHARS characters, BATCH_LIMIT texts or MAX_CONTENT_LENGTH bytes",
         415: "Unsupported media type: send application/json or application/x-www-form-urlencoded",
         429: "Too many requests: more than REQ_LIMIT per minute from this address, or the API key's own limit "
-             "(one budget for all the translation endpoints)",
+             "(one budget for every route that runs the model)",
+        503: "Service unavailable: the request took longer than REQUEST_TIMEOUT seconds (send less text at "
+             "once), or a store it needs is down",
     }
     responses = {str(status): _json(reasons[status], _ref("Error")) for status in statuses}
     if 429 in statuses:
@@ -82,7 +84,7 @@ def _translate() -> dict[str, Any]:
         "tags": ["translate"],
         "requestBody": _body(properties, ["q", "source", "target"]),
         "responses": {"200": _json("Translation, in the shape of q", _ref("Translation")),
-                      **_errors(400, 403, 404, 413, 415, 429)},
+                      **_errors(400, 403, 404, 413, 415, 429, 503)},
     }}
 
 
@@ -100,7 +102,7 @@ def _glossaries() -> dict[str, Any]:
     return {
         "post": {"summary": "Store a glossary", "tags": ["glossaries"], "requestBody": body,
                  "responses": {"201": _json("The stored glossary", _ref("Glossary")),
-                               **_errors(400, 403, 415), "413": too_many}},
+                               **_errors(400, 403, 415, 429), "413": too_many}},
         "get": {"summary": "The stored glossaries, oldest first, without their entries", "tags": ["glossaries"],
                 "parameters": [_KEY_PARAMETER],
                 "responses": {"200": _json("The stored glossaries", listing), **_errors(400, 403)}},
@@ -129,7 +131,7 @@ def _detect() -> dict[str, Any]:
         "tags": ["translate"],
         "requestBody": _body({"q": _Q, "api_key": _API_KEY}, ["q"]),
         "responses": {"200": _json("Detections", {"type": "array", "items": _ref("Detection")}),
-                      **_errors(400, 403, 413, 415, 429)},
+                      **_errors(400, 403, 413, 415, 429, 503)},
     }}
 
 
@@ -152,7 +154,7 @@ def _translate_file() -> dict[str, Any]:
         "tags": ["translate"],
         "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": form}}},
         "responses": {"200": _json("Where to download the translated file", result),
-                      **_errors(400, 403, 404, 415, 429), "413": too_large},
+                      **_errors(400, 403, 404, 415, 429, 503), "413": too_large},
     }}
 
 
@@ -211,7 +213,7 @@ def _attention() -> dict[str, Any]:
         "tags": ["inspect"],
         "requestBody": _body({"q": q}, ["q"]),
         "responses": {"200": _json("Tokens, translation and attention weights", result),
-                      **_errors(400, 413, 415, 429)},
+                      **_errors(400, 403, 413, 415, 429, 503)},
     }}
 
 
@@ -226,7 +228,7 @@ def _inspector(summary: str, description: str, properties: dict[str, Any], resul
     return {"post": {
         "summary": summary, "description": description, "tags": ["inspect"],
         "requestBody": _body({"q": _INSPECTOR_Q, **properties}, ["q"]),
-        "responses": {"200": _json(summary, result), **_errors(400, 415, 429), "413": too_long},
+        "responses": {"200": _json(summary, result), **_errors(400, 403, 415, 429, 503), "413": too_long},
     }}
 
 
@@ -248,7 +250,7 @@ def _sentences() -> dict[str, Any]:
                        "each after its separator. A blank text has none.",
         "tags": ["inspect"],
         "requestBody": _body({"q": q}, ["q"]),
-        "responses": {"200": _json("The sentences, in order", result), **_errors(400, 413, 415)},
+        "responses": {"200": _json("The sentences, in order", result), **_errors(400, 403, 413, 415, 429, 503)},
     }}
 
 
@@ -338,7 +340,7 @@ def _permalink() -> dict[str, Any]:
                        "their last use, at most MAX_PERMALINKS of them (least recently used dropped first).",
         "tags": ["translate"],
         "requestBody": _body({"q": text}, ["q"]),
-        "responses": {"201": _json("The stored link", link), **_errors(400, 413, 415),
+        "responses": {"201": _json("The stored link", link), **_errors(400, 403, 413, 415, 429),
                       "503": _json("The link store (Redis) is unavailable", _ref("Error"))},
     }}
 
@@ -372,7 +374,7 @@ def _dictionary() -> dict[str, Any]:
                         "schema": {"type": "string", "maxLength": 100},
                         "description": "one to three words"}],
         "responses": {"200": _json("The entries, best first, with the dictionary's attribution and licence",
-                                   result), **_errors(400, 404)},
+                                   result), **_errors(400, 403, 404, 429)},
     }}
 
 
@@ -453,7 +455,7 @@ def document() -> dict[str, Any]:
             "/glossaries": _glossaries(),
             "/glossaries/{glossary_id}": _glossary(),
             "/api/random": _get("A random corpus sentence with its references and translation", "inspect",
-                                random, 404, 429),
+                                random, 400, 403, 404, 429, 503),
             "/health": _get("Service status", "status", health),
             "/spec": _get("This OpenAPI document", "status", {"type": "object"}),
             "/metrics": _metrics(),

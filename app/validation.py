@@ -7,6 +7,7 @@ the query string (``request.values``), exactly as LibreTranslate reads them. Eve
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Container
 from dataclasses import dataclass
@@ -48,10 +49,45 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:40] + "…"
 
 
+# How deep a JSON body or value may nest. Ours are at most three levels ({"q": [...]}, a glossary's
+# entries); far deeper ones only serve to exhaust the parser's or a later walk's recursion (a 2 KB
+# body of 1,000 brackets raised RecursionError: a 500).
+MAX_JSON_DEPTH = 32
+TOO_DEEP = f"Invalid JSON format: nested more than {MAX_JSON_DEPTH} levels deep"
+
+
+def check_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> None:
+    """ApiError (400) when the decoded JSON ``value`` nests more than ``limit`` levels; iterative,
+    so that checking cannot exhaust the recursion it guards."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    raise ApiError(400, TOO_DEEP)
+                stack.append((child, depth + 1))
+
+
+def parse_json(text: str | bytes) -> Any:
+    """A JSON text decoded, at most ``MAX_JSON_DEPTH`` deep; ValueError when it is not JSON,
+    ApiError (400) when it nests deeper."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ApiError(400, TOO_DEEP) from None
+    check_depth(value)
+    return value
+
+
 def request_params(request: Request) -> dict[str, Any]:
     """The request's parameters as a dict, from JSON, form or query string."""
     if request.is_json:
-        data = request.get_json(silent=True)
+        try:
+            data = parse_json(request.get_data(cache=True))
+        except ValueError:
+            data = None
         if not isinstance(data, dict):
             raise ApiError(400, "Invalid JSON format")
         return data
@@ -135,9 +171,8 @@ def check_api_key(value: Any, keys: Container[str]) -> None:
         raise ApiError(403, "Invalid API key")
 
 
-def parse_translate(params: dict[str, Any], config: dict[str, Any], keys: Container[str]) -> TranslateRequest:
-    """All /translate parameters, checked in LibreTranslate's order (``keys`` as for ``check_api_key``)."""
-    check_api_key(params.get("api_key"), keys)
+def parse_translate(params: dict[str, Any], config: dict[str, Any]) -> TranslateRequest:
+    """All /translate parameters but the key (``limits.check_access``), checked in LibreTranslate's order."""
     texts, batch = parse_texts(params.get("q"), max_chars=config["MAX_CHARS"], batch_limit=config["BATCH_LIMIT"])
     source, target = params.get("source"), params.get("target")
     parse_languages(source, target)

@@ -310,3 +310,30 @@ def test_load_benchmark_refuses_other_hosts():
         load.main(["--url", "http://127.0.0.1:1", "--clients", "1000"])
     with pytest.raises(SystemExit):  # the bare engine needs the checkpoint
         load.main(["--url", "http://127.0.0.1:1", "--single", "5"])
+
+
+@pytest.mark.parametrize("query, logged", [
+    ("q=Hallo&api_key=s3cret", "q=Hallo&api_key=[redacted]"),
+    ("API_KEY=s3cret&q=Hallo", "API_KEY=[redacted]&q=Hallo"),
+    ("q=a;api_key=s3cret;b=1", "q=a;api_key=[redacted];b=1"),
+    ("q=my_api_key%3Dx", "q=my_api_key%3Dx"),   # a text that mentions one is no key
+])
+def test_access_log_leaves_out_api_keys(monkeypatch, query, logged):
+    from datetime import timedelta
+
+    from gunicorn.config import Config
+
+    conf = load_gunicorn_conf(monkeypatch)
+    logger = conf.RedactingLogger(Config())
+    environ = {"REQUEST_METHOD": "GET", "RAW_URI": f"/translate?{query}", "SERVER_PROTOCOL": "HTTP/1.1",
+               "PATH_INFO": "/translate", "QUERY_STRING": query, "HTTP_REFERER": f"http://localhost/?{query}",
+               "REMOTE_ADDR": "127.0.0.1"}
+
+    class Response:
+        status, sent, headers = "200 OK", 2, []
+
+    atoms = logger.atoms(Response(), [("Authorization", "Bearer s3cret")], environ, timedelta(seconds=1))
+    assert atoms["r"] == f"GET /translate?{logged} HTTP/1.1"
+    assert atoms["q"] == logged and atoms["f"] == f"http://localhost/?{logged}"
+    assert atoms["{authorization}i"] == "[redacted]"
+    assert "s3cret" not in repr(atoms)

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import stat
+import threading
 import time
 import zipfile
 from typing import Any
@@ -17,6 +18,7 @@ import pptx
 import pytest
 from lxml import etree
 
+from app import filestore
 from app.filestore import FileStore, StoreFull, get_store
 from app.settings import SettingsError, validate
 from tests.pipeline.office_files import ODF_NAMESPACES, PNG, epub_file, odf_file, pdf_file, pptx_file
@@ -355,6 +357,40 @@ def test_oldest_files_are_evicted_by_count_and_by_bytes(tmp_path):
     assert [t for t, _, _ in files.files()] == [big]                 # bytes: both others went
     with pytest.raises(StoreFull, match=r"^the translated file \(300 bytes\) does not fit in the store \(190 bytes\)$"):
         files.put(b"z" * 300, "huge.txt")
+
+
+def test_a_sweep_deletes_expired_files_and_partial_files_of_dead_writers(tmp_path):
+    clock = Clock()
+    files = store(tmp_path, clock, ttl=60)
+    old = files.put(b"old", "old.txt")
+    clock.now += 50
+    fresh = files.put(b"fresh", "fresh.txt")
+    dead, writing = tmp_path / ".partial-dead", tmp_path / ".partial-writing"
+    for path, age in ((dead, filestore.PARTIAL_GRACE + 1), (writing, 1)):
+        path.write_bytes(b"half a file")
+        os.utime(path, (clock.now - age, clock.now - age))
+    clock.now += 11                                    # old is 61 s old: expired; fresh is 11 s
+    assert files.sweep() == 2
+    assert sorted(os.listdir(tmp_path)) == sorted([".lock", fresh, ".partial-writing"])
+    assert files.take(old, "old.txt") is None and files.take(fresh, "fresh.txt").data == b"fresh"
+    assert files.sweep() == 0
+
+
+def test_each_worker_sweeps_its_store_without_waiting_for_an_upload(tmp_path, monkeypatch):
+    monkeypatch.setattr(filestore, "SWEEP_EVERY", 0.05)
+    clock = Clock()
+    files = store(tmp_path, clock, ttl=60)
+    token = files.put(b"data", "a.txt")
+    clock.now += 61
+    sweepers = sum(t.name == "file-store-sweeper" for t in threading.enumerate())
+    filestore.start_sweeping(files)
+    filestore.start_sweeping(files)                    # once per process and store
+    assert sum(t.name == "file-store-sweeper" for t in threading.enumerate()) == sweepers + 1
+    for _ in range(200):
+        if token not in os.listdir(tmp_path):
+            break
+        time.sleep(0.05)
+    assert os.listdir(tmp_path) == [".lock"]
 
 
 def test_files_expire(tmp_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from app import apikeys, keys
-from app.apikeys import KeyDatabase
+from app.apikeys import KeyDatabase, stored_form
 
 ROOT = Path(__file__).resolve().parents[2]
 PROG = "python -m app.keys"
@@ -32,10 +32,14 @@ def test_add_list_remove(tmp_path, capsys):
     assert len(first) == 32 and out == first + "\n"  # secrets.token_urlsafe(24)
     second = run(capsys, "--db", db, "add", "--req-limit", "0")[1].strip()
     assert second != first
-    assert run(capsys, "--db", db, "list") == (0, f"{first}\t120\n{second}\t0\n", "")
+    # the database keeps hashes alone: list shows those, and remove takes the key or its hash
+    assert run(capsys, "--db", db, "list") == (0, f"{stored_form(first)}\t120\n{stored_form(second)}\t0\n", "")
+    assert first not in open(db, "rb").read().decode("latin-1")
     assert run(capsys, "--db", db, "remove", first) == (0, "", "")
-    assert run(capsys, "--db", db, "list") == (0, f"{second}\t0\n", "")
+    assert run(capsys, "--db", db, "list") == (0, f"{stored_form(second)}\t0\n", "")
     assert KeyDatabase(db).req_limit(second) == 0 and KeyDatabase(db).req_limit(first) is None
+    assert run(capsys, "--db", db, "remove", stored_form(second)) == (0, "", "")
+    assert KeyDatabase(db).keys() == []
 
 
 def test_a_key_never_starts_with_a_dash(tmp_path, capsys, monkeypatch):
@@ -49,16 +53,16 @@ def test_a_key_never_starts_with_a_dash(tmp_path, capsys, monkeypatch):
         conn.execute("INSERT INTO api_keys (api_key, req_limit) VALUES (?, ?)", ("-old", 3))
     conn.close()
     assert run(capsys, "--db", db, "remove", "--", "-old") == (0, "", "")
-    assert KeyDatabase(db).keys() == [("b" * 32, 1)]
+    assert KeyDatabase(db).keys() == [(stored_form("b" * 32), 1)]
 
 
 def test_db_defaults_to_the_servers_setting(tmp_path, capsys, monkeypatch):
     db = tmp_path / "from_env.db"
     monkeypatch.setenv("API_KEYS_DB", str(db))
     key = run(capsys, "add", "--req-limit", "5")[1].strip()
-    assert KeyDatabase(db).keys() == [(key, 5)]
+    assert KeyDatabase(db).keys() == [(stored_form(key), 5)]
     assert run(capsys, "--db", str(tmp_path / "other.db"), "add", "--req-limit", "1")[0] == 0  # --db wins
-    assert KeyDatabase(db).keys() == [(key, 5)]
+    assert KeyDatabase(db).keys() == [(stored_form(key), 5)]
 
 
 @pytest.fixture
@@ -118,7 +122,7 @@ def test_concurrent_adds_are_all_kept(db):
     with ThreadPoolExecutor(4) as pool:
         added = list(pool.map(lambda n: database.add(n), range(40)))
     assert len(set(added)) == 40
-    assert sorted(database.keys(), key=lambda row: row[1]) == [(key, n) for n, key in enumerate(added)]
+    assert sorted(database.keys(), key=lambda row: row[1]) == [(stored_form(key), n) for n, key in enumerate(added)]
 
 
 def test_a_locked_database_is_one_line_and_changes_nothing(db, capsys, monkeypatch):
@@ -133,7 +137,7 @@ def test_a_locked_database_is_one_line_and_changes_nothing(db, capsys, monkeypat
         other.execute("ROLLBACK")
     finally:
         other.close()
-    assert KeyDatabase(db).keys() == [(kept, 3)]
+    assert KeyDatabase(db).keys() == [(stored_form(kept), 3)]
 
 
 def test_the_command_as_run_and_the_server_use_the_same_keys(tmp_path, make_app):
@@ -146,3 +150,20 @@ def test_the_command_as_run_and_the_server_use_the_same_keys(tmp_path, make_app)
     body = {"q": "Hallo", "source": "de", "target": "en", "api_key": key}
     assert client.post("/translate", json=body).status_code == 200
     assert client.post("/translate", json=body).status_code == 429
+
+
+def test_a_database_of_plain_keys_is_converted_to_hashes_when_opened(tmp_path, make_app):
+    """LibreTranslate's api_keys.db, and ours before hashing, hold the keys themselves."""
+    db = tmp_path / "api_keys.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute(apikeys.SCHEMA)
+        conn.executemany("INSERT INTO api_keys (api_key, req_limit) VALUES (?, ?)", [("plain-one", 7), ("plain-two", 0)])
+    conn.close()
+    database = KeyDatabase(db)
+    assert database.keys() == [(stored_form("plain-one"), 7), (stored_form("plain-two"), 0)]
+    assert database.req_limit("plain-one") == 7 and database.req_limit(stored_form("plain-one")) is None
+    assert KeyDatabase(db).keys() == database.keys()   # converted once: opening again changes nothing
+    client = make_app(API_KEYS_DB=str(db)).test_client()
+    body = {"q": "Hallo", "source": "de", "target": "en"}
+    assert client.post("/translate", json={**body, "api_key": "plain-two"}).status_code == 200
+    assert client.post("/translate", json={**body, "api_key": stored_form("plain-two")}).status_code == 403

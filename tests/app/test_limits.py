@@ -16,7 +16,7 @@ import redis
 from app import StartupError
 from app.api import API_PREFIXES
 from app.apikeys import KeyDatabase
-from app.limits import LIMITED
+from app.limits import ALSO_LIMITED, MODEL_ENDPOINTS, MODEL_PATHS
 from app.settings import DEFAULTS, SettingsError, from_env, validate
 from app.spec import document
 
@@ -119,23 +119,26 @@ def test_one_budget_for_every_limited_endpoint_and_none_for_the_others(make_app)
                  lambda: client.post("/api/complete", json={"q": "Hallo"}), lambda: client.get("/api/random"),
                  lambda: client.post("/api/beam", json={"q": "Hallo"}), lambda: client.post("/detect", json={"q": "a"})):
         assert_limited(call(), 3)
-    # not limited: the pages, status and metadata, and the API calls that do not run the model
-    for path in ("/health", "/languages", "/frontend/settings", "/spec", "/?q=Hallo", "/attention?q=Hallo",
-                 "/static/style.css"):
+    # every /api/ route and the pages that translate their query share it
+    for call in (lambda: client.post("/api/sentences", json={"q": "Hallo. Welt."}),
+                 lambda: client.get("/api/dictionary?q=Termin"), lambda: client.get("/?q=Hallo"),
+                 lambda: client.get("/attention?q=Hallo"), lambda: client.post("/api/permalink", json={"q": "Hallo"})):
+        assert call().status_code == 429
+    # not limited: the pages without a text, status and metadata
+    for path in ("/", "/attention", "/health", "/languages", "/frontend/settings", "/spec", "/static/style.css"):
         assert client.get(path).status_code == 200, path
-    assert client.post("/api/sentences", json={"q": "Hallo. Welt."}).status_code == 200
-    assert client.get("/api/dictionary?q=Termin").status_code in (200, 404)  # 404: no dictionary here
 
 
 def test_the_limited_endpoints_exist_and_the_spec_gives_exactly_them_a_429(app):
-    assert LIMITED <= set(app.view_functions)
+    assert MODEL_ENDPOINTS | ALSO_LIMITED <= set(app.view_functions)
     paths = document()["paths"]
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static" or not rule.rule.startswith(API_PREFIXES):
             continue
+        limited = rule.endpoint in MODEL_ENDPOINTS | ALSO_LIMITED or rule.rule.startswith(MODEL_PATHS)
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             responses = paths[re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)][method.lower()]["responses"]
-            assert ("429" in responses) == (rule.endpoint in LIMITED), (rule.rule, method)
+            assert ("429" in responses) == limited, (rule.rule, method)
             if "429" in responses:
                 assert responses["429"]["headers"]["Retry-After"]["schema"] == {"type": "integer", "minimum": 1}
 
