@@ -16,7 +16,7 @@ from model.data.specs import CorpusSpec
 from .service import TranslationService
 
 # Shown when a checkpoint does not say where its data came from: the corpus the release model is
-# trained on (README, "Data"). Attribution is a condition of its licence.
+# trained on (MODEL_CARD.md, "Training data"). Attribution is a condition of its licence.
 DEFAULT_ATTRIBUTION = {
     "source": "Tatoeba (tatoeba.org), German–English pairs as packaged by manythings.org/anki",
     "license": "CC BY 2.0 FR",
