@@ -141,7 +141,7 @@ def panel(q: str) -> dict | None:
 
 @bp.get("/api/dictionary")
 def lookup():
-    """``?q=Termin`` -> ``{"query", "entries": [...], "attribution", "license"}`` (README)."""
+    """``?q=Termin`` -> ``{"query", "entries": [...], "attribution", "license"}`` (docs/api.md)."""
     dictionary = get_dictionary()
     if dictionary.index is None:  # off: 404 whatever q is
         raise ApiError(404, dictionary.reason)

@@ -16,7 +16,7 @@ from model.data.specs import CorpusSpec
 from .service import TranslationService
 
 # Shown when a checkpoint does not say where its data came from: the corpus the release model is
-# trained on (README, "Data"). Attribution is a condition of its licence.
+# trained on (MODEL_CARD.md, "Training data"). Attribution is a condition of its licence.
 DEFAULT_ATTRIBUTION = {
     "source": "Tatoeba (tatoeba.org), German–English pairs as packaged by manythings.org/anki",
     "license": "CC BY 2.0 FR",
@@ -29,27 +29,63 @@ def _is_series(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(v is None or isinstance(v, Real) for v in value)
 
 
-def _x_for(name: str, ys: list, curves: dict[str, Any]) -> list:
+def _steps_for(name: str, ys: list, curves: dict[str, Any]) -> list | None:
     """The step list a series belongs to: one with "step" in its name and the same length."""
     steps = [k for k in curves if "step" in k and _is_series(curves[k]) and len(curves[k]) == len(ys)]
     preferred = [k for k in steps if k.startswith(name.split("_")[0])] + sorted(steps, key=lambda k: k != "step")
-    return curves[preferred[0]] if preferred else list(range(1, len(ys) + 1))
+    return curves[preferred[0]] if preferred else None
+
+
+def _x_for(name: str, ys: list, curves: dict[str, Any]) -> list:
+    steps = _steps_for(name, ys, curves)
+    return steps if steps is not None else list(range(1, len(ys) + 1))
+
+
+def _points(ys: list) -> int:
+    return sum(y is not None for y in ys)
 
 
 def curve_charts(curves: Any) -> list[dict[str, Any]]:
-    """Plotly-ready charts: losses together, BLEU, learning rate, then anything else."""
+    """Plotly-ready charts: losses together, BLEU, learning rate, then anything else.
+
+    Only series with at least two points are drawn: one point is no curve (and Plotly stretches
+    the axis of a lone value to ±1 around it, so a learning rate of 2e-4 sat at 0); such values
+    are listed by ``curve_values`` instead. A chart without a series is left out.
+    """
     if not isinstance(curves, dict):
         return []
     groups: dict[str, list[dict[str, Any]]] = {"Loss": [], "BLEU": [], "Learning rate": [], "Other": []}
     for name, ys in curves.items():
-        if "step" in name or not _is_series(ys):
+        if "step" in name or not _is_series(ys) or _points(ys) < 2:
             continue
-        group = ("Loss" if "loss" in name else "BLEU" if "bleu" in name
-                 else "Learning rate" if name in ("lr", "learning_rate") else "Other")
-        groups[group].append({"name": name.replace("_", " "), "x": _x_for(name, ys, curves), "y": ys})
+        groups[_group(name)].append({"name": name.replace("_", " "), "x": _x_for(name, ys, curves), "y": ys})
     titles = {"Loss": "Loss (per token)", "BLEU": "Dev BLEU", "Learning rate": "Learning rate", "Other": "Other"}
-    return [{"id": "curve-" + title.lower().replace(" ", "-"), "title": titles[title], "series": series}
+    # numbers as Plotly's d3 formats: a learning rate in scientific notation (2.2e-4), not "220µ"
+    formats = {"Learning rate": ".1e"}
+    return [{"id": "curve-" + title.lower().replace(" ", "-"), "title": titles[title], "series": series,
+             **({"yformat": formats[title]} if title in formats else {})}
             for title, series in groups.items() if series]
+
+
+def _group(name: str) -> str:
+    return ("Loss" if "loss" in name else "BLEU" if "bleu" in name
+            else "Learning rate" if name in ("lr", "learning_rate") else "Other")
+
+
+def curve_values(curves: Any) -> list[tuple[str, str]]:
+    """The series with one point, as text: ``("dev bleu", "56.02 at step 1,000")``."""
+    if not isinstance(curves, dict):
+        return []
+    rows = []
+    for name, ys in curves.items():
+        if "step" in name or not _is_series(ys) or _points(ys) != 1:
+            continue
+        steps = _steps_for(name, ys, curves)
+        i = next(i for i, y in enumerate(ys) if y is not None)
+        value = f"{ys[i]:.2e}" if _group(name) == "Learning rate" else f"{ys[i]:g}"
+        at = f" at step {steps[i]:,}" if steps is not None and isinstance(steps[i], Real) else ""
+        rows.append((name.replace("_", " "), value + at))
+    return rows
 
 
 def data_facts(meta: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[str, str], bool]:
@@ -176,4 +212,5 @@ def build(service: TranslationService) -> dict[str, Any]:
         "license_from_meta": license_from_meta,
         "versions": sorted(versions.items()),
         "charts": curve_charts(meta.get("curves")),
+        "curve_values": curve_values(meta.get("curves")),
     }

@@ -13,7 +13,7 @@ A Redis outage never fails or hangs a translation: every command has a short tim
 failure Redis is left alone for ``RETRY_AFTER`` seconds (``Breaker``). The cache then answers
 misses and drops writes; the file store raises ``StoreUnavailable``, which the views answer with
 a 503 naming the cause. Keys are prefixed ``nmt:`` (``PREFIX``).
-Set ``maxmemory`` with an LRU policy on the server to bound the cache (README, "Several machines").
+Set ``maxmemory`` with an LRU policy on the server to bound the cache (docs/serving.md, "Several machines").
 """
 
 from __future__ import annotations

@@ -55,24 +55,18 @@ _LEADING_PUNCTUATION = re.compile(r"\s*([,;:.!?)\]}»“”…]+)\s*")
 @dataclass(frozen=True)
 class Options:
     beam_size: int = 4            # 1 = greedy
-    max_pieces: int = 24          # longest model input; longer sentences are cut at clauses. Measured
-                                  # with the release model (beam 4): Tatoeba dev (median 8 pieces)
-                                  # 16: 48.76, 24: 49.50, 32: 49.52 BLEU; 150 sentences of 2-5 dev
-                                  # sentences joined by ", und " (median 33 pieces): bare model 12.5,
-                                  # 16: 28.3, 24: 25.4, 32: 21.6, 48: 17.6 BLEU
+    max_pieces: int = 24          # longest model input; longer sentences are cut at clauses. 24 kept
+                                  # short-sentence BLEU and lost least on long ones (bench/README.md)
     retries: int = 2              # rounds of re-translating implausibly short or looping outputs
     length_penalty: float = DEFAULT.length_penalty  # GNMT alpha of beam search
-    no_repeat_ngram_size: int = 6  # a loop guard: blocks a 6-piece n-gram from repeating. Smaller n
-                                   # break legitimate repeats ("you don't ... you don'"); 6 changed no
-                                   # output on general-dev or bench/ngram_block.py's repeats set
+    no_repeat_ngram_size: int = 6  # a loop guard: smaller n block legitimate repeats ("you don't ...
+                                   # you don'"); 6 changed no measured output (bench/README.md)
     batch_size: int = DEFAULT.batch_size  # model inputs decoded together
     keep_names: bool = True       # carry capitalized words the model's lexicon lacks over as spans
                                   # (spans.with_names; no effect with a checkpoint without lexicon)
     caps: str = "truecase"        # ALL-CAPS and headline input: "truecase" (rewritten in the casing the
-                                  # vocabulary knows, casing.truecase) or "as_is". Measured (bench/
-                                  # casing.py, 500 dev sources, BLEU lc; 43.01 as written) on the probe
-                                  # trained with 3% upper-cased pairs: ALL CAPS as is 7.94, truecased
-                                  # 39.52; Title Case 15.89 / 39.31. Release model: 0.27 / 47.79 (51.04)
+                                  # vocabulary knows, casing.truecase) or "as_is"; truecasing reads
+                                  # capitals far better than the model can (bench/README.md, casing.py)
 
     def __post_init__(self) -> None:
         for name, minimum in (("beam_size", 1), ("max_pieces", 8), ("retries", 0), ("batch_size", 1),

@@ -1,4 +1,5 @@
-// Training curves of the checkpoint (from its metadata), one Plotly line chart per group.
+// Training curves of the checkpoint (from its metadata), one Plotly line chart per group; the
+// server sends only series of two points or more (app/modelcard.py, curve_charts).
 "use strict";
 
 (function () {
@@ -11,6 +12,8 @@
     const layout = {
       title: { text: chart.title, font: { size: 14 } },
       xaxis: { title: { text: "step" } },
+      // a learning rate in scientific notation: Plotly's default SI suffixes read "220µ"
+      yaxis: chart.yformat ? { tickformat: chart.yformat } : {},
       margin: { l: 55, r: 10, t: 56, b: 45 },
       height: 300,
       legend: { orientation: "h", x: 1, xanchor: "right", y: 1.02, yanchor: "bottom" },

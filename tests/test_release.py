@@ -22,10 +22,12 @@ from pipeline.translation import Options, Pipeline
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"
+RELEASES = ROOT / "docs" / "releases"
 # SHA-256 of what the release model (v3.8: v3.7 averaged with its continuation F3, 29.5M parameters, trained on lent GPUs) was trained on:
 # deu-eng.zip (163,021 pairs), Debian trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary),
 # the system's gettext catalogs, LibreOffice 7.4.7's UI catalogs, Firefox ESR's and Thunderbird's
-# strings (the unpacked root's usr/lib) and LibreOffice's help pages (MODEL_CARD.md, "v3", "v3.6", "v3.7", "v3.8").
+# strings (the unpacked root's usr/lib) and LibreOffice's help pages (MODEL_CARD.md, "Training data";
+# how each corpus came in: docs/releases/v3.md, v3.5.md, v3.6.md, v3.7.md, v3.8.md).
 TATOEBA_SHA256 = "5a014e53a7fa3ec5f9e0ec7f6b27c2ef88e5d247c5074eaaa173f411c15aba77"
 DING_SHA256 = "34052c6021d09eadfee7a893a789204265954df70fe9c36d38fa00058d79d326"
 CATALOGS_SHA256 = "d8ccd01d28cb53f84f9c8ab3448330155dab7e5517bd893082858ba783d8c0b7"
@@ -78,7 +80,7 @@ def test_provenance_and_licence_in_metadata(release):
         "pairs", "ding-sentences", "ding-words", "gettext", "gettext", "mozilla", "libreoffice-help"]
     # F3's mixture: the three software-string corpora at weight 2
     assert [CorpusSpec.parse(s["corpus"]).weight for s in sources] == [2, 3, 0.3, 2, 2, 2, 1]
-    # F3: v3.7 trained on for 3.1 minutes of an H200 at dropout 0.15 (MODEL_CARD.md, "v3.8")
+    # F3: v3.7 trained on for 3.1 minutes of an H200 at dropout 0.15 (docs/releases/v3.8.md)
     args = meta["train_args"]
     assert (PurePath(args["init"]).name, args["device"], args["max_tokens"], args["lr"], args["dropout"]) == (
         "init.pt", "cuda", 32768, 5e-4, 0.15)
@@ -95,10 +97,19 @@ def test_model_card_matches_the_file(release, translator):
     assert all(sha in card for sha in (TATOEBA_SHA256, DING_SHA256, CATALOGS_SHA256, LIBREOFFICE_UI_SHA256,
                                        LIBREOFFICE_HELP_SHA256, MOZILLA_SHA256))
     assert f"{translator.num_parameters():,}" in card
-    assert "steps 1,000–1,641" in card and "## v3.8" in card and "## v3.7" in card
+    # the card is the current release's; the history of every release is in docs/releases/
+    assert card.startswith("# Model card: de-en-nmt v3.8") and "steps 1,000–1,641" in card
+    assert f"{meta_pairs(release)} training pairs" in card
+    assert all(f"| {s['train_pairs']:,} |" in card for s in release["meta"]["data"]["sources"])
+    assert (RELEASES / "v3.8.md").read_text(encoding="utf-8").startswith("# v3.8:")
+    assert (RELEASES / "v3.7.md").read_text(encoding="utf-8").startswith("# v3.7:")
     assert re.search(r"nrefs:var\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:2\.6\.0", card)
     assert "CC-BY 2.0" in card and "manythings.org/anki" in card
     assert "GPL-2.0-or-later" in card and "Frank Richter" in card
+
+
+def meta_pairs(release) -> str:
+    return f"{release['meta']['data']['train_pairs']:,}"
 
 
 def test_lexicon_of_the_training_corpora(release, translator):

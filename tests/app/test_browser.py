@@ -94,10 +94,34 @@ def test_attention_controls_and_hover(page, live_server):
     assert "weight" in hover.text_content() and "→" in hover.text_content()
 
 
-def test_model_page_charts(page, live_server):
+def test_model_page_charts(page, live_server, make_app, tiny_checkpoint, tmp_path):
+    # The tiny model evaluates once (one point per curve: listed, not drawn), so the page of a
+    # checkpoint with real curves is rendered by the app and served at /model of the live server,
+    # which serves its scripts and plotly.js.
+    from model.network.checkpoint import atomic_save, read_checkpoint
+
+    ckpt = read_checkpoint(tiny_checkpoint)
+    ckpt["meta"]["curves"] = {"step": [50, 100, 150], "train_loss": [6.0, 4.0, 3.0], "dev_loss": [5.0, 3.5, 2.9],
+                              "dev_bleu": [1.0, 20.0, 40.0], "lr": [1e-3, 2e-3, 1.6e-3]}
+    atomic_save(ckpt, tmp_path / "curves.pt")
+    html = make_app(MODEL_PATH=str(tmp_path / "curves.pt")).test_client().get("/model").get_data(as_text=True)
+    page.route(live_server.url + "/model", lambda route: route.fulfill(status=200, content_type="text/html", body=html))
     page.goto(live_server.url + "/model")
     expect(page.locator(".js-plotly-plot")).to_have_count(3)  # loss, BLEU, learning rate
     assert page.get_by_role("heading", name="Configuration").is_visible()
+    # the learning rate's axis spans its values (a lone value's axis spanned +-1: the curve sat at 0)
+    lr = page.evaluate("(() => { const d = document.getElementById('curve-learning-rate');"
+                       " return {y: d.data[0].y, range: d._fullLayout.yaxis.range,"
+                       " format: d._fullLayout.yaxis.tickformat}; })()")
+    low, high = lr["range"]
+    assert low <= min(lr["y"]) and max(lr["y"]) <= high and high - low < 10 * max(lr["y"])
+    assert lr["format"] == ".1e"
+
+
+def test_model_page_of_the_tiny_model_lists_its_one_evaluation(page, live_server):
+    page.goto(live_server.url + "/model")
+    expect(page.locator("#curve-values dt")).to_have_count(4)  # train loss, dev loss, dev BLEU, lr
+    assert page.locator(".js-plotly-plot").count() == 0
 
 
 def test_phone_width_has_no_horizontal_scrolling(browser, live_server):
@@ -106,4 +130,20 @@ def test_phone_width_has_no_horizontal_scrolling(browser, live_server):
     for path in ("/?q=Guten+Morgen.", "/model"):
         page.goto(live_server.url + path)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
+    context.close()
+
+
+def test_model_card_fits_a_phone_its_wide_tables_scroll_in_their_box(browser, live_server):
+    # The server shows the repository's MODEL_CARD.md (the default MODEL_CARD_PATH): its tables are
+    # wider than a phone. They scroll inside their own box; the page itself never scrolls sideways.
+    context = browser.new_context(viewport={"width": 375, "height": 800}, is_mobile=True)
+    page = context.new_page()
+    page.goto(live_server.url + "/model")
+    assert page.locator("#card table").count() >= 2 and page.locator("#card pre").count() >= 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    boxes = page.evaluate("Array.from(document.querySelectorAll('#card table, #card pre')).map(e => "
+                          "({wide: e.scrollWidth > e.clientWidth, right: e.getBoundingClientRect().right, "
+                          "overflow: getComputedStyle(e).overflowX}))")
+    assert all(b["right"] <= 375 for b in boxes)
+    assert any(b["wide"] for b in boxes) and all(b["overflow"] == "auto" for b in boxes if b["wide"])
     context.close()

@@ -1,6 +1,6 @@
 """app/modelcard.py: the /model page's data from checkpoint metadata, every key optional."""
 
-from app.modelcard import DEFAULT_ATTRIBUTION, curve_charts, data_facts
+from app.modelcard import DEFAULT_ATTRIBUTION, curve_charts, curve_values, data_facts
 
 
 def test_curves_grouped_with_their_steps():
@@ -13,17 +13,36 @@ def test_curves_grouped_with_their_steps():
 
 
 def test_dev_curves_at_their_own_steps():
-    curves = {"step": [1, 2, 3, 4], "train_loss": [4, 3, 2, 1], "dev_step": [2, 4], "dev_bleu": [5.0, None]}
+    curves = {"step": [1, 2, 3, 4], "train_loss": [4, 3, 2, 1], "dev_step": [2, 4, 6], "dev_bleu": [5.0, None, 6.0]}
     charts = {c["title"]: c for c in curve_charts(curves)}
-    assert charts["Dev BLEU"]["series"][0]["x"] == [2, 4]
+    assert charts["Dev BLEU"]["series"][0]["x"] == [2, 4, 6]
     assert charts["Loss (per token)"]["series"][0]["x"] == [1, 2, 3, 4]
 
 
 def test_odd_curves_are_skipped_or_indexed():
     assert curve_charts(None) == [] and curve_charts({"step": []}) == []
-    charts = curve_charts({"dev_bleu": [1.0, 2.0], "notes": "text", "empty": [], "mixed": [1, "a"], "grad_norm": [0.5]})
+    charts = curve_charts({"dev_bleu": [1.0, 2.0], "notes": "text", "empty": [], "mixed": [1, "a"],
+                           "grad_norm": [0.5, 0.25]})
     assert charts == [{"id": "curve-bleu", "title": "Dev BLEU", "series": [{"name": "dev bleu", "x": [1, 2], "y": [1.0, 2.0]}]},
-                      {"id": "curve-other", "title": "Other", "series": [{"name": "grad norm", "x": [1], "y": [0.5]}]}]
+                      {"id": "curve-other", "title": "Other", "series": [{"name": "grad norm", "x": [1, 2], "y": [0.5, 0.25]}]}]
+
+
+def test_a_series_of_one_point_is_listed_not_drawn():
+    # the release checkpoint's curves: one evaluation (step 1,000) each
+    curves = {"step": [1000], "train_loss": [2.1002], "dev_loss": [0.8612], "dev_bleu": [56.02], "lr": [2.236e-4]}
+    assert curve_charts(curves) == []
+    assert curve_values(curves) == [("train loss", "2.1002 at step 1,000"), ("dev loss", "0.8612 at step 1,000"),
+                                    ("dev bleu", "56.02 at step 1,000"), ("lr", "2.24e-04 at step 1,000")]
+    # a lone point among curves: the curves drawn, the point listed (without a step where none fits)
+    mixed = {"step": [1, 2], "train_loss": [3.0, 2.0], "grad_norm": [0.5], "dev_bleu": [None, 4.0]}
+    assert [c["title"] for c in curve_charts(mixed)] == ["Loss (per token)"]
+    assert curve_values(mixed) == [("grad norm", "0.5"), ("dev bleu", "4 at step 2")]
+    assert curve_values(None) == [] and curve_values({"lr": []}) == []
+
+
+def test_the_learning_rate_axis_is_in_scientific_notation():
+    charts = {c["title"]: c for c in curve_charts({"step": [1, 2], "lr": [1e-4, 2e-4], "dev_bleu": [1.0, 2.0]})}
+    assert charts["Learning rate"]["yformat"] == ".1e" and "yformat" not in charts["Dev BLEU"]
 
 
 def test_data_facts_with_licence_in_meta():

@@ -1,4 +1,4 @@
-"""Several replicas (README, "Several machines"): two gunicorn instances of the Procfile's command,
+"""Several replicas (docs/serving.md, "Several machines"): two gunicorn instances of the Procfile's command,
 two workers each, sharing one real redis-server (REDIS_URL) and one API key database, over HTTP as
 a load balancer would reach them. Files, limits and metrics hold across them."""
 
