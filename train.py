@@ -47,7 +47,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    "KIND: pairs (default), ding-sentences or ding-words (the Ding dictionary, "
                    "/usr/share/trans/de-en), freedict (/usr/share/dictd/freedict-deu-eng.index), gettext "
                    "(.mo/.po catalogs), mozilla (Firefox's or Thunderbird's language pack beside the program's "
-                   "omni.ja), libreoffice-help (its help root); WEIGHT: times each pair is seen per epoch on "
+                   "omni.ja), libreoffice-help (its help root), bconstrast (BConTrasT's folder), support (line-aligned e-mail "
+                   "files), ud-pud (a CoNLL-U file with # text_en), xquad (the folder of xquad.de/en.json); WEIGHT: times each pair is seen per epoch on "
                    "average (default 1, 0.1 = a fresh tenth each epoch). The first corpus gives dev/test unless --valid is given")
     p.add_argument("--valid", help="dev corpus; without it the first --data is split into train/dev/test")
     p.add_argument("--data-attribution", action="append", help="source and licence of a corpus, kept in the "
@@ -84,7 +85,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--test-size", type=int, default=2000, help="test pairs held out when splitting --data")
     p.add_argument("--domain-split-size", type=int, default=1000,
                    help="dev and test pairs held out of each corpus of a domain (gettext, mozilla: ui; "
-                   "libreoffice-help: help; ding-sentences: ding), "
+                   "libreoffice-help: help; ding-sentences: ding; support: support; bconstrast: chat, its own "
+                   "dev and test whole), "
                    "written as DIR/dev.DOMAIN.tsv and DIR/test.DOMAIN.tsv; 0: none")
     p.add_argument("--max-len", type=int, default=128, help="drop training pairs longer than this (pieces)")
     add_augmentation_args(p)
@@ -139,6 +141,9 @@ def add_augmentation_args(p: argparse.ArgumentParser) -> None:
                    help="share of pairs upper-cased on both sides (ALL-CAPS input)")
     p.add_argument("--title-share", type=float, default=Augmentation.title_share,
                    help="share of pairs title-cased on both sides (headline input)")
+    p.add_argument("--concat-share", type=float, default=Augmentation.concat_share,
+                   help="share of pairs that start a synthetic long pair: 2-5 consecutive sentence pairs of "
+                        "the same corpus joined (long inputs); 0: none")
 
 
 def model_config(args: argparse.Namespace, vocab_size: int):
@@ -168,7 +173,7 @@ def regularized(model: Transformer, args: argparse.Namespace) -> Transformer:
 def augmentation(args: argparse.Namespace) -> Augmentation:
     return Augmentation(placeholders=not args.no_placeholders, placeholder_names=args.placeholder_names,
                         placeholder_synthetic=args.placeholder_synthetic, upper_share=args.upper_share,
-                        title_share=args.title_share)
+                        title_share=args.title_share, concat_share=args.concat_share)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,6 +6,10 @@
   ``⦅N1⦆``/``⦅X1⦆`` to the right place (``pipeline.spans.mask_pair``).
 - Casing: a small share of pairs is upper-cased or title-cased on both sides
   (``pipeline.casing.augment_case``), so ALL-CAPS input is not noise to the vocabulary or the model.
+- Long inputs: for a share of pairs (``concat_share``), 2 to 5 consecutive sentence pairs of the
+  same corpus, starting there, are joined into one (German with a space, English likewise;
+  ``concatenate_pairs``). Tatoeba's and Ding's sentences are short, and a model that has seen
+  none of 40 words stops early or repeats itself on an e-mail's paragraph.
 
 The augmentation is static and seeded: the same corpus, options and seed always give the same
 pairs, so ``train.py --resume`` rebuilds exactly the data it stopped on.
@@ -32,9 +36,11 @@ class Augmentation:
     number_words: float = 0.5           # share of pairs whose shared number words become N placeholders
     upper_share: float = 0.03           # share of pairs upper-cased on both sides
     title_share: float = 0.01           # share of pairs title-cased on both sides
+    concat_share: float = 0.0           # share of pairs that start a synthetic run of 2-5 consecutive pairs
 
     def __post_init__(self) -> None:
-        for name in ("placeholder_names", "placeholder_synthetic", "number_words", "upper_share", "title_share"):
+        for name in ("placeholder_names", "placeholder_synthetic", "number_words", "upper_share", "title_share",
+                     "concat_share"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {value!r}")
@@ -200,4 +206,39 @@ def augment_pairs(pairs: Sequence[Pair], augmentation: Augmentation, seed: int) 
         out.append(pair)
         if (de, en) != pair:
             out.append((de, en))
+    # A random stream of its own: the pairs above stay exactly those of a run without concatenation.
+    return out + concatenate_pairs(pairs, augmentation.concat_share, random.Random(f"concat-{seed}"))
+
+
+CONCAT_MIN, CONCAT_MAX = 2, 5
+CONCAT_MAX_CHARS = 500   # German characters; longer runs would mostly exceed train.py's --max-len of 128 pieces
+
+
+def _ends_sentence(text: str) -> bool:
+    return _FINAL_PUNCT.search(text) is not None
+
+
+def concatenate_pairs(pairs: Sequence[Pair], share: float, rng: random.Random) -> list[Pair]:
+    """Synthetic long pairs: each pair starts, with probability ``share``, a run of 2 to 5
+    consecutive pairs (as many as fit in ``CONCAT_MAX_CHARS``), joined with a space on each side.
+
+    Only sentences join: every pair of a run must end in . ! ? or … on both sides, so that word
+    pairs ("Haus" / "house") and UI labels ("Open File") never become a pseudo-sentence, and the
+    joined text reads as a paragraph would. The originals stay; these are added beside them."""
+    if share <= 0:
+        return []
+    out: list[Pair] = []
+    for start in range(len(pairs) - 1):
+        if rng.random() >= share:
+            continue
+        want = rng.randint(CONCAT_MIN, CONCAT_MAX)
+        run: list[Pair] = []
+        for de, en in pairs[start:start + want]:
+            if not (_ends_sentence(de) and _ends_sentence(en)):
+                break
+            if run and sum(len(d) + 1 for d, _ in run) + len(de) > CONCAT_MAX_CHARS:
+                break
+            run.append((de, en))
+        if len(run) >= CONCAT_MIN:
+            out.append((" ".join(de for de, _ in run), " ".join(en for _, en in run)))
     return out

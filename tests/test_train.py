@@ -224,6 +224,8 @@ def test_existing_run_needs_resume(tiny_run):
     (["--data", str(PAIRS40), "--upper-share", "1.5"], "train.py: error: upper_share must be in [0, 1], got 1.5"),
     (["--data", str(PAIRS40), "--upper-share", "0.7", "--title-share", "0.5"],
      "train.py: error: upper_share + title_share must be <= 1, got 1.2"),
+    (["--data", str(PAIRS40), "--concat-share", "1.5"], "train.py: error: concat_share must be in [0, 1], got 1.5"),
+    (["--data", str(PAIRS40), "--data", "bconstrast:nope"], "train.py: error: corpus not found: 'nope'"),
     (["--data", str(PAIRS40), "--data-sources", "nope.json"], "train.py: error: --data-sources not found: 'nope.json'"),
     (["--data", str(PAIRS40), "--data-sources", str(PAIRS40)],
      f"train.py: error: cannot read --data-sources {str(PAIRS40)!r}: Expecting value: line 1 column 1 (char 0)"),
@@ -477,3 +479,17 @@ def test_a_training_step_does_not_wait_for_the_device(tmp_path, monkeypatch):
     assert len(reads) <= 6, len(reads)
     records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert records[-1]["step"] == 40 and records[-1]["train_loss"] > 0
+
+
+def test_concatenation_is_saved_and_a_run_with_it_resumes(tmp_path):
+    """--concat-share adds long pairs built the same way each time, so --resume rebuilds the same
+    data and batches; the share is kept in the checkpoint's arguments."""
+    out = tmp_path / "concat"
+    common = ["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(out), "--preset", "tiny",
+              "--vocab-size", "120", "--no-progress", "--device", "cpu", "--concat-share", "0.5", "--save-every", "2"]
+    assert train.main([*common, "--max-steps", "2"]) == 0
+    first = read_checkpoint(out / "last.pt")
+    assert first["meta"]["train_args"]["concat_share"] == 0.5
+    assert first["meta"]["data"]["train_pairs"] == 40   # the corpus as read; the long pairs are augmentation
+    assert train.main([*common, "--max-steps", "4", "--resume"]) == 0
+    assert read_checkpoint(out / "last.pt")["meta"]["step"] == 4

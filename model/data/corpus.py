@@ -7,8 +7,8 @@ the file it came from.  Supported inputs (see ``read_pairs``):
   whose lines are ``English<TAB>German[<TAB>attribution]``;
 * that text file directly, plain or gzipped (any name: ``.txt``, ``.tsv``, ``.gz``);
 * a fairseq-style pair of line-aligned files given by prefix: ``dir/train``
-  stands for ``dir/train.de[.gz]`` + ``dir/train.en[.gz]``; either language file
-  itself may be given too.
+  stands for ``dir/train.de[.gz]`` + ``dir/train.en[.gz]`` (or OPUS's ``.deu``/``.eng``);
+  either language file itself may be given too.
 
 Tatoeba has many sentences with several translations, so a random split would
 leak test sentences into training.  ``grouped_split`` keeps every German and
@@ -36,7 +36,8 @@ Pair = tuple[str, str]
 PathLike = str | os.PathLike
 
 _GZIP_MAGIC = b"\x1f\x8b"
-_LANG_SUFFIX = re.compile(r"^(?P<prefix>.+)\.(?P<lang>de|en)(?:\.gz)?$")
+# OPUS and the Tatoeba Challenge name their files by ISO 639-3 code (``.deu``/``.eng``).
+_LANG_SUFFIX = re.compile(r"^(?P<prefix>.+)\.(?P<lang>de|en|deu|eng)(?:\.gz)?$")
 # C0/C1 control characters; tabs and newlines are among them.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -48,8 +49,8 @@ class CorpusError(ValueError):
 def _pair_files(prefix: str) -> tuple[Path | None, Path | None]:
     """The German and English files of a prefix; plain files win over ``.gz``."""
     found: list[Path | None] = []
-    for lang in ("de", "en"):
-        candidates = [Path(f"{prefix}.{lang}"), Path(f"{prefix}.{lang}.gz")]
+    for codes in (("de", "deu"), ("en", "eng")):
+        candidates = [Path(f"{prefix}.{code}{gz}") for code in codes for gz in ("", ".gz")]
         found.append(next((c for c in candidates if c.is_file()), None))
     return found[0], found[1]
 

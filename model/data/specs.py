@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from model.data.corpus import Pair, read_pairs
 from model.data.ding import read_ding
 from model.data.freedict import read_freedict
+from model.data.general import held_out_bconstrast, read_bconstrast, read_ud_pud, read_xquad
 from model.data.gettext import read_gettext
 from model.data.helppages import read_help
 from model.data.mozilla import read_mozilla
@@ -14,8 +15,14 @@ from model.data.mozilla import read_mozilla
 # What each kind reads, and the domain whose dev and test pairs train.py holds out of it (None:
 # it trains only). Ding's example sentences are everyday German that is not Tatoeba's, so they are
 # a domain of their own to select on ("ding"); its word pairs are not sentences and only train.
-CORPUS_KINDS = ("pairs", "ding-sentences", "ding-words", "freedict", "gettext", "mozilla", "libreoffice-help")
-HELD_OUT_DOMAINS = {"gettext": "ui", "mozilla": "ui", "libreoffice-help": "help", "ding-sentences": "ding"}
+# The general-domain corpora (model.data.general): BConTrasT's chats hold out the shared task's own
+# dev and test sets ("chat"); the customer-support e-mails (``support``: line-aligned files, such as
+# MT4All's) a split of their own; UD PUD's and XQuAD's few news and Wikipedia sentences only train
+# (newstest serves as their dev, docs/v4-data.md).
+CORPUS_KINDS = ("pairs", "ding-sentences", "ding-words", "freedict", "gettext", "mozilla", "libreoffice-help",
+                "bconstrast", "support", "ud-pud", "xquad")
+HELD_OUT_DOMAINS = {"gettext": "ui", "mozilla": "ui", "libreoffice-help": "help", "ding-sentences": "ding",
+                    "bconstrast": "chat", "support": "support"}
 
 
 @dataclass(frozen=True)
@@ -28,7 +35,10 @@ class CorpusSpec:
     ``gettext`` (a ``.mo``/``.po`` catalog or a folder of them, ``model.data.gettext``),
     ``mozilla`` (a folder holding Firefox's or Thunderbird's German language pack and the
     program's ``omni.ja``, ``model.data.mozilla``) or ``libreoffice-help`` (the help root holding
-    ``de/`` and ``en-US/``, ``model.data.helppages``).  ``WEIGHT`` (default 1) is how often each
+    ``de/`` and ``en-US/``, ``model.data.helppages``), ``bconstrast`` (BConTrasT's folder),
+    ``support`` (line-aligned files as ``pairs``, held out as the domain "support"), ``ud-pud`` (a
+    CoNLL-U file with ``# text_en``) or ``xquad`` (the folder of ``xquad.de.json`` and
+    ``xquad.en.json``), all ``model.data.general``.  ``WEIGHT`` (default 1) is how often each
     pair is seen per epoch on average: 2 doubles a corpus, 0.1 shows a fresh random tenth of it
     each epoch.
     """
@@ -58,8 +68,14 @@ class CorpusSpec:
 
     def read(self) -> list[Pair]:
         """The corpus's pairs, uncleaned."""
-        if self.kind == "pairs":
+        if self.kind in ("pairs", "support"):
             return read_pairs(self.path)
+        if self.kind == "bconstrast":
+            return read_bconstrast(self.path)
+        if self.kind == "ud-pud":
+            return read_ud_pud(self.path)
+        if self.kind == "xquad":
+            return read_xquad(self.path)
         if self.kind == "gettext":
             return read_gettext(self.path)
         if self.kind == "freedict":
@@ -69,6 +85,13 @@ class CorpusSpec:
         if self.kind == "libreoffice-help":
             return read_help(self.path)
         return read_ding(self.path, self.kind.removeprefix("ding-"))
+
+    def own_held_out(self) -> tuple[list[Pair], list[Pair]] | None:
+        """The corpus's own published dev and test pairs, uncleaned, where it has them (held out
+        instead of a split of its training pairs, so figures compare with the published ones)."""
+        if self.kind == "bconstrast":
+            return held_out_bconstrast(self.path)
+        return None
 
     @property
     def domain(self) -> str | None:

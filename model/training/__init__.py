@@ -358,8 +358,12 @@ def load_corpus(args, out_dir: Path | None) -> Corpus:
     domains: dict[str, tuple[list, list]] = {}
     for k, (spec, extra) in enumerate(read):
         if spec.domain and size and not args.valid:
-            extra, domain_dev, domain_test = capped_split(extra, dev_size=size, test_size=size, seed=args.seed)
-            read[k] = (spec, extra)
+            own = spec.own_held_out()
+            if own is not None:  # the corpus's published dev and test, whole; its pairs sharing a side drop below
+                domain_dev, domain_test = clean_pairs(own[0]), clean_pairs(own[1])
+            else:
+                extra, domain_dev, domain_test = capped_split(extra, dev_size=size, test_size=size, seed=args.seed)
+                read[k] = (spec, extra)
             held = domains.setdefault(spec.domain, ([], []))
             held[0].extend(domain_dev)
             held[1].extend(domain_test)

@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from pipeline.augment import Augmentation, augment_pairs, mask_number_words, mask_pair
+from pipeline.augment import (CONCAT_MAX, CONCAT_MAX_CHARS, Augmentation, augment_pairs, concatenate_pairs,
+                              mask_number_words, mask_pair)
 
 
 PAIR = ("Tom kam um 7:05 an.", "Tom arrived at 7:05.")
@@ -121,3 +122,43 @@ def test_augmentation_rejects_bad_shares(changes, message):
     with pytest.raises(ValueError) as error:
         Augmentation(**changes)
     assert str(error.value) == message
+
+
+# ------------------------------------------------------------------ long inputs: concatenation
+
+SENTENCES = [(f"Satz Nummer {i} ist kurz.", f"Sentence number {i} is short.") for i in range(300)]
+
+
+def test_concatenations_join_2_to_5_consecutive_sentence_pairs():
+    joined = concatenate_pairs(SENTENCES, 0.2, random.Random(1))
+    assert joined == concatenate_pairs(SENTENCES, 0.2, random.Random(1))          # seeded
+    assert 30 < len(joined) < 90                                                   # about a fifth of 300
+    for de, en in joined:
+        parts = de.split(" ist kurz. ")
+        assert 2 <= len(parts) <= CONCAT_MAX and len(de) <= CONCAT_MAX_CHARS
+        first = int(parts[0].split()[2])
+        # consecutive pairs of the corpus, German with a space, English likewise
+        assert (de, en) == (" ".join(d for d, _ in SENTENCES[first:first + len(parts)]),
+                            " ".join(e for _, e in SENTENCES[first:first + len(parts)]))
+    assert {de.count("Satz") for de, _ in joined} == {2, 3, 4, 5}
+    assert concatenate_pairs(SENTENCES, 0.0, random.Random(1)) == []
+
+
+def test_only_sentences_join_and_long_runs_stop_early():
+    words = [("Haus", "house"), ("Datei öffnen", "Open File")] * 50
+    assert concatenate_pairs(words, 1.0, random.Random(1)) == []                   # no pseudo-sentences
+    mixed = [("Das ist gut.", "That is good."), ("Hallo,", "Hello,"), ("Ja!", "Yes!"), ("Wirklich?", "Really?")]
+    assert set(concatenate_pairs(mixed, 1.0, random.Random(1))) <= {("Ja! Wirklich?", "Yes! Really?")}
+    long = [("Ein langer Satz " + "mit vielen Wörtern " * 12 + ".", "A long sentence.")] * 10
+    assert all(len(de) <= CONCAT_MAX_CHARS and de.count(".") == 2
+               for de, _ in concatenate_pairs(long, 1.0, random.Random(1)))
+
+
+def test_augment_pairs_adds_concatenations_after_the_unchanged_pairs():
+    plain = augment_pairs(SENTENCES, Augmentation(), seed=1)
+    with_concat = augment_pairs(SENTENCES, Augmentation(concat_share=0.1), seed=1)
+    assert with_concat[:len(plain)] == plain          # its own random stream: the rest is as before
+    assert len(with_concat) > len(plain) and all(de.count("Satz") >= 2 for de, _ in with_concat[len(plain):])
+    assert with_concat == augment_pairs(SENTENCES, Augmentation(concat_share=0.1), seed=1)
+    with pytest.raises(ValueError, match=r"concat_share must be in \[0, 1\]"):
+        Augmentation(concat_share=1.5)
