@@ -12,6 +12,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # bench/multi30k.py trains and scores in a subprocess
+
 
 def run_bench(args: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "bench/multi30k.py", *args], cwd=ROOT, capture_output=True, text=True,

@@ -6,7 +6,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # bench/casing.py runs in a subprocess
 
 
 def run_bench(args: list[str]) -> subprocess.CompletedProcess:

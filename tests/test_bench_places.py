@@ -5,7 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # bench/places.py runs on the release model in a subprocess
 
 RELEASE = ROOT / "checkpoints" / "de-en.pt"
 

@@ -10,6 +10,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # bench/train_precision.py runs in a subprocess
+
 
 def run_bench(args: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "bench/train_precision.py", *args], cwd=ROOT, capture_output=True,

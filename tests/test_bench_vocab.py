@@ -9,6 +9,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # bench/vocab.py runs on the release model in a subprocess
+
 RELEASE = ROOT / "checkpoints" / "de-en.pt"
 
 

@@ -8,8 +8,12 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from bench.server import free_port
 from tests.conftest import PAIRS40, ROOT
+
+pytestmark = pytest.mark.slow  # bench/gpu_check.sh runs every step of the GPU recipe, training included
 
 
 def test_gpu_check_dry_run_on_the_cpu(tmp_path):

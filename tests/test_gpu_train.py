@@ -18,6 +18,8 @@ from model import mixture
 from model.network.checkpoint import read_checkpoint
 from tests.conftest import PAIRS40, ROOT
 
+pytestmark = pytest.mark.slow  # bench/gpu_train.sh trains in a subprocess
+
 TINY = ["--preset", "tiny", "--vocab-size", "120", "--max-tokens", "160", "--eval-every", "1000"]
 
 

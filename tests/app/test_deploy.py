@@ -58,6 +58,7 @@ def test_bad_input_over_http_leaves_no_traceback(live_server):
     assert output.count("Booting worker") >= 2  # WEB_CONCURRENCY=2
 
 
+@pytest.mark.slow
 def test_missing_checkpoint_stops_gunicorn_with_one_line(tmp_path):
     missing = tmp_path / "missing.pt"
     env = server_env(PORT=str(free_port()), MODEL_PATH=str(missing))
@@ -71,6 +72,7 @@ def test_missing_checkpoint_stops_gunicorn_with_one_line(tmp_path):
     assert "Traceback" not in output
 
 
+@pytest.mark.slow
 def test_broken_checkpoint_stops_gunicorn_with_one_line(tmp_path):
     broken = tmp_path / "broken.pt"
     broken.write_bytes(b"\x00" * 100)
@@ -245,6 +247,7 @@ def test_server_figures_are_the_differences_of_the_metrics():
                                                   "engine_call_ms": 5.0, "bare_engine_ms": 4.0}
 
 
+@pytest.mark.slow
 def test_http_floor_measures_gunicorn_around_a_bare_app():
     result = http_floor.measure(requests=5, work_ms=1.0)
     assert result["requests"] == 5 and 0 < result["beyond_p50_ms"] < 1000

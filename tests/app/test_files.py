@@ -497,11 +497,10 @@ msgstr ""
 
 
 @pytest.fixture(scope="module")
-def release_app_client(app_config):
+def release_app_client(app_config, release_checkpoint):
     from app import create_app
-    from model.cli import DEFAULT_CHECKPOINT
 
-    return create_app({**app_config, "MODEL_PATH": str(DEFAULT_CHECKPOINT), "BEAM_SIZE": 4}).test_client()
+    return create_app({**app_config, "MODEL_PATH": str(release_checkpoint), "BEAM_SIZE": 4}).test_client()
 
 
 def test_a_catalog_comes_back_english_with_every_directive_and_passes_msgfmt_c(release_app_client, tmp_path):

@@ -13,16 +13,15 @@ from app import create_app
 from app.glossaries import SqliteGlossaryStore
 from app.service import StartupError
 from app.settings import DEFAULTS
-from model.cli import DEFAULT_CHECKPOINT
 
 ENTRIES = {"Rechnung": "invoice", "Termin": "appointment"}  # in key order: the test client sorts JSON keys
 UNKNOWN = "AAAAAAAAAAAAAAAA"
 
 
 @pytest.fixture(scope="module")
-def config(tmp_path_factory) -> dict:
+def config(tmp_path_factory, release_checkpoint) -> dict:
     """Every setting spelled out (none from the environment): the release model as served."""
-    return {**DEFAULTS, "TESTING": True, "MODEL_PATH": str(DEFAULT_CHECKPOINT), "ENGINE": "ct2", "BEAM_SIZE": 4,
+    return {**DEFAULTS, "TESTING": True, "MODEL_PATH": str(release_checkpoint), "ENGINE": "ct2", "BEAM_SIZE": 4,
             "DEVICE": "cpu", "TORCH_THREADS": torch.get_num_threads(), "CORPUS_PATH": "",
             "MODEL_CARD_PATH": str(tmp_path_factory.mktemp("card") / "MODEL_CARD.md"),
             "GLOSSARY_DB": str(tmp_path_factory.mktemp("glossaries") / "glossaries.sqlite3")}

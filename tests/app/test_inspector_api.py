@@ -420,11 +420,9 @@ SPANS_AS_WRITTEN = ("Anna.Berg@Example.de", "1,450", "https://x.org/Path?Id=7")
 
 
 @pytest.fixture(scope="module")
-def release_client(app_config):
+def release_client(app_config, release_checkpoint):
     """The app on the shipped model, whose vocabulary has placeholders and which copies them."""
-    from model.cli import DEFAULT_CHECKPOINT
-
-    return create_app({**app_config, "MODEL_PATH": str(DEFAULT_CHECKPOINT), "BEAM_SIZE": 4}).test_client()
+    return create_app({**app_config, "MODEL_PATH": str(release_checkpoint), "BEAM_SIZE": 4}).test_client()
 
 
 def test_translate_keeps_spans_of_all_caps_input(release_client):

@@ -68,6 +68,7 @@ def test_clean_file_mappings_are_the_unwritten_read_only_ones():
     assert clean_file_mappings(SMAPS) == [(0x400000, 0x452000), (0x7F0C00000000, 0x7F0C00021000)]
 
 
+@pytest.mark.slow
 def test_unmapped_code_leaves_the_process_and_comes_back_when_run(tmp_path):
     """In a fresh process that ran torch: its code leaves the resident set, and torch computes the
     same result afterwards (the pages come back from the file)."""

@@ -112,13 +112,12 @@ def test_dev_bleu_of_a_valid_file_and_of_checkpoints_that_say_less():
     assert dev_bleu_facts({}) is None and dev_bleu_facts({"dev_bleu": "n/a"}) is None
 
 
-def test_the_shipped_checkpoints_dev_bleu_is_labelled_from_its_meta():
+def test_the_shipped_checkpoints_dev_bleu_is_labelled_from_its_meta(release_checkpoint):
     import torch
 
     from app.modelcard import dev_bleu_facts
-    from tests.conftest import ROOT
 
-    meta = torch.load(ROOT / "checkpoints" / "de-en.pt", map_location="cpu", weights_only=True)["meta"]
+    meta = torch.load(release_checkpoint, map_location="cpu", weights_only=True)["meta"]
     facts = dev_bleu_facts(meta)
     assert facts["value"] == meta["dev_bleu"]
     assert facts["split"] == "the dev split of Tatoeba (deu-eng.zip) (--valid dev.tsv, written by model.mixture)"

@@ -19,8 +19,9 @@ SAMPLE = ROOT / "checkpoints" / "random-sample.tsv"
 
 
 @pytest.fixture(scope="module")
-def bare_server(tmp_path_factory):
-    """gunicorn from the Procfile with PORT only: every other setting is its default."""
+def bare_server(tmp_path_factory, release_checkpoint):
+    """gunicorn from the Procfile with PORT only: every other setting is its default (MODEL_PATH: the
+    release checkpoint)."""
     log_path = tmp_path_factory.mktemp("bare") / "server.log"
     with open(log_path, "wb") as log:
         process, port = server.start(log, environ=isolated_environ(), timeout=120)

@@ -43,6 +43,7 @@ def test_without_create_a_missing_file_is_an_error_and_stays_missing(tmp_path):
     assert not path.exists()
 
 
+@pytest.mark.slow
 def test_a_private_database_is_removed_when_its_creator_exits_not_when_a_child_does(tmp_path):
     script = (
         "import os, sys\n"

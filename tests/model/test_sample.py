@@ -20,6 +20,7 @@ def run_sample(*args: str) -> subprocess.CompletedProcess:
                           timeout=60)
 
 
+@pytest.mark.slow
 def test_sample_holds_training_sentences_with_all_their_references(tmp_path: Path):
     corpus = tmp_path / "c.tsv"
     # "Ich bin müde." has two references; the grouped split keeps both in one split
@@ -36,6 +37,7 @@ def test_sample_holds_training_sentences_with_all_their_references(tmp_path: Pat
     assert corpus_attribution(out) == sample.TATOEBA_ATTRIBUTION
 
 
+@pytest.mark.slow
 def test_sample_respects_max_pairs_and_min_words(tmp_path: Path):
     out = tmp_path / "s.tsv"
     assert run_sample("--data", str(PAIRS40), "--out", str(out), "--max-pairs", "5", "--min-words", "3",
@@ -49,6 +51,7 @@ def test_sample_respects_max_pairs_and_min_words(tmp_path: Path):
     assert again.read_bytes() == out.read_bytes()  # the same seed draws the same sample
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["--max-pairs", "0"], "python -m model.sample: error: --max-pairs must be >= 1, got 0"),
     (["--attribution", "a\tb"], "python -m model.sample: error: --attribution must be one non-empty line without "

@@ -69,11 +69,10 @@ def test_truecase_follows_the_vocabulary(text, expected):
     assert truecase(text, pieces) == expected
 
 
-def test_truecase_with_a_real_vocabulary():
+def test_truecase_with_a_real_vocabulary(release_checkpoint):
     from model.inference.translator import Translator
-    from tests.conftest import ROOT
 
-    tokenizer = Translator.from_checkpoint(ROOT / "checkpoints" / "de-en.pt", "cpu").tokenizer
+    tokenizer = Translator.from_checkpoint(release_checkpoint, "cpu").tokenizer
     assert truecase("NOTAUSGANG FREIHALTEN.", tokenizer.score) == "Notausgang freihalten."
     assert truecase("DER ZUG FÄHRT HEUTE NICHT.", tokenizer.score) == "Der Zug fährt heute nicht."
     assert truecase("Wie Man Einen Kuchen Backt", tokenizer.score) == "Wie man einen Kuchen backt"

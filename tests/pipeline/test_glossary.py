@@ -1,6 +1,6 @@
 """pipeline/glossary.py: checking entries, German noun forms (Ding's and the rules'), matching in
 sentences, the number of each match, English plurals and articles, restoring terms into the
-model's output, and the pipeline with a glossary on the release model.
+model's output. The pipeline with a glossary on the release model: tests/test_release.py.
 
 The DING lines below (but the last) are real lines of Ding (Debian ``trans-de-en``, © Frank Richter, TU Chemnitz,
 GPL-2.0-or-later; https://dict.tu-chemnitz.de/), quoted to test the reader."""
@@ -12,13 +12,11 @@ import os
 import pytest
 
 from model.data.ding import load_dictionary, NounForms
-from model.inference.alignment import AlignedText
 from pipeline import words as W
 from pipeline.glossary import (
     Glossary, GlossaryError, Inflections, check_entries, english_plural, fit_terms, guess_gender,
     indefinite_article, noun_forms)
 from pipeline.spans import Span, find_spans, mask, slots_needed
-from pipeline.translation import Options, Pipeline
 
 DING_PATH = os.environ.get("DING_PATH", "/usr/share/trans/de-en")
 DING = [
@@ -98,6 +96,7 @@ def test_ding_noun_plurals_are_read_synonym_by_synonym(ding):
     assert "Ding" not in nouns  # "Regenschirme" does not start as "Ding" does: a misaligned line
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isfile(DING_PATH), reason="the Ding dictionary (trans-de-en) is not installed")
 def test_the_whole_ding_dictionary_gives_plurals():
     nouns = NounForms(load_dictionary(DING_PATH))
@@ -368,70 +367,6 @@ def test_a_plural_term_gets_a_plural_verb_and_loses_glued_letters():
     german = "Wir helfen Kunden."
     span = [term(german, "Kunden", "clients", plural=True)]
     assert restored("We help ⦅X1⦆ works.", german, span) == "We help clients works."  # not the subject
-
-
-# ------------------------------------------------------------------------------ the pipeline
-
-@pytest.fixture(scope="module")
-def glossary() -> Glossary:
-    return Glossary({"Termin": "appointment", "Rechnung": "invoice", "Lehrer": "tutor", "Arzt": "physician"},
-                    Inflections.from_path(DING_PATH))
-
-
-@pytest.mark.parametrize("german, expected", [
-    ("Ich habe morgen einen Termin.", "appointment"),
-    ("Die Termine für nächste Woche stehen fest.", "appointments"),
-    ("Bei so vielen Terminen verliere ich den Überblick.", "appointments"),
-    ("Ich habe die Rechnung schon bezahlt.", "invoice"),
-    ("Bitte schicken Sie uns alle Rechnungen bis Montag.", "invoices"),
-    ("Die Lehrer treffen sich jeden Montag.", "tutors"),
-    ("Der Lehrer erklärt die Aufgabe.", "tutor"),
-    ("Die Ärzte arbeiten oft am Wochenende.", "physicians"),
-])
-def test_the_release_model_writes_the_term_in_its_number(release_pipeline, glossary, german, expected):
-    [out] = release_pipeline.translate([german], glossary=glossary)
-    assert expected in out.lower().split(" ") or expected in out.lower().rstrip(".").split(" "), out
-    if not expected.endswith("s"):
-        assert expected + "s" not in out.lower(), out
-
-
-def test_the_term_opens_the_sentence_capitalized_with_its_article(release_pipeline, glossary):
-    [out] = release_pipeline.translate(["Die Rechnung ist bezahlt."], glossary=glossary)
-    assert out.startswith("The invoice "), out
-    [out] = release_pipeline.translate(["Ich habe morgen einen Termin."], glossary=glossary)
-    assert out == "I have an appointment tomorrow.", out
-
-
-# German sentences of our own without any glossary term: a glossary that matches nothing changes
-# nothing, byte for byte, and a pipeline used with a glossary is unchanged for the next call.
-UNCHANGED = [
-    "Ich habe gestern meinen Schlüssel verloren.", "Die Miete beträgt 1.450 Euro im Monat.",
-    "Hannah wohnt jetzt in Leipzig.", "NOTAUSGANG FREIHALTEN", "Besuchen Sie https://example.org/hilfe heute.",
-    "Wo ist der Bahnhof?", "Er lief 42,195 Kilometer.", "Liebe Anna, wie geht es dir?",
-    "Der Zug kommt um 19:30 Uhr an, sagt die Bahn.",
-]
-
-
-def test_without_a_match_the_outputs_are_those_without_a_glossary(release_pipeline, glossary):
-    plain = release_pipeline.translate(UNCHANGED)
-    assert release_pipeline.translate(UNCHANGED, glossary=glossary) == plain
-    assert release_pipeline.translate(UNCHANGED, glossary=Glossary({})) == plain
-    assert release_pipeline.translate_aligned(UNCHANGED, glossary=glossary) == release_pipeline.translate_aligned(UNCHANGED)
-    release_pipeline.translate(["Ich habe einen Termin."], glossary=glossary)
-    assert release_pipeline.translate(UNCHANGED) == plain
-    assert release_pipeline.translate(["Ich habe einen Termin."]) == ["I have an appointment."]
-
-
-def test_with_glossary_is_a_view_for_one_call(release_pipeline, glossary):
-    assert release_pipeline.with_glossary(None) is release_pipeline
-    assert release_pipeline.with_glossary(Glossary({})) is release_pipeline
-    view = release_pipeline.with_glossary(Glossary({"Bahnhof": "railway station"}))
-    assert view.translator is release_pipeline.translator
-    assert "railway station" in view.translate(["Wo ist der Bahnhof?"])[0]
-    [aligned] = view.translate_aligned(["Wo ist der Bahnhof?"])
-    assert isinstance(aligned, AlignedText) and "railway station" in aligned.target
-    assert "railway station" in view.translate_n_best(["Wo ist der Bahnhof?"], 2)[0][0][0]
-    assert "railway station" not in release_pipeline.translate(["Wo ist der Bahnhof?"])[0]
 
 
 # ------------------------------------------------------------------------------ bench/glossary.py

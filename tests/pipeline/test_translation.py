@@ -129,32 +129,6 @@ def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs4
     assert not has_loop(output)
 
 
-@pytest.mark.parametrize("texts, expected, calls", [
-    # the model alone wrote "four meters across" for "vier Meter breit" (v3.5: "five miles" for "fünf
-    # Kilometer"): those texts went to the model again, the measure a number placeholder; the other
-    # kept what it got the first time
-    (["Das Zimmer ist vier Meter breit.", "Das Zimmer ist 4 Meter breit.", "Ich habe Hunger."],
-     ["The room is four meters wide.", "The room is 4 meters wide.", "I'm hungry."],
-     [["Das Zimmer ist vier Meter breit.", "Das Zimmer ist ⦅N1⦆ Meter breit.", "Ich habe Hunger."],
-      ["Das Zimmer ist ⦅N1⦆.", "Das Zimmer ist ⦅N1⦆."]]),
-    # the years as digits ("since ⦅N1⦆" as a span), a count before its noun as a span; v3.6 wrote
-    # "She was born in Hamburg in Hamburg." and that text went to the model again with its year as a
-    # span; v3.7 kept the year the first time, v3.8 loses it again, and the text goes again
-    (["Ich arbeite seit 2019 bei einer Bank.", "Sie wurde 1975 in Hamburg geboren.", "Ich habe 2000 Yen bezahlt."],
-     ["I've been working at a bank since 2019.", "She was born in Hamburg in 1975.", "I paid 2000 yen."],
-     [["Ich arbeite seit 2019 bei einer Bank.", "Sie wurde 1975 in Hamburg geboren.", "Ich habe ⦅N1⦆ Yen bezahlt."],
-      ["Sie wurde ⦅N1⦆ in Hamburg geboren."]]),
-])
-def test_a_text_that_lost_a_measure_or_a_year_is_translated_again_with_it_as_a_span(release_pipeline, texts,
-                                                                                      expected, calls):
-    recording = _Recording(release_pipeline.translator)
-    pipeline = Pipeline(recording, Options(beam_size=4))
-    assert pipeline.translate(texts) == expected
-    assert recording.calls == calls
-    # the best of an n-best list is the same translation
-    assert [options[0][0] for options in pipeline.translate_n_best(texts, 2)] == pipeline.translate(texts)
-
-
 @pytest.mark.parametrize("options, message", [
     ({"beam_size": 0}, "beam_size must be an integer >= 1, got 0"),
     ({"max_pieces": 4}, "max_pieces must be an integer >= 8, got 4"),
@@ -211,31 +185,6 @@ def test_html_keeps_every_tag_and_stays_well_formed(pipeline, document):
 def test_html_projects_a_tag_onto_its_word(pipeline):
     assert translate_html(["<p>Ich heiße <b>Anna</b>.</p>"], pipeline.translate_aligned) == [
         "<p>My name is <b>Anna</b>.</p>"]
-
-
-# ------------------------------------------------------------------- ß for SS in ALL CAPS (release model)
-
-@pytest.mark.parametrize("german, model_text", [
-    ("BITTE DIE TÜR SCHLIESSEN!", "Bitte die Tür schließen!"),
-    ("GRÜSSE AUS DER SCHLOSSSTRASSE 5", "Grüße aus der Schlossstraße ⦅N1⦆"),
-    ("ICH WEISS, DASS ES SPASS MACHT.", "Ich weiß, dass es Spaß macht."),
-    ("STRAẞE GESPERRT", "Straße gesperrt"),                   # ẞ is read as ß, not carried over
-    ("WIR MÜSSEN ESSEN.", "Wir müssen essen."),
-    ("Bitte die Tür schliessen!", "Bitte die Tür schliessen!"),  # not ALL CAPS: as written
-])
-def test_all_caps_is_read_with_sharp_s_where_the_vocabulary_has_it(release_pipeline, german, model_text):
-    assert release_pipeline.model_input(german).text == model_text
-
-
-def test_sharp_s_keeps_every_word_linked_to_its_capitals(release_pipeline):
-    text = "BITTE DIE TÜR SCHLIESSEN! GRÜSSE AUS DER SCHLOSSSTRASSE 5"
-    result = release_pipeline.translate_aligned([text])[0]
-    # the verb is the model's choice (v3.2 wrote CLOSE, v3.5 SHUT); the bold tag must hold it alone
-    assert result.target == result.target.upper() and re.search(r"\b(CLOSE|SHUT)\b", result.target)
-    assert [text[s:e] for s, e in result.source_words] == [
-        "BITTE", "DIE", "TÜR", "SCHLIESSEN", "!", "GRÜSSE", "AUS", "DER", "SCHLOSSSTRASSE", "5"]
-    html = translate_html(["<p>BITTE DIE TÜR <b>SCHLIESSEN</b>!</p>"], release_pipeline.translate_aligned)[0]
-    assert re.fullmatch(r"<p>[A-Z .]*<b>(CLOSE|SHUT)</b>[A-Z .!]*</p>", html), html
 
 
 # ------------------------------------------------------------------- a vocabulary without placeholders
@@ -326,76 +275,3 @@ def test_names_are_left_to_the_model_when_asked_or_in_capitals(span_translator):
     # The style is that of the words, not of a URL's lower-case letters.
     model_text = pipeline.model_input("ICH HEISSE KOWALCZYK, SIEHE https://x.org/pfad.").text
     assert PLACEHOLDER_RE.findall(model_text) == ["⦅X1⦆"] and model_text.endswith(" ⦅X1⦆.")
-
-
-@pytest.mark.parametrize("german", [
-    "Klicken Sie auf [Abbrechen].",
-    "Drücken Sie [Strg]+[C].",
-    "Die Menge {1, 2, 3} ist klein.",
-])
-def test_characters_the_vocabulary_lacks_come_back_as_written(release_pipeline, german):
-    # the release vocabulary lacks "[", "]", "{", "}" and "*": the bare model writes "⁇" for them
-    [out] = release_pipeline.translate([german])
-    assert "⁇" not in out
-    for ch in "[]{}*":
-        assert out.count(ch) == german.count(ch), (german, out)
-    # a bracket against its word in the source is against a word in the output
-    assert not re.search(r"[\[{] | [\]}]", out), out
-
-
-def test_a_number_in_brackets_keeps_its_brackets_but_not_its_place(release_pipeline):
-    # still wrong with v3.8, quoted in the model card: its best hypothesis is "See [ section [⦅N1⦆]
-    # and hint*." (v3.7: "See [⦅N1⦆] and the hint*."); the pipeline keeps one bracket of each kind
-    german = "Siehe Abschnitt [3] und den Hinweis*."
-    assert release_pipeline.translate([german]) == ["See [ 3] and hint*."]
-
-
-@pytest.mark.parametrize("german, kept", [
-    ("Siehe § 3 BGB.", "§ 3"),            # the bare model: "See 3 BGB."
-    ("Der Preis ist ~5 Euro.", "~5"),     # "$5 euros"
-    ("Wasser kocht bei 100°C.", "100°C"),  # "100 degrees"
-    ("Das kostet 5 £.", "5 £"),           # "5 OR"
-])
-def test_signs_the_model_drops_are_kept(release_pipeline, german, kept):
-    [out] = release_pipeline.translate([german])
-    assert kept in out, out
-
-
-@pytest.mark.parametrize("german, english", [
-    # as two number spans the release model wrote "within 3 -5 workdays" and "10–€15"
-    ("Die Lieferung erfolgt innerhalb von 3–5 Werktagen.", "The delivery will be done within 3–5 workdays."),
-    ("Das kostet 10–15 €.", "This costs €10–15."),
-    # "Open Times: MoFr 9 - 6 p.m. clock" before
-    ("Öffnungszeiten: Mo–Fr 9–18 Uhr", "Open times: Mon–Fri 9 a.m.–6 p.m."),
-])
-def test_a_range_keeps_its_dash(release_pipeline, german, english):
-    assert release_pipeline.translate([german]) == [english]
-
-
-def test_oclock_goes_where_the_model_misplaces_it(release_pipeline):
-    # the release model writes "at ⦅N1⦆ o'clock at ⦅N2⦆", its "o'clock" after the date
-    german = "Das Meeting ist am 12.03.2025 um 14:30 Uhr."
-    assert release_pipeline.translate([german]) == ["The meeting is at 12.03.2025 at 2:30 p.m."]
-    assert release_pipeline.translate_aligned([german])[0].target == "The meeting is at 12.03.2025 at 2:30 p.m."
-
-
-def test_a_hypothesis_with_every_placeholder_goes_before_repair(release_pipeline):
-    # the release model's PyTorch weights (ENGINE=torch, the inspector): the best two for "Um ⦅N1⦆
-    # Uhr." write the time twice, the third once; the pipeline takes the third
-    from model.cli import DEFAULT_CHECKPOINT
-    torch_model = Translator.from_checkpoint(DEFAULT_CHECKPOINT, device="cpu")
-    hypotheses = [text for text, _ in torch_model.translate_n_best(["Um ⦅N1⦆ Uhr."], beam_size=4, n_best=4)[0]]
-    assert [h.count("⦅N1⦆") for h in hypotheses] == [2, 2, 1, 2] and hypotheses[2] == "At ⦅N1⦆ o'clock."
-    assert Pipeline(torch_model, Options(beam_size=4)).translate(["Um 9:30 Uhr"]) == ["At 9:30"]
-    # CTranslate2's int8 weights rank that one first (v3.7's best three wrote the time twice)
-    t = release_pipeline.translator
-    hypotheses = [text for text, _ in t.translate_n_best(["Um ⦅N1⦆ Uhr."], beam_size=4, n_best=4)[0]]
-    assert [h.count("⦅N1⦆") for h in hypotheses] == [1, 2, 2, 2] and hypotheses[0] == "At ⦅N1⦆ o'clock."
-    assert release_pipeline.translate(["Um 9:30 Uhr"]) == ["At 9:30"]
-    aligned = release_pipeline.translate_aligned(["Um 9:30 Uhr"])[0]
-    assert aligned.target == "At 9:30"
-    assert [aligned.target[s:e] for s, e in aligned.target_words] == ["At", "9:30"]
-    # greedy search has no other hypothesis: the repeated placeholder is removed, the first kept. Wrong
-    # with v3.7 and v3.8, whose greedy output puts words between the two ("At 9:30, there's o'clock"); v3.6's
-    # "⦅N1⦆ o'clock at ⦅N1⦆" gave "9:30 at", the "o'clock" right after the time dropped
-    assert Pipeline(t, Options(beam_size=1)).translate(["Um 9:30 Uhr"]) == ["At 9:30, there's o'clock"]

@@ -117,6 +117,7 @@ def test_read_ding_errors(tmp_path: Path, content, kind, message):
     assert isinstance(info.value, CorpusError) or kind == "pages"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isfile(DING), reason=f"the Ding dictionary is not installed at {DING}")
 def test_the_installed_dictionary():
     sentences = read_ding(DING, "sentences")

@@ -97,7 +97,20 @@ def test_autocast_auto_is_bf16_on_cuda_and_refuses_unknown_precisions():
         autocast("cpu", "fp16")
 
 
-def test_stop_signals_are_caught_once_and_the_handlers_restored():
+@pytest.fixture
+def sigint_as_python_sets_it():
+    """SIGINT handled as Python does by default, whatever this process inherited: under nohup or in
+    a shell script's background job SIGINT is ignored, and StopSignals rightly leaves it so."""
+    import signal
+
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, inherited)
+
+
+def test_stop_signals_are_caught_once_and_the_handlers_restored(sigint_as_python_sets_it):
     import os
     import signal
 
@@ -110,3 +123,20 @@ def test_stop_signals_are_caught_once_and_the_handlers_restored():
         assert signals.received == "SIGINT"
         assert signal.getsignal(signal.SIGTERM) is before   # a second signal acts as it did before
     assert signal.getsignal(signal.SIGTERM) is before and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_ignored_sigint_is_left_ignored():
+    import os
+    import signal
+
+    from model.training import StopSignals
+
+    inherited = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with StopSignals() as signals:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGINT)
+            assert signals.received is None
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, inherited)
