@@ -23,6 +23,8 @@ from bench.stub_engine import CopyEngine
 BUDGET = 0.5   # seconds of CPU for LENGTH characters
 FAMILIES = families()
 
+pytestmark = pytest.mark.slow   # loads the release checkpoint
+
 
 @pytest.fixture(scope="module")
 def engine():

@@ -20,6 +20,8 @@ from pipeline.translation import Options, Pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 
+pytestmark = pytest.mark.slow   # loads the release checkpoint
+
 
 @pytest.fixture(scope="module")
 def pipeline():
