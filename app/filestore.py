@@ -303,7 +303,9 @@ def _sweep_forever(store: FileStore) -> None:
         time.sleep(min(SWEEP_EVERY, store.ttl))
         try:
             store.sweep()
-        except OSError as exc:   # the directory went away (the server is stopping): say so, go on
+        except FileNotFoundError:   # the store's folder is gone: its server stopped
+            return
+        except OSError as exc:
             log.warning("file store: sweep failed: %s", exc)
 
 

@@ -7,7 +7,8 @@ translate what their query names (``/?q=``, ``/?p=``, ``/attention?q=``, ``/beam
 them together: one budget per client, not one per endpoint. Creating a glossary counts against
 the same budget (it fills a shared store). With API keys, each of these needs a valid
 ``api_key`` first (``check_access``: 400 without one, 403 for an unknown one), from the body or
-the query string. Not limited, no key: the pages without a text, /health, /languages, /spec,
+the query string; such a request is counted before its key is checked, so that guessing keys
+is limited too. Not limited, no key: the pages without a text, /health, /languages, /spec,
 /frontend/settings, /download_file, reading and deleting glossaries (keys are checked there by
 ``glossaries.py``, as ownership) and static files.
 
@@ -170,12 +171,12 @@ def init_app(app: Flask) -> None:
     """The key check, ``PROXY_COUNT`` and the limiter (none when no limit can apply: ``REQ_LIMIT`` 0
     and no key database). Needs ``apikeys.init_app`` first."""
     config = app.config
-    app.before_request(check_access)
     app.teardown_request(end_budget)
     app.register_error_handler(deadline.DeadlineExceeded, over_budget)
     if config["PROXY_COUNT"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config["PROXY_COUNT"])
     if not config["REQ_LIMIT"] and app.extensions["api_keys"].database is None:
+        app.before_request(check_access)
         return
     uri, options = _storage(config["REDIS_URL"])
     # Retry-After is set on 429s alone (too_many_requests); flask-limiter's headers would put it on every answer.
@@ -184,6 +185,9 @@ def init_app(app: Flask) -> None:
                       in_memory_fallback_enabled=bool(config["REDIS_URL"]), swallow_errors=True)
     limiter.request_filter(_not_limited)
     limiter.init_app(app)
+    # After the limiter's own hook: a request without a valid key counts too, so that guessing
+    # keys is limited like any other request.
+    app.before_request(check_access)
     app.extensions["rate_limiter"] = limiter
     app.register_error_handler(RateLimitExceeded, too_many_requests)
     flask_limiter_log = logging.getLogger("flask-limiter")
