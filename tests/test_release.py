@@ -372,13 +372,17 @@ def test_signs_the_model_drops_are_kept(release_pipeline, german, kept):
 
 @pytest.mark.parametrize("german, english", [
     # as two number spans the release model wrote "within 3 -5 workdays" and "10–€15"
-    ("Die Lieferung erfolgt innerhalb von 3–5 Werktagen.", "The delivery will be done within 3–5 workdays."),
+    ("Die Lieferung erfolgt innerhalb von 3–5 Werktagen.", "within 3–5 workdays."),
     ("Das kostet 10–15 €.", "This costs €10–15."),
     # "Open Times: MoFr 9 - 6 p.m. clock" before
     ("Öffnungszeiten: Mo–Fr 9–18 Uhr", "Open times: Mon–Fri 9 a.m.–6 p.m."),
 ])
 def test_a_range_keeps_its_dash(release_pipeline, german, english):
-    assert release_pipeline.translate([german]) == [english]
+    # The range and its words, not the whole sentence: int8 products differ between CPUs (with and
+    # without AVX512-VNNI/AMX), and with them the words around a range ("The delivery will be done"
+    # on one CPU, "Delivery will be done" on another).
+    [out] = release_pipeline.translate([german])
+    assert out.endswith(english), out
 
 
 def test_oclock_goes_where_the_model_misplaces_it(release_pipeline):
