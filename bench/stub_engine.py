@@ -1,7 +1,7 @@
-"""A stub model for the pipeline: every input comes back as its own output, word for word.
-
-It has the real checkpoint's tokenizer and lexicon (the pipeline measures and masks with them),
-but no search runs, so a test measures the pipeline's own work alone."""
+"""Engines for measuring the pipeline: ``CopyEngine``, a stub model whose every input comes back
+as its own output, word for word (it has the real checkpoint's tokenizer and lexicon, which the
+pipeline measures and masks with, but no search runs, so a test measures the pipeline's own work
+alone); ``Recording``, the real engine, recording what reaches the model."""
 
 from __future__ import annotations
 
@@ -41,3 +41,17 @@ class CopyEngine(TorchBacked):
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs) -> list[AlignedText]:
         return [copied(source) for source in sources]
+
+
+class Recording:
+    """The real translator, recording the texts of each ``translate`` call in ``calls``."""
+
+    def __init__(self, translator):
+        self.translator, self.calls = translator, []
+
+    def __getattr__(self, name):
+        return getattr(self.translator, name)
+
+    def translate(self, texts, **kwargs):
+        self.calls.append(list(texts))
+        return self.translator.translate(texts, **kwargs)

@@ -22,6 +22,7 @@ from model.inference.translator import Translator
 from pipeline.glossary import Glossary, Inflections
 from pipeline.markup import translate_html
 from pipeline.translation import Options, Pipeline
+from bench.stub_engine import Recording
 from tests.conftest import ROOT
 
 CARD = ROOT / "MODEL_CARD.md"
@@ -268,20 +269,6 @@ def test_pipeline_translations(translator, german, english):
 # its outputs pinned, here and nowhere else among the tests (bench/ measures them at scale).
 
 
-class _Recording:
-    """The real translator, recording what reaches the model."""
-
-    def __init__(self, translator):
-        self._translator, self.calls = translator, []
-
-    def __getattr__(self, name):
-        return getattr(self._translator, name)
-
-    def translate(self, texts, **kwargs):
-        self.calls.append(list(texts))
-        return self._translator.translate(texts, **kwargs)
-
-
 # ------------------------------------------------------------------- a lost measure or year, again
 
 @pytest.mark.parametrize("texts, expected, calls", [
@@ -302,7 +289,7 @@ class _Recording:
 ])
 def test_a_text_that_lost_a_measure_or_a_year_is_translated_again_with_it_as_a_span(release_pipeline, texts,
                                                                                       expected, calls):
-    recording = _Recording(release_pipeline.translator)
+    recording = Recording(release_pipeline.translator)
     pipeline = Pipeline(recording, Options(beam_size=4))
     assert pipeline.translate(texts) == expected
     assert recording.calls == calls

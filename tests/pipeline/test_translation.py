@@ -15,6 +15,7 @@ from pipeline.markup import translate_html
 from pipeline.segment import has_loop
 from pipeline.spans import PLACEHOLDER_RE, find_spans
 from pipeline.translation import Options, Pipeline
+from bench.stub_engine import Recording
 from tests.conftest import SPAN_AUGMENTATION
 
 
@@ -100,25 +101,11 @@ def test_n_best_starts_with_the_best_and_is_distinct(pipeline):
         assert len({text for text, _ in options}) == len(options)
 
 
-class _Recording:
-    """The real translator, recording what reaches the model."""
-
-    def __init__(self, translator: Translator):
-        self._translator, self.calls = translator, []
-
-    def __getattr__(self, name):
-        return getattr(self._translator, name)
-
-    def translate(self, texts, **kwargs):
-        self.calls.append(list(texts))
-        return self._translator.translate(texts, **kwargs)
-
-
 def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs40):
     clauses = [de.rstrip(".!?") for de, _ in pairs40]
     words = " und ".join((clauses * 8)[:140]).split()  # about 500 words, no sentence end
     assert len(words) >= 480
-    recording = _Recording(Translator.from_checkpoint(tiny_checkpoint, device="cpu"))
+    recording = Recording(Translator.from_checkpoint(tiny_checkpoint, device="cpu"))
     pipeline = Pipeline(recording, Options(beam_size=1, max_pieces=40))
     output = pipeline.translate([" ".join(words)])[0]
     first = recording.calls[0]  # one batch with every piece; retries (if any) come after it
