@@ -164,8 +164,9 @@ def observe_service(service: TranslationService, metrics: Metrics) -> None:
     def text_chars(texts: list[str], *_args: Any, **_kwargs: Any) -> int:
         return sum(len(text) for text in texts)
 
-    def file_chars(extension: str, data: bytes, *_args: Any, **_kwargs: Any) -> int:
-        return documents.read(extension, data).chars  # what MAX_FILE_CHARS counted
+    def file_chars(extension: str, data: bytes, max_chars: int, *_args: Any, **_kwargs: Any) -> int:
+        # what MAX_FILE_CHARS counted, of a file read within its budget already
+        return documents.read(extension, data, max_chars, seconds=None).chars
 
     service.translate = counted(service.translate, text_chars)
     service.translate_with_alternatives = counted(service.translate_with_alternatives, text_chars)

@@ -155,11 +155,9 @@ class TranslationService:
         """A translated file of one of ``pipeline.documents.FORMATS`` (.docx .epub .html .json .md .odp
         .odt .pdf .po .pot .pptx .srt .txt .vtt; a .pdf comes back as a .docx), with the
         ``glossary``'s terms where given; raises ``documents.DocumentError`` for a broken file,
-        ``DocumentTooLarge`` over ``max_chars``."""
-        document = documents.read(extension, data)
-        if document.chars > max_chars:
-            raise documents.DocumentTooLarge(f"{document.chars} characters exceed the limit of "
-                                             f"{max_chars} characters per file")
+        ``DocumentTooLarge`` over ``max_chars`` or another of the reading budgets (the file is read
+        only until it passes one: ``documents.read``)."""
+        document = documents.read(extension, data, max_chars)
         if glossary:
             return document.translate(lambda texts, html=False: self.translate(texts, html=html, glossary=glossary))
         return document.translate(self.translate)

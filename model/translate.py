@@ -191,7 +191,7 @@ def translate_file(engine, source: str, target: str, progress: bool) -> int:
     if not Path(target).resolve().parent.is_dir():
         raise FileNotFoundError(2, "No such directory for --out", target)
     with open(source, "rb") as f:
-        document = documents.read(kind, f.read())
+        document = documents.read(kind, f.read(), seconds=None)  # a local file: no limits
     translate = documents.pipeline_translate(engine)
 
     def in_steps(texts: list[str], html: bool = False) -> list[str]:

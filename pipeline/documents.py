@@ -2,10 +2,21 @@
 ``.srt``/``.vtt`` subtitles, ``.json`` string files, ``.md`` Markdown, OpenDocument ``.odt``/``.odp``,
 ``.pptx``, ``.epub`` and ``.pdf`` (translated into a ``.docx``), given a translate function.
 
-``read(extension, data)`` parses the bytes (raising ``DocumentError`` for input that is not what
-its extension says, ``DocumentTooLarge`` for a zip that unpacks to too much or a PDF with too many
-pages) and returns a document with ``chars``, the amount of text to translate, and
+``read(extension, data, max_chars=None, *, seconds=READ_SECONDS)`` parses the bytes (raising
+``DocumentError`` for input that is not what its extension says, ``DocumentTooLarge`` for a file
+over a limit) and returns a document with ``chars``, the amount of text to translate, and
 ``translate(translate) -> bytes``; ``output_extension`` gives the extension of that result.
+
+Every file is read within a budget (``_Budget``), checked while it is parsed, not after: text is
+counted as it is found (paragraph by paragraph, page by page, string by string) and reading stops
+with ``DocumentTooLarge`` as soon as it passes ``max_chars`` (None: no limit), or when reading has
+taken over ``seconds`` (``READ_SECONDS``, 10; None: no limit). Before anything is extracted: a zip's
+declared sizes and parts (MAX_UNPACKED_BYTES, MAX_PARTS) and the tags of its XML (MAX_XML_TAGS);
+while it is: paragraphs, empty ones too (MAX_PARAGRAPHS: .docx .odt .odp .pptx), a PDF's content
+(MAX_PDF_STREAM_BYTES and MAX_PDF_STREAM_TOKENS per stream, MAX_PDF_CONTENT_BYTES for all pages)
+and a .json's nesting (MAX_JSON_DEPTH, a 400; XML over libxml2's 256 levels is a 400 too).
+So a small upload cannot hold a worker for long: pypdf is pure Python and keeps gunicorn's
+heartbeat alive, so its timeout would never stop it.
 ``translate(texts, html=False)`` is the service's signature: plain texts, or HTML fragments whose
 inline tags follow the words (``pipeline.markup``). Every document makes one call, so all of its
 sentences go to the model as one batch.
@@ -37,6 +48,7 @@ and python-pptx resolve no entities either). Nothing in a file is ever run.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -49,7 +61,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from copy import deepcopy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from html import escape
 from html.parser import HTMLParser
 from typing import Any
@@ -69,6 +81,14 @@ SUPPORTED = f"{', '.join(FORMATS[:-1])} or {FORMATS[-1]}"   # the formats, as er
 # gigabytes. MAX_PARTS also bounds a PDF's pages.
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 MAX_PARTS = 1000
+# The budgets of reading a file (see the module's notes and ``_Budget``).
+READ_SECONDS = 10.0            # read()'s default time budget, per file
+MAX_XML_TAGS = 2_000_000       # "<" in a zip's XML, counted before it is parsed: ~20x a big document's
+MAX_PARAGRAPHS = 50_000        # paragraphs of a .docx .odt .odp .pptx, empty ones too (table cells)
+MAX_PDF_STREAM_BYTES = 4 * 1024 * 1024   # what one PDF stream may unpack to (pypdf's own: 75 MB)
+MAX_PDF_CONTENT_BYTES = 8 * 1024 * 1024  # the pages' content streams together, a shared one for each page
+MAX_PDF_STREAM_TOKENS = 500_000          # what pypdf may parse of one content stream (its own: 2,000,000)
+MAX_JSON_DEPTH = 100           # nesting of a .json: localization files are rarely over 10 deep
 
 Translate = Callable[..., list[str]]   # (texts, html=False) -> one translation per text
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")   # as app.validation: tab, LF, CR are layout
@@ -81,6 +101,41 @@ class DocumentError(ValueError):
 
 class DocumentTooLarge(DocumentError):
     """The file is bigger than a limit (a 413)."""
+
+
+class _Budget:
+    """What reading one file may take: ``max_chars`` characters of text (None: any) and
+    ``seconds`` of time (None: any), each checked as reading goes on; also MAX_PARAGRAPHS."""
+
+    def __init__(self, label: str, max_chars: int | None = None, seconds: float | None = None):
+        self.label = label
+        self.max_chars = max_chars
+        self.seconds = seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.chars = 0
+        self.paragraphs = 0
+
+    def add(self, chars: int) -> None:
+        """``chars`` more characters of text found; DocumentTooLarge once over ``max_chars``."""
+        self.chars += chars
+        if self.max_chars is not None and self.chars > self.max_chars:
+            raise DocumentTooLarge(f"the {self.label} has more than {self.max_chars} characters of text, over the "
+                                   f"limit of {self.max_chars} characters per file")
+        self.tick()
+
+    def paragraph(self) -> None:
+        """One more paragraph (with text or not) found; DocumentTooLarge over MAX_PARAGRAPHS."""
+        self.paragraphs += 1
+        if self.paragraphs > MAX_PARAGRAPHS:
+            raise DocumentTooLarge(f"the {self.label} has more than {MAX_PARAGRAPHS} paragraphs (empty ones "
+                                   f"count too), over the limit of {MAX_PARAGRAPHS}")
+        self.tick()
+
+    def tick(self) -> None:
+        """DocumentTooLarge once reading has taken over ``seconds``."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise DocumentTooLarge(f"reading the {self.label} took more than {self.seconds:g} seconds, over the "
+                                   f"limit of {self.seconds:g} seconds per file: it is too large or too complex")
 
 
 def pipeline_translate(pipeline: Any) -> Translate:
@@ -112,29 +167,33 @@ def extension(path: str) -> str:
     return suffix
 
 
-def read(extension: str, data: bytes):
-    """The document in ``data`` for the extension (one of ``FORMATS``, lower case)."""
+def read(extension: str, data: bytes, max_chars: int | None = None, *, seconds: float | None = READ_SECONDS):
+    """The document in ``data`` for the extension (one of ``FORMATS``, lower case), with at most
+    ``max_chars`` characters of text (None: no limit), read within ``seconds`` (None: no limit).
+    ``DocumentTooLarge`` (a 413) as soon as the file passes a limit, the message naming it;
+    ``DocumentError`` (a 400) for a file that is not what its extension says."""
+    if extension not in FORMATS:
+        raise ValueError(f"unsupported extension {extension!r}; supported: {', '.join(FORMATS)}")
+    budget = _Budget(extension, max_chars, seconds)
     if extension == ".docx":
-        return _WordDocument(data)
+        return _WordDocument(data, budget)
     if extension in (".txt", ".html"):
-        return _TextDocument(data, html=extension == ".html")
+        return _TextDocument(data, budget, html=extension == ".html")
     if extension in (".po", ".pot"):
-        return _Catalog(data)
+        return _Catalog(data, budget)
     if extension in (".srt", ".vtt"):
-        return _Subtitles(data, extension)
+        return _Subtitles(data, extension, budget)
     if extension == ".json":
-        return _JsonStrings(data)
+        return _JsonStrings(data, budget)
     if extension == ".md":
-        return _MarkdownFile(data)
+        return _MarkdownFile(data, budget)
     if extension in (".odt", ".odp"):
-        return _OpenDocument(data, extension)
+        return _OpenDocument(data, extension, budget)
     if extension == ".pptx":
-        return _Presentation(data)
+        return _Presentation(data, budget)
     if extension == ".epub":
-        return _Epub(data)
-    if extension == ".pdf":
-        return _PdfDocument(data)
-    raise ValueError(f"unsupported extension {extension!r}; supported: {', '.join(FORMATS)}")
+        return _Epub(data, budget)
+    return _PdfDocument(data, budget)
 
 
 def _split_line(line: str) -> tuple[str, str, str]:
@@ -153,8 +212,9 @@ def _utf8(data: bytes) -> str:
 
 
 class _TextDocument:
-    def __init__(self, data: bytes, *, html: bool):
+    def __init__(self, data: bytes, budget: _Budget, *, html: bool):
         text = _utf8(data)
+        budget.add(len(text.removeprefix(_BOM)))
         bad = _CONTROL.search(text)
         if bad:
             raise DocumentError(f"file contains a control character (U+{ord(bad.group()):04X})")
@@ -186,9 +246,15 @@ _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, Valu
                NotImplementedError, zlib.error)   # RuntimeError: an encrypted member
 
 
-def _unzip(data: bytes, label: str) -> zipfile.ZipFile:
-    """The archive in ``data`` (``label``: its extension, for messages), within MAX_PARTS and
-    MAX_UNPACKED_BYTES and with every member readable; DocumentError otherwise."""
+_XML_MEMBERS = (".xml", ".rels", ".opf")   # what this module, python-docx or python-pptx parse as XML
+
+
+def _unzip(data: bytes, label: str, budget: _Budget) -> zipfile.ZipFile:
+    """The archive in ``data`` (``label``: its extension, for messages), within MAX_PARTS,
+    MAX_UNPACKED_BYTES and MAX_XML_TAGS and with every member readable; DocumentError otherwise.
+    The tags are counted as the "<" of the XML members (text and attribute values cannot hold
+    one), before any is parsed: a tree of millions of tiny elements takes 15 to 20 times their
+    bytes (8 MiB of <text:p/>: ~120 MiB)."""
     invalid = DocumentError(f"file is not a valid {label} document")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -201,12 +267,17 @@ def _unzip(data: bytes, label: str) -> zipfile.ZipFile:
     if unpacked > MAX_UNPACKED_BYTES:
         raise DocumentTooLarge(f"the {label} unpacks to {unpacked} bytes, over the limit of "
                                f"{MAX_UNPACKED_BYTES} bytes")
-    try:
-        broken = archive.testzip()
-    except _ZIP_ERRORS:
-        broken = True
-    if broken:
-        raise invalid
+    tags = 0
+    for info in infos:   # each member read once: its CRC checked, its XML's tags counted
+        try:
+            member = archive.read(info)
+        except _ZIP_ERRORS:
+            raise invalid from None
+        if info.filename.lower().endswith(_XML_MEMBERS):
+            tags += member.count(b"<")
+        budget.tick()
+    if tags > MAX_XML_TAGS:
+        raise DocumentTooLarge(f"the {label} has {tags} XML tags, over the limit of {MAX_XML_TAGS}")
     return archive
 
 
@@ -235,14 +306,42 @@ def _member(archive: zipfile.ZipFile, name: str, label: str) -> bytes:
         raise DocumentError(f"file is not a valid {label} document: it has no {name}") from None
 
 
-def _parse_xml(data: bytes, name: str, label: str) -> Any:
+_XML_CHUNK = 64 * 1024
+_XML_DEPTH = 256   # libxml2's: deeper elements are an error (its XML_PARSE_HUGE is never set)
+
+
+def _xml_error(exc: Exception, name: str, label: str) -> DocumentError:
+    """The DocumentError of XML (the member ``name``; "its XML" where unknown) that lxml refused."""
+    if isinstance(exc, etree.XMLSyntaxError) and "Excessive depth" in str(exc):
+        return DocumentError(f"file is not a valid {label} document: {name} is nested more than {_XML_DEPTH} "
+                             f"elements deep, over the limit of {_XML_DEPTH}")
+    return DocumentError(f"file is not a valid {label} document: {name} is not well-formed XML")
+
+
+def _parse_xml(data: bytes, name: str, label: str, paragraphs: tuple[str, ...] = (),
+               budget: _Budget | None = None) -> Any:
     """The root element of the XML member ``name``: no entity expanded, no DTD loaded, nothing
-    fetched, and a document with a DOCTYPE refused (none of these formats has one)."""
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    fetched, and a document with a DOCTYPE refused (none of these formats has one). With
+    ``paragraphs`` (tags) the elements of those tags are counted as the tree is built, which stops
+    with DocumentTooLarge once they pass MAX_PARAGRAPHS (and at the ``budget``'s deadline)."""
+    options = {"resolve_entities": False, "no_network": True, "load_dtd": False}
     try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError:
-        raise DocumentError(f"file is not a valid {label} document: {name} is not well-formed XML") from None
+        if not paragraphs:
+            root = etree.fromstring(data, etree.XMLParser(**options))
+        else:
+            parser = etree.XMLPullParser(events=("start",), tag=paragraphs, **options)
+            count = 0
+            for start in range(0, len(data), _XML_CHUNK):
+                parser.feed(data[start:start + _XML_CHUNK])
+                count += sum(1 for _ in parser.read_events())
+                if count > MAX_PARAGRAPHS:
+                    raise DocumentTooLarge(f"the {label} has more than {MAX_PARAGRAPHS} paragraphs (empty ones "
+                                           f"count too), over the limit of {MAX_PARAGRAPHS}")
+                if budget is not None:
+                    budget.tick()
+            root = parser.close()
+    except etree.XMLSyntaxError as exc:
+        raise _xml_error(exc, name, label) from None
     if root.getroottree().docinfo.doctype:
         raise DocumentError(f"file is not a valid {label} document: {name} has a DOCTYPE, which is refused")
     return root
@@ -333,6 +432,19 @@ class _Paragraph:
         """The run with the most text in ``scope`` (a container, or None: the paragraph)."""
         runs = [i for i, s in enumerate(self.run_scope) if s == scope and self.run_chars[i]]
         return max(runs, key=lambda i: self.run_chars[i]) if runs else None
+
+
+def _counted(elements: Any, scan: Callable[[Any], _Paragraph | None], budget: _Budget) -> list[_Paragraph]:
+    """The paragraphs with text of the paragraph ``elements`` (an iterator: taken one at a time),
+    each counted in ``budget`` before it is scanned and its text counted after."""
+    paragraphs = []
+    for element in elements:
+        budget.paragraph()
+        para = scan(element)
+        if para is not None:
+            budget.add(para.chars)
+            paragraphs.append(para)
+    return paragraphs
 
 
 def _scan(p: Any) -> _Paragraph | None:
@@ -528,16 +640,17 @@ def _rebuild(para: _Paragraph, translated: str) -> None:
 
 
 class _WordDocument:
-    def __init__(self, data: bytes):
-        _unzip(data, ".docx").close()
+    def __init__(self, data: bytes, budget: _Budget):
+        _unzip(data, ".docx", budget).close()
         try:
             self.document = docx.Document(io.BytesIO(data))
+        except etree.XMLSyntaxError as exc:
+            raise _xml_error(exc, "its XML", ".docx") from None
         except Exception:  # noqa: BLE001 -- whatever fails in parsing an upload is the upload's fault
             raise DocumentError("file is not a valid .docx document") from None
         parts = [part for part in self.document.part.package.iter_parts()
                  if part.content_type.endswith(_TEXT_PARTS) and hasattr(part, "element")]
-        scanned = (_scan(p) for part in parts for p in list(part.element.iter(_W + "p")))
-        self.paragraphs = [para for para in scanned if para is not None]
+        self.paragraphs = _counted((p for part in parts for p in part.element.iter(_W + "p")), _scan, budget)
         self.chars = sum(para.chars for para in self.paragraphs)
 
     def translate(self, translate: Translate) -> bytes:
@@ -578,6 +691,11 @@ _ODF_UNTRANSLATED = {_TEXT + "note", _OFFICE + "annotation", _TEXT + "tracked-ch
 _ODF_DROPPED = {_TEXT + "soft-page-break"}   # a layout hint, stale after translation
 _ODF_SPACE = re.compile(r"[ \t\r\n]+")       # what ODF collapses into one space
 _SPACES = re.compile(r" +")
+
+
+def _odf_translated(p: Any) -> _Paragraph | None:
+    """``_odf_scan`` of a paragraph outside notes, comments and tracked changes; None inside."""
+    return None if any(a.tag in _ODF_UNTRANSLATED for a in p.iterancestors()) else _odf_scan(p)
 
 
 def _odf_scan(p: Any) -> _Paragraph | None:
@@ -716,19 +834,18 @@ def _odf_rebuild(para: _Paragraph, translated: str) -> None:
 
 
 class _OpenDocument:
-    def __init__(self, data: bytes, extension: str):
-        self.archive = archive = _unzip(data, extension)
+    def __init__(self, data: bytes, extension: str, budget: _Budget):
+        self.archive = archive = _unzip(data, extension, budget)
         if _member(archive, "mimetype", extension).strip() != _ODF_MIMETYPES[extension].encode():
             raise DocumentError(f"file is not a valid {extension} document")
         if b"encryption-data" in _member(archive, "META-INF/manifest.xml", extension):
             raise DocumentError(f"encrypted {extension}: it needs a password to be opened")
-        self.root = _parse_xml(_member(archive, "content.xml", extension), "content.xml", extension)
+        self.root = _parse_xml(_member(archive, "content.xml", extension), "content.xml", extension,
+                               (_TEXT + "p", _TEXT + "h"), budget)
         body = self.root.find(_OFFICE + "body")
         if self.root.tag != _OFFICE + "document-content" or body is None:
             raise DocumentError(f"file is not a valid {extension} document")
-        found = (p for p in body.iter(_TEXT + "p", _TEXT + "h")
-                 if not any(a.tag in _ODF_UNTRANSLATED for a in p.iterancestors()))
-        self.paragraphs = [para for para in map(_odf_scan, list(found)) if para is not None]
+        self.paragraphs = _counted(body.iter(_TEXT + "p", _TEXT + "h"), _odf_translated, budget)
         self.chars = sum(para.chars for para in self.paragraphs)
 
     def translate(self, translate: Translate) -> bytes:
@@ -817,13 +934,15 @@ def _pptx_rebuild(para: _Paragraph, translated: str) -> None:
 
 
 class _Presentation:
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, budget: _Budget):
         import pptx
         from pptx.opc.constants import CONTENT_TYPE
 
-        self.archive = _unzip(data, ".pptx")
+        self.archive = _unzip(data, ".pptx", budget)
         try:
             presentation = pptx.Presentation(io.BytesIO(data))
+        except etree.XMLSyntaxError as exc:
+            raise _xml_error(exc, "its XML", ".pptx") from None
         except Exception:  # noqa: BLE001 -- whatever fails in parsing an upload is the upload's fault
             raise DocumentError("file is not a valid .pptx document") from None
         if presentation.part.content_type != CONTENT_TYPE.PML_PRESENTATION_MAIN:
@@ -831,8 +950,7 @@ class _Presentation:
         self.parts: list[tuple[Any, list[_Paragraph]]] = []   # (slide or notes part, its paragraphs)
         for slide in presentation.slides:
             for owner in [slide, slide.notes_slide] if slide.has_notes_slide else [slide]:
-                scanned = (_pptx_scan(p) for p in list(owner.element.iter(_A + "p")))
-                paragraphs = [para for para in scanned if para is not None]
+                paragraphs = _counted(owner.element.iter(_A + "p"), _pptx_scan, budget)
                 if paragraphs:
                     self.parts.append((owner.part, paragraphs))
         self.chars = sum(para.chars for _, paragraphs in self.parts for para in paragraphs)
@@ -859,13 +977,28 @@ class _Presentation:
 _CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"
 _OPF = "{http://www.idpf.org/2007/opf}"
 _XMLENC = "{http://www.w3.org/2001/04/xmlenc#}"
-_BODY = re.compile(r"(<body(?:\s[^>]*)?>)(.*)(</body\s*>)", re.S | re.I)
+# The body is what lies between the first opening tag and the last closing one, found in linear
+# time (a pattern "<body...>(.*)</body>" backtracks quadratically over many <body> tags): an
+# attribute's value in XHTML cannot hold a "<", so an opening tag ends before the next one.
+_BODY_OPEN = re.compile(r"<body(?:\s[^<>]*)?>", re.I)
+_BODY_CLOSE = re.compile(r"</body\s*>", re.I)
 _XML_ENCODING = re.compile(r"""^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']*)""")
 
 
+def _body(text: str) -> tuple[int, int] | None:
+    """Where the body's content begins and ends in an XHTML ``text``; None without a body."""
+    opening = _BODY_OPEN.search(text)
+    if opening is None:
+        return None
+    end = None
+    for end in _BODY_CLOSE.finditer(text, opening.end()):
+        pass
+    return (opening.end(), end.start()) if end is not None else None
+
+
 class _Epub:
-    def __init__(self, data: bytes):
-        self.archive = archive = _unzip(data, ".epub")
+    def __init__(self, data: bytes, budget: _Budget):
+        self.archive = archive = _unzip(data, ".epub", budget)
         if _member(archive, "mimetype", ".epub").strip() != b"application/epub+zip":
             raise DocumentError("file is not a valid .epub document")
         container = _parse_xml(_member(archive, "META-INF/container.xml", ".epub"), "META-INF/container.xml", ".epub")
@@ -887,6 +1020,7 @@ class _Epub:
                 raise DocumentError("encrypted EPUB: its text is protected (DRM) and cannot be read")
         self.bodies: list[tuple[str, str, str, str]] = []   # (name, before the body's text, it, after it)
         for name in documents:
+            budget.tick()
             try:
                 text = archive.read(name).decode("utf-8")
             except UnicodeDecodeError:
@@ -894,9 +1028,10 @@ class _Epub:
             declared = _XML_ENCODING.match(text.removeprefix(_BOM))
             if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
                 raise DocumentError(f"file is not a valid .epub document: {name} is not UTF-8 text")
-            body = _BODY.search(text)
-            if body and body.group(2).strip():
-                self.bodies.append((name, text[:body.end(1)], body.group(2), text[body.start(3):]))
+            body = _body(text)
+            if body and text[body[0]:body[1]].strip():
+                budget.add(body[1] - body[0])   # the body goes to the model as it is, tags and all
+                self.bodies.append((name, text[:body[0]], text[body[0]:body[1]], text[body[1]:]))
         self.chars = sum(len(body) for _, _, body, _ in self.bodies)
 
     def translate(self, translate: Translate) -> bytes:
@@ -917,14 +1052,28 @@ class _Epub:
 # is joined again ("Zusammen-" "fassung"), unless the next line goes on with "und", "oder" ... as
 # German coordination does ("Ein- und Ausgang"). A PDF encrypted with a password is refused (one
 # only restricted by its owner, with an empty user password, is read); pages beyond MAX_PARTS are
-# refused; pypdf bounds what each stream may decompress to. A PDF without text (scanned pages)
-# is refused: it needs OCR first.
+# refused. A PDF without text (scanned pages) is refused: it needs OCR first.
+#
+# Pages are read one at a time, and reading stops as soon as the text passes the budget's
+# characters or time: pypdf's visitor sees each piece of text as it is shown (and each form
+# drawn), so even one page's text is counted while it is extracted, and the time is checked at
+# each operator. Only the parsing of a content stream, which comes first, cannot be stopped, and
+# pages may share one stream, which pypdf parses again for each (a few microseconds a token, in
+# pure Python). So what one stream may unpack to is MAX_PDF_STREAM_BYTES and how much of it may
+# be parsed MAX_PDF_STREAM_TOKENS (pypdf's own limits, 75 MB and 2 million tokens, mean up to a
+# minute for one page; a page of text has a few thousand), set through pypdf's configuration
+# where it has one (pypdf 6 and later); and the pages' content together, a stream that pages
+# share counted for each, is at most MAX_PDF_CONTENT_BYTES, checked before each page is parsed.
+# The longest a PDF can take is then the time budget and one stream's parsing.
 
 _RESULTS = {".pdf": ".docx"}   # formats whose translation comes back as another
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")   # nor .docx text
 _HYPHENATED = re.compile(r"[^\W\d_]-$")
 _COORDINATIONS = frozenset(("und", "oder", "bis", "bzw.", "sowie", "als", "wie"))
 _SHORT_LINE = 0.75
+_PDF_UNCOUNTED = re.compile(r"[\s\-]|" + _NOT_XML.pattern)   # what pdf_paragraphs may drop
+_PDF_STREAM_LIMITS = ("zlib_maximum_output_length", "lzw_maximum_output_length", "run_length_maximum_output_length",
+                      "array_based_stream_maximum_output_length", "brotli_maximum_output_length")
 
 
 def output_extension(extension: str) -> str:
@@ -958,10 +1107,37 @@ def pdf_paragraphs(text: str) -> list[str]:
     return [p for p in paragraphs if p]
 
 
+def _pdf_too_complex() -> DocumentTooLarge:
+    return DocumentTooLarge(f"the .pdf has a stream over the limits of reading PDFs: {MAX_PDF_STREAM_BYTES} bytes "
+                            f"unpacked, {MAX_PDF_STREAM_TOKENS} tokens parsed")
+
+
+def _pdf_limits() -> Any:
+    """A context in which pypdf unpacks no stream to more than MAX_PDF_STREAM_BYTES and parses
+    no more than MAX_PDF_STREAM_TOKENS of one (nothing changed with a pypdf without
+    ``apply_configuration``, before 6)."""
+    import pypdf
+
+    apply = getattr(pypdf, "apply_configuration", None)
+    if apply is None:
+        return contextlib.nullcontext()
+    known = {f.name for f in fields(pypdf.Configuration)}
+    limits = {name: MAX_PDF_STREAM_BYTES for name in _PDF_STREAM_LIMITS}
+    limits["stream_parsing_work_maximum_count"] = MAX_PDF_STREAM_TOKENS
+    return apply(**{name: value for name, value in limits.items() if name in known})
+
+
 class _PdfDocument:
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, budget: _Budget):
+        with _pdf_limits():
+            self._read(data, budget)
+
+    def _read(self, data: bytes, budget: _Budget) -> None:
         import pypdf
+        from pypdf import errors
         from pypdf.errors import DependencyError
+
+        too_much = getattr(errors, "LimitReachedError", ())   # pypdf 5.1 and later
 
         # pypdf warns of each flaw of the file it reads: a client's upload, not the server's state.
         logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -978,10 +1154,40 @@ class _PdfDocument:
             raise DocumentError("file is not a valid .pdf document") from None
         if count > MAX_PARTS:
             raise DocumentTooLarge(f"the .pdf has {count} pages, over the limit of {MAX_PARTS}")
-        try:
-            self.pages = [pdf_paragraphs(page.extract_text()) for page in reader.pages]
-        except Exception:  # noqa: BLE001
-            raise DocumentError("file is not a valid .pdf document") from None
+        self.pages: list[list[str]] = []
+        content = 0   # bytes of the pages' content streams, as parsed
+        for page in reader.pages:
+            budget.tick()
+            try:
+                contents = page.get_contents()
+                content += len(contents.get_data()) if contents is not None else 0
+            except too_much:
+                raise _pdf_too_complex() from None
+            except Exception:  # noqa: BLE001
+                raise DocumentError("file is not a valid .pdf document") from None
+            if content > MAX_PDF_CONTENT_BYTES:
+                raise DocumentTooLarge(f"the .pdf's pages have more than {MAX_PDF_CONTENT_BYTES} bytes of content (a "
+                                       f"stream that pages share counts for each), over the limit of "
+                                       f"{MAX_PDF_CONTENT_BYTES}")
+            seen = [budget.chars]   # at least the page's text so far, in what pdf_paragraphs keeps
+
+            def shown(text: str, *_: Any) -> None:
+                seen[0] += len(_PDF_UNCOUNTED.sub("", text))
+                if budget.max_chars is not None and seen[0] > budget.max_chars:
+                    budget.add(seen[0] - budget.chars)   # raises: over the limit, halfway through the page
+                budget.tick()
+
+            try:
+                paragraphs = pdf_paragraphs(page.extract_text(visitor_text=shown,
+                                                              visitor_operand_before=lambda *_: budget.tick()))
+            except DocumentError:
+                raise
+            except too_much:
+                raise _pdf_too_complex() from None
+            except Exception:  # noqa: BLE001
+                raise DocumentError("file is not a valid .pdf document") from None
+            budget.add(sum(len(p) for p in paragraphs))
+            self.pages.append(paragraphs)
         self.chars = sum(len(p) for page in self.pages for p in page)
         if not self.chars:
             raise DocumentError("the .pdf has no text to translate (scanned pages need OCR first)")
@@ -1012,7 +1218,7 @@ _ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
 
 
 class _Catalog:
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, budget: _Budget):
         import polib  # the parser of the data layer's gettext reader (model.data.gettext)
 
         text = _utf8(data).removeprefix(_BOM)
@@ -1022,6 +1228,7 @@ class _Catalog:
             raise DocumentError(f"file is not a valid gettext catalog: {str(exc).strip()}") from None
         self.entries = [e for e in self.catalog if not e.obsolete and e.msgid]
         self.chars = sum(len(e.msgid) + len(e.msgid_plural or "") for e in self.entries)
+        budget.add(self.chars)
 
     def translate(self, translate: Translate) -> bytes:
         texts = [text for e in self.entries for text in ([e.msgid, e.msgid_plural] if e.msgid_plural else [e.msgid])]
@@ -1055,7 +1262,7 @@ _TAG = re.compile(r"<[^>]*>")
 
 
 class _Subtitles:
-    def __init__(self, data: bytes, extension: str):
+    def __init__(self, data: bytes, extension: str, budget: _Budget):
         text = _utf8(data).removeprefix(_BOM)
         self.extension = extension
         try:
@@ -1073,6 +1280,7 @@ class _Subtitles:
             raise DocumentError(f"file is not a valid {extension} subtitle file") from None
         self.lines = [[line.strip() for line in t.split("\n") if line.strip()] for t in texts]
         self.chars = sum(len(" ".join(lines)) for lines in self.lines)
+        budget.add(self.chars)
 
     def translate(self, translate: Translate) -> bytes:
         texts = [" ".join(lines) for lines in self.lines]
@@ -1100,19 +1308,40 @@ class _Subtitles:
 # its format directives ({{name}}, {name}, %s, ICU plurals) protected by the pipeline. The file is
 # changed only inside those strings: keys, numbers, order, indentation and line breaks stay byte
 # for byte. In Chrome's messages.json (every entry an object with "message"), "description" is a
-# note to translators and stays as written.
+# note to translators and stays as written. A file nested over MAX_JSON_DEPTH deep is refused (a
+# 400: it is no localization file), before Python's recursion limit would turn it into a 500.
 
 _JSON_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')   # linear on valid JSON only
 _DESCRIPTION = "description"
 
 
+def json_depth(text: str) -> int:
+    """How deep the arrays and objects of the valid JSON ``text`` are nested (0: a scalar)."""
+    depth = deepest = 0
+    for match in _JSON_NESTING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
 class _JsonStrings:
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, budget: _Budget):
         text = _utf8(data)
+        too_deep = DocumentError(f"the .json is nested more than {MAX_JSON_DEPTH} deep, over the limit of "
+                                 f"{MAX_JSON_DEPTH} (localization files are rarely more than 10 deep)")
         try:
             tree = json.loads(text.removeprefix(_BOM))
         except ValueError as exc:
             raise DocumentError(f"file is not valid JSON: {exc}") from None
+        except RecursionError:   # deeper than Python's recursion limit: far over ours
+            raise too_deep from None
+        if json_depth(text) > MAX_JSON_DEPTH:
+            raise too_deep
         chrome = isinstance(tree, dict) and bool(tree) and all(
             isinstance(v, dict) and "message" in v for v in tree.values())
         self.text = text
@@ -1125,6 +1354,7 @@ class _JsonStrings:
                 key = decoded
                 continue
             if any(c.isalpha() for c in decoded) and not (chrome and key == _DESCRIPTION):
+                budget.add(len(decoded))
                 self.values.append((match.start(), match.end(), decoded))
             key = None
         self.chars = sum(len(value) for _, _, value in self.values)
@@ -1141,7 +1371,7 @@ class _JsonStrings:
 
 
 class _MarkdownFile:
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, budget: _Budget):
         from .markdown import MarkdownDocument
 
         text = _utf8(data)
@@ -1151,6 +1381,7 @@ class _MarkdownFile:
             raise DocumentError(f"file contains a control character (U+{ord(bad.group()):04X})")
         self.document = MarkdownDocument(text[len(self.bom):])
         self.chars = self.document.chars
+        budget.add(self.chars)
 
     def translate(self, translate: Translate) -> bytes:
         return (self.bom + self.document.translate(translate)).encode("utf-8")

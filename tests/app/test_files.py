@@ -21,6 +21,7 @@ from lxml import etree
 from app import filestore
 from app.filestore import FileStore, StoreFull, get_store
 from app.settings import SettingsError, validate
+from tests.pipeline import hostile_files as hostile
 from tests.pipeline.office_files import ODF_NAMESPACES, PNG, epub_file, odf_file, pdf_file, pptx_file
 
 OK = {"source": "de", "target": "en"}
@@ -223,9 +224,11 @@ BAD_UPLOADS = {
     "broken catalog": ({**OK, "file": (b'msgid "Hallo"\nmsgid "Welt"\n', "a.po")}, 400,
                        "Invalid request: file is not a valid gettext catalog: Syntax error in po file (line 2)"),
     "catalog too long": ({**OK, "file": (b'msgid "' + b"a" * 20_001 + b'"\nmsgstr ""\n', "a.pot")}, 413,
-                         "Invalid request: 20001 characters exceed the limit of 20000 characters per file"),
+                         "Invalid request: the .pot has more than 20000 characters of text, over the limit of 20000 "
+                         "characters per file"),
     "too many characters": ({**OK, "file": (b"a" * 20_001, "a.txt")}, 413,
-                            "Invalid request: 20001 characters exceed the limit of 20000 characters per file"),
+                            "Invalid request: the .txt has more than 20000 characters of text, over the limit of 20000 "
+                            "characters per file"),
 }
 
 
@@ -235,6 +238,40 @@ def test_bad_uploads(client, no_logged_errors, fields, status, message):
         fields = {**fields, "file": (io.BytesIO(fields["file"][0]), fields["file"][1])}
     response = client.post("/translate_file", data=fields, content_type="multipart/form-data")
     assert (response.status_code, response.get_json()) == (status, {"error": message})
+
+
+MORE_THAN_20000 = ("Invalid request: the {} has more than 20000 characters of text, over the limit of 20000 characters "
+                   "per file")
+MORE_THAN_50000 = ("Invalid request: the {} has more than 50000 paragraphs (empty ones count too), over the limit of "
+                   "50000")
+TOO_DEEP = ("Invalid request: the .json is nested more than 100 deep, over the limit of 100 (localization files are "
+            "rarely more than 10 deep)")
+HOSTILE_UPLOADS = {   # small files that held a worker for seconds to hours (tests/pipeline/hostile_files.py)
+    "epub of body tags": (lambda: hostile.epub_of(b"<html><body>" + b"<body>" * 16_000 + b"</body>"), "a.epub", 413,
+                          MORE_THAN_20000.format(".epub")),
+    "epub of BODY tags": (lambda: hostile.epub_of(b"<html><body>" + b"<BODY >" * 16_000 + b"</BODY >"), "a.epub", 413,
+                          MORE_THAN_20000.format(".epub")),
+    "pdf pages sharing a stream": (lambda: hostile.pdf_shared_stream(16, hostile.text_stream(2000)), "a.pdf", 413,
+                                   MORE_THAN_20000.format(".pdf")),
+    "pdf of many small pages": (lambda: pdf_file([["Die Katze schläft auf dem Sofa."] * 20] * 200), "a.pdf", 413,
+                                MORE_THAN_20000.format(".pdf")),
+    "odt of empty paragraphs": (lambda: hostile.odf_empty_paragraphs(60_000), "a.odt", 413,
+                                MORE_THAN_50000.format(".odt")),
+    "docx of empty paragraphs": (lambda: hostile.docx_empty_paragraphs(60_000), "a.docx", 413,
+                                 MORE_THAN_50000.format(".docx")),
+    "pptx of empty paragraphs": (lambda: hostile.pptx_empty_paragraphs(60_000), "a.pptx", 413,
+                                 MORE_THAN_50000.format(".pptx")),
+    "json 2000 deep": (lambda: hostile.nested_json(2000), "a.json", 400, TOO_DEEP),
+    "json 500 deep": (lambda: hostile.nested_json(500), "a.json", 400, TOO_DEEP),
+}
+
+
+@pytest.mark.parametrize("make, name, status, message", HOSTILE_UPLOADS.values(), ids=HOSTILE_UPLOADS.keys())
+def test_hostile_uploads_are_refused_as_they_pass_a_limit(client, no_logged_errors, model_calls, make, name, status,
+                                                          message):
+    response = upload(client, make(), name)
+    assert (response.status_code, response.get_json()) == (status, {"error": message})
+    assert model_calls == []
 
 
 def test_json_body_has_no_file(client):
