@@ -11,7 +11,7 @@ from model.network.batch import Batch
 
 pytestmark = [pytest.mark.cuda,
               pytest.mark.skipif(not torch.cuda.is_available(),
-                                 reason="needs a CUDA GPU (bench/gpu_check.sh runs these on a lent one)")]
+                                 reason="needs a CUDA GPU (bench/gpu_check.sh runs these on a machine with a GPU)")]
 
 
 def test_translations_on_the_gpu_are_the_cpus(tiny_checkpoint, pairs40):
