@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import zlib
 
-from tests.pipeline.office_files import epub_members, odf_members, pptx_file, zip_file
+from tests.pipeline.office_files import epub_members, odf_members, pdf_bytes, pptx_file, zip_file
 
 
 def nested_json(depth: int) -> bytes:
@@ -80,7 +80,7 @@ def pdf_shared_stream(pages: int, stream: bytes) -> bytes:
                        b"/Resources << /Font << /F1 3 0 R >> >> >>")
         kids.append(b"%d 0 R" % len(objects))
     objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(kids))
-    return _pdf(objects)
+    return pdf_bytes(objects)
 
 
 def text_stream(lines: int, line: str = "Die Katze schläft auf dem Sofa und träumt von einer Maus.") -> bytes:
@@ -92,17 +92,3 @@ def text_stream(lines: int, line: str = "Die Katze schläft auf dem Sofa und tr�
 def drawing_stream(strokes: int) -> bytes:
     """A content stream of ``strokes`` line drawings and no text."""
     return b"0 0 m 100 100 l S\n" * strokes
-
-
-def _pdf(objects: list[bytes]) -> bytes:
-    out = io.BytesIO()
-    out.write(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n%s\nendobj\n" % (number, body))
-    xref = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
-    out.write(b"".join(b"%010d 00000 n \n" % offset for offset in offsets))
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
-    return out.getvalue()

@@ -148,6 +148,11 @@ def pdf_file(pages: list[list[str]]) -> bytes:
                        b"/Resources << /Font << /F1 3 0 R >> >> >>" % len(objects))
         kids.append(b"%d 0 R" % len(objects))
     objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(kids))
+    return pdf_bytes(objects)
+
+
+def pdf_bytes(objects: list[bytes]) -> bytes:
+    """A PDF file of ``objects`` (numbered from 1; the first is the catalog), with its xref table."""
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []
