@@ -1,4 +1,4 @@
-"""Train a German->English Transformer and write a checkpoint.
+"""Train a German->English Transformer (or, with --direction en-de, the reverse model) and write a checkpoint.
 
     python train.py --data deu-eng.zip --out runs/small --preset small --max-minutes 60
     python train.py --data deu-eng.zip --out runs/small --resume          # continue that run
@@ -28,7 +28,7 @@ from model import training as T
 from model.data.lexicon import build_lexicon
 from model.data.sampler import TokenBatchSampler, weighted_indices
 from model.network.batch import Batch
-from model.network.checkpoint import build_from_checkpoint, read_checkpoint, save_checkpoint
+from model.network.checkpoint import DIRECTIONS, build_from_checkpoint, direction, oriented, read_checkpoint, save_checkpoint
 from model.network.config import PRESETS, preset
 from model.data import CorpusError, CorpusSpec, group_references
 from model.network.tokenizer import Tokenizer
@@ -94,6 +94,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--init", metavar="CKPT", help="fine-tune: start from this checkpoint's weights and vocabulary "
                    "(its architecture; the preset and the shape flags are ignored, --dropout and "
                    "--label-smoothing apply) with a fresh optimizer and schedule")
+    p.add_argument("--direction", default="de-en", choices=DIRECTIONS,
+                   help="de-en: German to English; en-de: the reverse model, trained on the same corpora with "
+                        "the sides swapped (back-translation, noisy-channel reranking, English to German)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
     p.add_argument("--precision", default="auto", choices=T.PRECISIONS,
@@ -214,7 +217,7 @@ class Data:
     tgt_ids: list[list[int]]
     sampler: TokenBatchSampler
     dev: T.DevSet
-    lexicon: bytes | None      # the German words the model knows (model.data.lexicon), or None
+    lexicon: bytes | None      # the source words the model knows (model.data.lexicon), or None
 
 
 def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | None, start_path, log) -> Data:
@@ -232,6 +235,9 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | N
             raise CorpusError(f"{str(start_path)!r} held out {shown(held_out)}, but these corpora hold out "
                               f"{shown(corpus.held_out())}: resume with the run's own --data and "
                               "--domain-split-size, or start a new --out")
+        if direction(start["meta"]) != args.direction:
+            raise CorpusError(f"{str(start_path)!r} translates {direction(start['meta'])}, not {args.direction}: "
+                              "resume with the run's own --direction, or start a new --out")
     log(f"data: {len(corpus.train)} train / {len(corpus.dev)} dev / {len(corpus.test)} test pairs")
     if len(corpus.parts) > 1:
         log("corpora: " + ", ".join(f"{p['corpus']} ({p['train_pairs']} train pairs)" for p in corpus.parts))
@@ -239,7 +245,8 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | N
     # Augmented pairs are added beside their originals and weigh as their corpus does.
     train_pairs, weights = [], []
     for part, pairs in zip(corpus.parts, corpus.split_parts(corpus.train)):
-        augmented = augment_pairs(pairs, aug, args.seed)  # the corpus itself stays as read
+        # The corpus itself stays as read; a reverse model swaps the sides after augmenting.
+        augmented = oriented(augment_pairs(pairs, aug, args.seed), args.direction)
         train_pairs += augmented
         weights += [part["weight"]] * len(augmented)
     if start is not None:
@@ -253,20 +260,22 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | N
                                     or preset(args.preset).vocab_size, seed=args.seed,
                                     user_defined_symbols=PLACEHOLDERS if aug.placeholders else ())
         model = Transformer(model_config(args, tokenizer.vocab_size))
-    src_ids = tokenizer.encode_batch([de for de, _ in train_pairs])
-    tgt_ids = tokenizer.encode_batch([en for _, en in train_pairs])
+    src_ids = tokenizer.encode_batch([src for src, _ in train_pairs])
+    tgt_ids = tokenizer.encode_batch([tgt for _, tgt in train_pairs])
     keep = [i for i in range(len(src_ids)) if 0 < len(src_ids[i]) < args.max_len and 0 < len(tgt_ids[i]) < args.max_len]
     src_ids, tgt_ids, weights = [src_ids[i] for i in keep], [tgt_ids[i] for i in keep], [weights[i] for i in keep]
     if not src_ids:
         raise CorpusError(f"no training pairs left in {', '.join(args.data)} after filtering")
     sampler = TokenBatchSampler([max(len(s), len(t)) + 2 for s, t in zip(src_ids, tgt_ids)], args.max_tokens,
                                 seed=args.seed, num_replicas=dist.world, rank=dist.rank, weights=weights)
-    sources, references = group_references(corpus.dev)
+    dev_pairs = oriented(corpus.dev, args.direction)
+    sources, references = group_references(dev_pairs)
     sample = T.spread(len(sources), args.eval_sentences)
-    dev = T.DevSet(tokenizer.encode_batch([de for de, _ in corpus.dev]), tokenizer.encode_batch([en for _, en in corpus.dev]),
+    dev = T.DevSet(tokenizer.encode_batch([src for src, _ in dev_pairs]),
+                   tokenizer.encode_batch([tgt for _, tgt in dev_pairs]),
                    tokenizer.encode_batch([sources[i] for i in sample]), [references[i] for i in sample])
-    # The pairs as read, never dev or test.
-    lexicon = None if args.no_lexicon else build_lexicon(corpus.train).to_bytes()
+    # The source words of the pairs as read, never dev or test.
+    lexicon = None if args.no_lexicon else build_lexicon(oriented(corpus.train, args.direction)).to_bytes()
     return Data(corpus, tokenizer, model, src_ids, tgt_ids, sampler, dev, lexicon)
 
 

@@ -20,7 +20,7 @@ import sacrebleu
 import torch
 from flask import Flask, current_app
 
-from model.network.checkpoint import CheckpointError
+from model.network.checkpoint import CheckpointError, direction
 from model.network.threads import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
 from model.data.ding import place_names
@@ -289,6 +289,10 @@ def init_app(app: Flask) -> None:
         raise StartupError(f"ENGINE: {exc}") from None
     except ValueError as exc:  # the device: unknown name, or cuda without a GPU
         raise StartupError(f"DEVICE: {exc}") from None
+    if direction(translator.meta) != "de-en":
+        # A reverse model (train.py --direction en-de) scores and back-translates; it does not serve.
+        raise StartupError(f"MODEL_PATH: {config['MODEL_PATH']!r} translates {direction(translator.meta)}; "
+                           "this service translates German into English (de-en)")
     if config["REDIS_URL"] and isinstance(translator, CachedTranslator):
         from .shared import RedisCacheStore, connect, model_namespace
 

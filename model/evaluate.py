@@ -19,6 +19,8 @@ Inputs:
 
 Sources are translated as the service and ``model.translate`` do, through the text pipeline
 (protected spans, casing, long-input splitting); --raw scores the bare model instead.
+A reverse model (train.py --direction en-de) translates English: give it English --src and German
+--ref, or a corpus with --data (its sides are swapped), and --raw (the pipeline reads German).
 
 Output on stdout, two lines (sacreBLEU's own score strings, then the metric's signature):
 
@@ -103,11 +105,12 @@ def load_src_ref(src: str, refs: Sequence[str]) -> tuple[list[str], list[list[st
     return sources, streams
 
 
-def load_corpus(path: str) -> tuple[list[str], list[list[str | None]]]:
-    """Distinct German sentences of a corpus and reference streams of all their translations."""
+def load_corpus(path: str, to: str = "de-en") -> tuple[list[str], list[list[str | None]]]:
+    """Distinct source sentences of a corpus (German, or English for an "en-de" model) and reference
+    streams of all their translations."""
     from model.data import read_references, reference_streams
 
-    sources, references = read_references(path)
+    sources, references = read_references(path, to)
     return sources, reference_streams(references)
 
 
@@ -156,12 +159,20 @@ def score(hyps: list[str], streams: list[list[str | None]]) -> dict[str, Any]:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    from model.network.checkpoint import direction
+
     args = parse_args(argv)
     if args.output is not None:
         cli.output_path(args.output, "--output")
     # Read the data before the (slower) model load, so a wrong path fails at once.
     sources, streams = load_corpus(args.data) if args.data is not None else load_src_ref(args.src, args.ref)
     translator = cli.load_translator(args)
+    to = direction(translator.meta)
+    if to != "de-en":
+        if not args.raw:
+            raise ValueError(f"{args.checkpoint!r} translates {to}: score it with --raw (the text pipeline reads German)")
+        if args.data is not None:
+            sources, streams = load_corpus(args.data, to)
     hyps = translate_all(translator, sources, args)
     if args.output is not None:
         write_lines_atomic(args.output, hyps)

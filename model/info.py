@@ -65,7 +65,7 @@ def _plain(value: Any) -> Any:
 
 def describe(path: str | os.PathLike) -> dict[str, Any]:
     """The info object for the checkpoint at ``path`` (raises CheckpointError)."""
-    from model.network.checkpoint import build_from_checkpoint, read_checkpoint
+    from model.network.checkpoint import build_from_checkpoint, direction, read_checkpoint
 
     ckpt = read_checkpoint(path)
     model, tokenizer = build_from_checkpoint(ckpt, path)  # validates config, tokenizer and weights
@@ -74,6 +74,7 @@ def describe(path: str | os.PathLike) -> dict[str, Any]:
         "checkpoint": str(path),
         "format": ckpt["format"],
         "step": meta.get("step"),
+        "direction": direction(meta),
         "parameters": model.num_parameters(),
         "vocab_size": tokenizer.vocab_size,
         "file_size_bytes": os.path.getsize(path),

@@ -35,6 +35,7 @@ PAIRS40 = ROOT / "tests" / "data" / "pairs40.tsv"
 # (redis-server starts in milliseconds: tests of the Redis stores alone stay in the fast loop.)
 SLOW_FIXTURES = frozenset({
     "tiny_run", "tiny_checkpoint", "legacy_checkpoint", "span_checkpoint",  # trained models
+    "reverse_checkpoint",
     "release_checkpoint",                                                   # checkpoints/de-en.pt
     "live_server",                                                          # gunicorn
     "browser",                                                              # Chromium
@@ -139,6 +140,13 @@ def tiny_run(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def tiny_checkpoint(tiny_run) -> Path:
     return tiny_run / "best.pt"
+
+
+@pytest.fixture(scope="session")
+def reverse_checkpoint(tmp_path_factory) -> Path:
+    """The tiny model's recipe with --direction en-de: English to German, the 40 pairs by heart."""
+    return trained_run("reverse_run", ["--data", str(PAIRS40), "--valid", str(PAIRS40), *TINY_ARGS,
+                                       "--direction", "en-de"], tmp_path_factory) / "best.pt"
 
 
 @pytest.fixture(scope="session")

@@ -500,3 +500,33 @@ def test_concatenation_is_saved_and_a_run_with_it_resumes(tmp_path):
     assert first["meta"]["data"]["train_pairs"] == 40   # the corpus as read; the long pairs are augmentation
     assert train.main([*common, "--max-steps", "4", "--resume"]) == 0
     assert read_checkpoint(out / "last.pt")["meta"]["step"] == 4
+
+
+# ------------------------------------------------------------------------- the reverse model
+
+def test_a_reverse_model_learns_the_pairs_english_to_german(reverse_checkpoint, pairs40):
+    """--direction en-de swaps the sides of every pair (training, dev BLEU, the lexicon of source
+    words) and records the direction in the checkpoint."""
+    translator = Translator.from_checkpoint(reverse_checkpoint, "cpu")
+    meta = translator.meta
+    assert (meta["direction"], meta["train_args"]["direction"], meta["dev_bleu"]) == ("en-de", "en-de", 100.0)
+    assert translator.translate([en for _, en in pairs40]) == [de for de, _ in pairs40]
+
+
+def test_a_run_resumes_only_in_its_own_direction(reverse_checkpoint, tmp_path):
+    import shutil
+
+    shutil.copy(reverse_checkpoint.with_name("last.pt"), tmp_path / "last.pt")
+    common = ["--data", str(PAIRS40), "--valid", str(PAIRS40), "--out", str(tmp_path), "--preset", "tiny",
+              "--no-progress", "--device", "cpu", "--resume"]
+    result = run_train(common)  # de-en, the default
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"train.py: error: {str(tmp_path / 'last.pt')!r} translates en-de, not de-en: resume with the run's own "
+        "--direction, or start a new --out")
+
+
+def test_an_unknown_direction_is_a_usage_error():
+    result = run_train(["--data", str(PAIRS40), "--out", "unused", "--direction", "de-fr"])
+    assert result.returncode == 2
+    assert "argument --direction: invalid choice: 'de-fr' (choose from 'de-en', 'en-de')" in result.stderr

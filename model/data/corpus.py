@@ -30,6 +30,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 
+from model.network.checkpoint import oriented
 from model.network.config import require_int
 
 Pair = tuple[str, str]
@@ -311,7 +312,7 @@ def capped_split(pairs: Sequence[Pair], *, dev_size: int, test_size: int, seed: 
 
 
 def group_references(pairs: Iterable[Pair]) -> tuple[list[str], list[list[str]]]:
-    """Unique German sources in first-seen order and each one's distinct English references."""
+    """Unique sources in first-seen order and each one's distinct references."""
     sources: list[str] = []
     references: dict[str, list[str]] = {}
     for de, en in pairs:
@@ -324,10 +325,11 @@ def group_references(pairs: Iterable[Pair]) -> tuple[list[str], list[list[str]]]
     return sources, [references[de] for de in sources]
 
 
-def read_references(path: PathLike) -> tuple[list[str], list[list[str]]]:
-    """A corpus as distinct (normalized) German sentences, each with all its English references."""
-    pairs = ((normalize(de), normalize(en)) for de, en in read_pairs(path))
-    sources, references = group_references((de, en) for de, en in pairs if de and en)
+def read_references(path: PathLike, to: str = "de-en") -> tuple[list[str], list[list[str]]]:
+    """A corpus as distinct (normalized) source sentences, each with all its references: German
+    sources and English references, or the reverse for a model of direction ``to`` "en-de"."""
+    pairs = [(normalize(de), normalize(en)) for de, en in read_pairs(path)]
+    sources, references = group_references(oriented([(de, en) for de, en in pairs if de and en], to))
     if not sources:
         raise CorpusError(f"no sentence pair with both sides non-empty in {str(path)!r}")
     return sources, references

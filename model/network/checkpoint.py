@@ -7,7 +7,8 @@ A checkpoint is a plain dict of tensors, numbers, strings and bytes, so it loads
     config       ModelConfig as a dict (the model is rebuilt from it)
     model        state_dict (fp32, or fp16 when saved with ``half=True``)
     tokenizer    the SentencePiece model, serialized bytes
-    meta         step, epoch, dev BLEU, curves, data SHA-256, seed, wall time, versions, ...
+    meta         step, epoch, dev BLEU, curves, data SHA-256, seed, wall time, versions,
+                 direction ("de-en", or "en-de" for a reverse model; absent in older files: "de-en"), ...
     train_state  optional: optimizer, scheduler, RNG, data position (only ``last.pt`` needs it)
     lexicon      optional: the German words the model knows, zlib-compressed lines of UTF-8
                  (``model.data.lexicon``; the pipeline carries other capitalized words over as names)
@@ -30,6 +31,20 @@ from model.network.transformer import Transformer
 
 FORMAT = "de-en-nmt/1"
 REQUIRED = ("format", "config", "model", "tokenizer", "meta")
+# Source-target languages a model translates: train.py --direction; the corpora are always read as
+# (German, English) pairs and a reverse model swaps the sides.
+DIRECTIONS = ("de-en", "en-de")
+
+
+def direction(meta: dict[str, Any]) -> str:
+    """The languages a checkpoint's model translates, from its metadata (files written before
+    train.py had --direction are German->English)."""
+    return meta.get("direction", "de-en")
+
+
+def oriented(pairs: list[tuple[str, str]], to: str) -> list[tuple[str, str]]:
+    """(German, English) pairs as (source, target) of a model of direction ``to``."""
+    return pairs if to == "de-en" else [(en, de) for de, en in pairs]
 
 
 class CheckpointError(ValueError):

@@ -425,6 +425,7 @@ def make_meta(args, corpus: Corpus, state: dict[str, Any], model: Transformer, t
     return {
         "step": state["step"],
         "epoch": state["epoch"],
+        "direction": getattr(args, "direction", "de-en"),
         "dev_bleu": round(state["best_bleu"], 2) if state["best_bleu"] >= 0 else None,
         "dev_loss": curves["dev_loss"][-1] if curves["dev_loss"] else None,
         "curves": {k: list(v) for k, v in curves.items()},

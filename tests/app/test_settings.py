@@ -94,6 +94,13 @@ def test_broken_checkpoint_is_one_clear_line(make_app, tmp_path, content):
     assert "\n" not in message
 
 
+def test_a_reverse_model_is_refused(make_app, reverse_checkpoint):
+    with pytest.raises(StartupError) as info:
+        make_app(MODEL_PATH=str(reverse_checkpoint))
+    assert str(info.value) == (f"MODEL_PATH: {str(reverse_checkpoint)!r} translates en-de; this service translates "
+                               "German into English (de-en)")
+
+
 def test_foreign_checkpoint_is_refused(make_app, tmp_path):
     path = tmp_path / "foreign.pt"
     torch.save({"weights": torch.zeros(2)}, path)

@@ -237,12 +237,27 @@ def test_evaluate_data_corpus(tiny_checkpoint, corpus_path, capsys, monkeypatch)
     assert data["bleu_signature"].startswith("nrefs:1|")
 
 
+def test_evaluate_scores_a_reverse_model_on_the_swapped_corpus(reverse_checkpoint, corpus_path, capsys, monkeypatch):
+    code, out, err = run_inprocess("evaluate", ["--checkpoint", reverse_checkpoint, "--data", corpus_path, "--json",
+                                                "--beam", "1", "--raw"], capsys, monkeypatch)
+    assert (code, err) == (0, "")
+    assert (json.loads(out)["bleu"], json.loads(out)["sentences"]) == (100.0, 40)
+    code, out, err = run_inprocess("evaluate", ["--checkpoint", reverse_checkpoint, "--data", corpus_path],
+                                   capsys, monkeypatch)
+    assert (code, out) == (2, "")
+    assert err == (f"python -m model.evaluate: error: {str(reverse_checkpoint)!r} translates en-de: score it with "
+                   "--raw (the text pipeline reads German)\n")
+
+
 def test_evaluate_load_corpus_groups_all_references(tmp_path):
     corpus = tmp_path / "test.tsv"
     corpus.write_text("Hi.\tHallo!\nHello.\tHallo!\nRun!\tLauf!\n", encoding="utf-8")
     sources, streams = evaluate.load_corpus(str(corpus))
     assert sources == ["Hallo!", "Lauf!"]
     assert streams == [["Hi.", "Run!"], ["Hello.", None]]
+    sources, streams = evaluate.load_corpus(str(corpus), "en-de")  # a reverse model's: English sources
+    assert sources == ["Hi.", "Hello.", "Run!"]
+    assert streams == [["Hallo!", "Hallo!", "Lauf!"]]
 
 
 # ------------------------------------------------------------------------------ errors matrix
