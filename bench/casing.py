@@ -5,7 +5,9 @@ model trained with casing augmentation) or truecasing it first (``pipeline.casin
 
 Translates an even sample of the corpus's German sources through the text pipeline: as written;
 upper-cased, read as is (``caps="as_is"``) and truecased first (``caps="truecase"``); with every
-word capitalized (Title Case), read as is and truecased. Scores each against all references with
+word capitalized (Title Case), read as is and truecased; all in lower case (chat), read as is and
+truecased; with only the first letter lower case (a letter's body after the salutation's comma),
+read as is and with its capital given back (``casing.capital_start``). Scores each against all references with
 case-insensitive BLEU and chrF (the pipeline returns ALL-CAPS input in capitals, so only
 case-insensitive scores compare). Prints one table; "all caps" is the share of outputs in capitals.
 """
@@ -53,9 +55,14 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     title = [title_case(s, frozenset()) for s in sources]  # every German word capitalized
     upper = [s.upper() for s in sources]
+    lower = [s.lower() for s in sources]  # chat
+    opening = [s[:1].lower() + s[1:] for s in sources]  # a letter's body after the salutation's comma
     for name, caps, texts in [("as written", "as_is", sources), ("ALL CAPS, read as is", "as_is", upper),
                               ("ALL CAPS, truecased", "truecase", upper), ("Title Case, read as is", "as_is", title),
-                              ("Title Case, truecased", "truecase", title)]:
+                              ("Title Case, truecased", "truecase", title), ("lower case, read as is", "as_is", lower),
+                              ("lower case, truecased", "truecase", lower),
+                              ("lower-case start, as is", "as_is", opening),
+                              ("lower-case start, capital", "truecase", opening)]:
         started = time.perf_counter()
         hyps = Pipeline(translator, Options(beam_size=args.beam, caps=caps)).translate(texts)
         seconds = time.perf_counter() - started

@@ -1,5 +1,5 @@
-"""Casing styles: ALL-CAPS and Title Case input, translated as well as normal text and returned in
-the style it came in.
+"""Casing styles: ALL-CAPS, Title Case and all-lower-case input, translated as well as normal text,
+and returned in the style it came in (lower case comes back as English writes it).
 
 Signs, warnings and headlines are often written ``NOTAUSGANG FREIHALTEN`` or ``Neue Regeln Für Den
 Bahnverkehr``. A vocabulary learned from ordinary text splits such words into single letters, and a
@@ -11,6 +11,12 @@ model that never saw them produces noise. Two remedies exist (and are measured i
   the model's vocabulary knows (for a model trained without augmentation), and ``apply_style``
   puts the output into the input's style, so the user gets ``EMERGENCY EXIT`` back for
   ``NOTAUSGANG``, whatever the model's casing.
+
+Chat and e-mail are often written all in lower case (``hast du morgen zeit``), and a letter's body
+starts in lower case after the salutation's comma (``Sehr geehrter Herr Becker,`` / ``leider ...``).
+The model, trained on sentences that start with a capital and capitalize their nouns, reads such
+text badly ("leider funktioniert die Heizung ..." lost its verb); ``truecase`` reads all-lower-case
+text as it reads ALL CAPS, and ``capital_start`` gives a sentence's lower-case first word its capital.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import random
 import re
 from collections.abc import Callable
 
-STYLES = ("normal", "upper", "title")
+STYLES = ("normal", "upper", "title", "lower")
 
 # German words that are lower case inside a sentence: when several of them are capitalized the
 # text is in headline style, not a run of nouns ("Die Kinder Berlins" is normal German).
@@ -43,7 +49,8 @@ _PLACEHOLDER = re.compile(r"⦅[NX]\d+⦆")
 def style(text: str) -> str:
     """'upper' for ALL CAPS (at least three letters, none lower case), 'title' for headline
     style (every word of three or more words capitalized, German function words among them),
-    else 'normal'. Placeholders do not count."""
+    'lower' for all lower case (three or more words, no capital at all), else 'normal'.
+    Placeholders do not count."""
     text = _PLACEHOLDER.sub(" ", text)
     letters = [c for c in text if c.isalpha()]
     if len(letters) >= 3 and not any(c.islower() for c in letters) and any(c.isupper() for c in letters):
@@ -52,7 +59,26 @@ def style(text: str) -> str:
     if len(words) >= 3 and all(w[0].isupper() for w in words):
         if any(w.lower() in _GERMAN_LOWER for w in words[1:]):
             return "title"
+    if len(words) >= 3 and not any(c.isupper() for c in letters):
+        return "lower"
     return "normal"
+
+
+_FIRST_WORD = re.compile(r"[\s\"'„“‚‘»«(\[¡¿]*([^\W\d_]+)")
+
+
+def capital_start(text: str) -> str:
+    """``text``, a sentence, with its first word capitalized where that word is all lower case
+    ("leider funktioniert ..." -> "Leider funktioniert ..."); a word with a capital inside
+    ("iPhone", "eBay") and a text that starts with a number or a placeholder stay as they are.
+    The length never changes, so spans of the text still hold."""
+    match = _FIRST_WORD.match(text)
+    if match is None or not match.group(1).islower():
+        return text
+    head = match.group(1)[0].upper()
+    if len(head) != 1 or match.end(1) < len(text) and text[match.end(1)] in "'’-":  # "d'Artagnan", "e-Mail"
+        return text
+    return text[:match.start(1)] + head + text[match.start(1) + 1:]
 
 
 def truecase(text: str, pieces: Callable[[str], tuple[int, float]], *,
@@ -155,7 +181,7 @@ def apply_style(output: str, text_style: str) -> str:
         return output.upper()  # placeholders (⦅N1⦆) are upper case already
     if text_style == "title":
         return title_case(output)
-    if text_style == "normal":
+    if text_style in ("normal", "lower"):  # English capitalizes, whatever a chat's German did
         return output
     raise ValueError(f"style must be one of {', '.join(STYLES)}, got {text_style!r}")
 

@@ -69,6 +69,9 @@ _BOUNDARY = re.compile(
         (?=["'„“‚‘»«(\[]*[A-ZÄÖÜ0-9])  # a sentence can start here""",
     re.VERBOSE,
 )
+# Text without a single capital (chat: "geht leider nicht. bin krank.") starts its sentences in
+# lower case; elsewhere a full stop before a lower-case word is an abbreviation's ("ca. zehn").
+_BOUNDARY_LOWER = re.compile(_BOUNDARY.pattern.replace("[A-ZÄÖÜ0-9]", r"[^\W_]"), re.VERBOSE)
 # Clause punctuation must be followed by whitespace, which keeps "3,5" and "1.000" whole.
 _CLAUSE = re.compile(r"""(?:[,;:]|(?<![!?…])[!?…]++|(?<!\.)(?P<period>\.++))["'”“’»«)\]]*(?=\s)|(?<=\s)[–—-](?=\s)""")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -113,7 +116,8 @@ def _check_span(text: str, span: Range) -> None:
 def _sentences_in(text: str, start: int, end: int) -> list[Range]:
     start, end = _strip(text, start, end)
     spans: list[Range] = []
-    for match in _BOUNDARY.finditer(text, start, end):
+    boundary = _BOUNDARY if any(c.isupper() for c in text[start:end]) else _BOUNDARY_LOWER
+    for match in boundary.finditer(text, start, end):
         if match["end"] == "." and not match["close"]:
             if _is_abbreviation(_token_before(text, start, match.start("end") + 1)):
                 continue

@@ -35,7 +35,7 @@ from model.search.options import DEFAULT
 
 from . import deadline
 from . import words as W
-from .casing import apply_style, sharp_s_regions, style, truecase
+from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .glossary import Glossary, fit_terms
 from .measures import kept as measures_kept, number_words_kept, with_measures, with_number_words
@@ -64,8 +64,9 @@ class Options:
     batch_size: int = DEFAULT.batch_size  # model inputs decoded together
     keep_names: bool = True       # carry capitalized words the model's lexicon lacks over as spans
                                   # (spans.with_names; no effect with a checkpoint without lexicon)
-    caps: str = "truecase"        # ALL-CAPS and headline input: "truecase" (rewritten in the casing the
-                                  # vocabulary knows, casing.truecase) or "as_is"; truecasing reads
+    caps: str = "truecase"        # ALL-CAPS, headline and lower-case input: "truecase" (rewritten in the
+                                  # casing the vocabulary knows, casing.truecase, and a sentence's
+                                  # lower-case start capitalized) or "as_is"; truecasing reads
                                   # capitals far better than the model can (bench/README.md, casing.py)
 
     def __post_init__(self) -> None:
@@ -246,9 +247,11 @@ class Pipeline:
         return with_names(sentence, spans, self.lexicon.knows, self.places)
 
     def _cased(self, masked: Masked, original: str, spans: Sequence[Span], *,
-               respell: bool = True) -> tuple[str, Masked]:
+               respell: bool = True, initial: bool = True) -> tuple[str, Masked]:
         """The casing style of the words of ``original`` (not of its spans), and ``masked``
-        truecased where that style is ALL CAPS or Title Case; where it may be respelled
+        truecased where that style is ALL CAPS, Title Case or all lower case, or else, where it
+        starts a sentence (``initial``), with a lower-case first word capitalized (a letter's body
+        after the salutation's comma; ``casing.capital_start``); where it may be respelled
         (``respell``): in ALL CAPS with ß for SS where the vocabulary has it, and its abbreviations
         that are conjunctions or adverbs written out (``respell_abbreviations``), ``original_span``
         still mapping back."""
@@ -261,6 +264,8 @@ class Pipeline:
             changes = sharp_s_regions(cased, masked.text)
             if changes is not None:  # else a character whose lower case is longer: the words would not map back
                 masked = masked.respelled(cased, changes) if changes else replace(masked, text=cased)
+        elif self.truecase and initial:
+            masked = replace(masked, text=capital_start(masked.text))
         return text_style, respell_abbreviations(masked) if respell else masked
 
     @staticmethod
@@ -280,8 +285,9 @@ class Pipeline:
         spans = self._spans(sentence, glossary, second_try)
         if self.placeholders:
             groups = _slot_groups(sentence, spans)
-            chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group])
-                      for s, e, group in groups]
+            chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group],
+                                         initial=k == 0)
+                      for k, (s, e, group) in enumerate(groups)]
             for k, chunk in enumerate(chunks):
                 chunk.initial, chunk.whole = k == 0, len(chunks) == 1
             return chunks
@@ -289,13 +295,13 @@ class Pipeline:
         for span in spans:
             position += self._leading_punctuation(text, start + position, start + span.start, chunks)
             if sentence[position:span.start].strip():
-                chunks.append(self._masked_chunk(text, start + position, start + span.start, []))
+                chunks.append(self._masked_chunk(text, start + position, start + span.start, [], initial=not chunks))
             chunks.append(_Chunk(start + span.start, start + span.end, verbatim=mask(span.text, [
                 Span(0, len(span.text), span.kind, span.text, span.target)]).slots.popitem()[1]))
             position = span.end
         position += self._leading_punctuation(text, start + position, end, chunks)
         if sentence[position:].strip():
-            chunks.append(self._masked_chunk(text, start + position, end, []))
+            chunks.append(self._masked_chunk(text, start + position, end, [], initial=not chunks))
         for k, chunk in enumerate(chunks):
             chunk.initial, chunk.whole = k == 0, len(chunks) == 1
         return chunks
@@ -310,7 +316,7 @@ class Pipeline:
         chunks.append(_Chunk(match.start(1), match.end(1), verbatim=match.group(1)))
         return match.end() - start
 
-    def _masked_chunk(self, text: str, start: int, end: int, spans: Sequence[Span]) -> _Chunk:
+    def _masked_chunk(self, text: str, start: int, end: int, spans: Sequence[Span], *, initial: bool = True) -> _Chunk:
         while start < end and text[start].isspace():
             start += 1
         while end > start and text[end - 1].isspace():
@@ -318,7 +324,7 @@ class Pipeline:
         masked = mask(text[start:end], [s for s in spans])
         if not any(c.isalnum() for c in masked.text):  # punctuation only: nothing to translate
             return _Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]))
-        text_style, masked = self._cased(masked, text[start:end], spans)
+        text_style, masked = self._cased(masked, text[start:end], spans, initial=initial)
         chunk = _Chunk(start, end, masked, style=text_style)
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(masked.text)]
         chunk.units = split_long(masked.text, (0, len(masked.text)), self.closed_count,

@@ -300,7 +300,7 @@ def fit_boundaries(words: list[Word], source: str, *, initial: bool) -> None:
 
 def restyle(words: list[Word], text_style: str) -> list[Word]:
     """Words in the input's casing style (placeholders are untouched by it)."""
-    if text_style == "normal" or not words:
+    if text_style in ("normal", "lower") or not words:
         return words
     text, spans = render(words)
     styled = apply_style(text, text_style)

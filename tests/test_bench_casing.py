@@ -26,9 +26,11 @@ def test_reports_every_input_style(tiny_checkpoint, corpus_path, tmp_path):
     lines = proc.stdout.splitlines()
     assert lines[0] == f"checkpoint {tiny_checkpoint}, 8 sources of {corpus_path}, beam 1"
     assert [line[:26].strip() for line in lines[2:]] == [
-        "as written", "ALL CAPS, read as is", "ALL CAPS, truecased", "Title Case, read as is", "Title Case, truecased"]
+        "as written", "ALL CAPS, read as is", "ALL CAPS, truecased", "Title Case, read as is", "Title Case, truecased",
+        "lower case, read as is", "lower case, truecased", "lower-case start, as is", "lower-case start, capital"]
     rows = json.loads(report.read_text())["rows"]
     assert rows[0]["bleu_lc"] == 100.0                              # the model knows these 8 by heart
+    assert rows[6]["bleu_lc"] > rows[5]["bleu_lc"]                  # lower case: truecasing helps
     assert rows[1]["outputs_all_caps"] == rows[2]["outputs_all_caps"] == 1.0
     assert rows[0]["outputs_all_caps"] == 0.0
 

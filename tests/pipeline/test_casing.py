@@ -1,10 +1,12 @@
-"""pipeline/casing.py: recognizing ALL CAPS and headline style, and putting outputs into it."""
+"""pipeline/casing.py: recognizing ALL CAPS, headline and lower-case style, and putting outputs into it."""
 
 import random
 
 import pytest
 
-from pipeline.casing import apply_style, augment_case, respellings, sharp_s_regions, style, title_case, truecase
+from pipeline.casing import (
+    apply_style, augment_case, capital_start, respellings, sharp_s_regions, style, title_case, truecase,
+)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -20,6 +22,11 @@ from pipeline.casing import apply_style, augment_case, respellings, sharp_s_regi
     ("Das ist gut.", "normal"),
     ("", "normal"),
     ("⦅X1⦆ ⦅N1⦆", "normal"),
+    ("hast du morgen zeit?", "lower"),
+    ("das kostet ⦅N1⦆ euro", "lower"),
+    ("danke schön", "normal"),                          # too short to tell
+    ("leider funktioniert die Heizung nicht.", "normal"),  # a lower-case start only: capital_start
+    ("ok 123 456 789", "normal"),                       # one word
 ])
 def test_style(text, expected):
     assert style(text) == expected
@@ -31,14 +38,32 @@ def test_style(text, expected):
     ("new rules for the rail traffic", "title", "New Rules for the Rail Traffic"),
     ("a guide to the city of the future", "title", "A Guide to the City of the Future"),
     ("It's done.", "normal", "It's done."),
+    ("Do you have time tomorrow?", "lower", "Do you have time tomorrow?"),  # English capitalizes
 ])
 def test_apply_style(output, text_style, expected):
     assert apply_style(output, text_style) == expected
 
 
 def test_apply_style_rejects_unknown_style():
-    with pytest.raises(ValueError, match=r"^style must be one of normal, upper, title, got 'shout'$"):
+    with pytest.raises(ValueError, match=r"^style must be one of normal, upper, title, lower, got 'shout'$"):
         apply_style("x", "shout")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("leider funktioniert die Heizung nicht.", "Leider funktioniert die Heizung nicht."),
+    ("„ich komme morgen“, sagte sie.", "„Ich komme morgen“, sagte sie."),
+    ("  über ⦅N1⦆ Leute kamen.", "  Über ⦅N1⦆ Leute kamen."),
+    ("Leider nicht.", "Leider nicht."),
+    ("iPhone ist kaputt.", "iPhone ist kaputt."),         # a capital inside: a name as written
+    ("eBay hat geschrieben.", "eBay hat geschrieben."),
+    ("e-Mail ist da.", "e-Mail ist da."),
+    ("⦅N1⦆ kommen morgen.", "⦅N1⦆ kommen morgen."),
+    ("3 äpfel", "3 äpfel"),
+    ("", ""),
+])
+def test_capital_start(text, expected):
+    assert capital_start(text) == expected
+    assert len(capital_start(text)) == len(text)
 
 
 def test_title_case():

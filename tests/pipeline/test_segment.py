@@ -57,6 +57,10 @@ def whole(text: str) -> tuple[int, int]:
     ("Er sagte: „Komm!“ Dann ging er.", ["Er sagte: „Komm!“", "Dann ging er."]),
     ("Ich weiß nicht... Vielleicht.", ["Ich weiß nicht...", "Vielleicht."]),
     ("Das ist gut. und dann?", ["Das ist gut. und dann?"]),
+    # a line without a single capital (chat) starts its sentences in lower case; abbreviations hold
+    ("geht leider nicht. bin krank! bis morgen?", ["geht leider nicht.", "bin krank!", "bis morgen?"]),
+    ("das kostet ca. zehn euro. danke", ["das kostet ca. zehn euro.", "danke"]),
+    ("siehe z. b. seite drei. ok", ["siehe z. b. seite drei.", "ok"]),
     ("Es war spät. 20 Leute kamen.", ["Es war spät.", "20 Leute kamen."]),
     ("www.example.de ist eine Seite.", ["www.example.de ist eine Seite."]),
     # whitespace

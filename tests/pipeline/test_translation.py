@@ -262,3 +262,35 @@ def test_names_are_left_to_the_model_when_asked_or_in_capitals(span_translator):
     # The style is that of the words, not of a URL's lower-case letters.
     model_text = pipeline.model_input("ICH HEISSE KOWALCZYK, SIEHE https://x.org/pfad.").text
     assert PLACEHOLDER_RE.findall(model_text) == ["⦅X1⦆"] and model_text.endswith(" ⦅X1⦆.")
+
+
+# ------------------------------------------------------------------- a sentence's lower-case start
+
+@pytest.fixture(scope="module")
+def tiny(tiny_checkpoint) -> Pipeline:
+    return Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(beam_size=1))
+
+
+def test_a_lower_case_start_is_read_with_its_capital(tiny, pairs40):
+    """A letter's body starts in lower case after the salutation's comma: the model reads each such
+    sentence with its capital (casing.capital_start), as it learned them; Options(caps="as_is") does not."""
+    # those with a capital left (a noun): the others are all lower case, truecased (below)
+    pairs = [(de[0].lower() + de[1:], en) for de, en in pairs40 if any(c.isupper() for c in de[1:])]
+    assert len(pairs) >= 25
+    assert tiny.translate([de for de, _ in pairs]) == [en for _, en in pairs]
+    assert tiny.translate(["Guten Morgen.\n\nich habe Hunger.\nwir gehen nach Hause."]) == [
+        "Good morning.\n\nI am hungry.\nWe are going home."]
+    as_is = Pipeline(tiny.translator, Options(beam_size=1, caps="as_is"))
+    assert as_is.model_input("ich habe Hunger.").text == "ich habe Hunger."
+    assert tiny.model_input("ich habe Hunger.").text == "Ich habe Hunger."
+
+
+def test_all_lower_case_text_is_truecased(tiny):
+    """Chat in lower case is read as ALL CAPS is, in the casing the vocabulary knows (the tiny
+    vocabulary's choices; tests/pipeline/test_casing.py has a real one), and comes back as English
+    writes it."""
+    assert [tiny.model_input(t).text for t in ("wo ist der bahnhof?", "die katze schläft.")] == [
+        "Wo ist der Bahnhof?", "Die Katze schläft."]
+    assert tiny.translate(["wo ist der bahnhof?"]) == ["Where is the train station?"]
+    as_is = Pipeline(tiny.translator, Options(beam_size=1, caps="as_is"))
+    assert as_is.model_input("wo ist der bahnhof?").text == "wo ist der bahnhof?"
