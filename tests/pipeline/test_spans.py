@@ -361,6 +361,25 @@ def test_with_names(text, names):
     assert [s.start for s in found] == sorted(s.start for s in found)
 
 
+@pytest.mark.parametrize("text, names", [
+    ("Der ICE 578 nach Hamburg hat Verspätung.", ["ICE 578"]),
+    ("Mein Lexus RX 350, Baujahr 2015.", ["Lexus", "RX 350"]),
+    ("Flug LH\u00a0454 ist gelandet.", ["LH\u00a0454"]),
+    ("Die Operation 16 MOD 6 gibt 4 zurück.", ["MOD 6"]),
+    ("Die FDP 10 Prozent, die NFL 100 Jahre, die SPD 20 %.", ["FDP", "NFL", "SPD"]),   # counts of something
+    ("Die Zahl XY 3,5 und AB 12.5 und CD 7-8 und EF 9er.", ["XY", "AB", "CD", "EF"]),  # not an integer alone
+    ("Ich mag die NASA 2024 und Ämter 5.", ["NASA 2024"]),                               # unknown acronyms only
+])
+def test_an_unknown_acronym_and_its_number_are_one_name(text, names):
+    lexicon = Lexicon(["Der", "nach", "Hamburg", "hat", "Verspätung", "Mein", "Baujahr", "Flug", "ist", "gelandet",
+                       "Die", "Operation", "gibt", "zurück", "die", "Prozent", "Jahre", "Zahl", "und", "Ich", "mag",
+                       "Ämter"])
+    found = with_names(text, find_spans(text), lexicon.knows)
+    assert [s.text for s in found if s.kind == "name"] == names
+    assert [s.start for s in found] == sorted(s.start for s in found)
+    assert all(text[s.start:s.end] == s.text for s in found)
+
+
 def test_a_name_takes_in_its_unrepresentable_characters():
     text = "Ayşe und Zoë"
     spans = find_spans(text, lambda ch: ch not in "şë")
