@@ -494,6 +494,55 @@ def _addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     return found
 
 
+# A person introducing themselves names themselves: every capitalized word after "ich heiße", "er
+# heißt" (not "das heißt": "that means") or "mein Name ist" up to the clause's end is the name, a surname that is also a word too ("Ich heiße
+# Jürgen Koch." came out as "Jürgen cooking"). After "ich bin" only two or three such words: one
+# is as often a noun ("Ich bin Lehrer.").
+_INTRODUCTION = re.compile(
+    rf"(?<![\w-])(?:(?i:hei(?:ße|sse))|(?<![\w-])(?i:du|er|sie|wir|ihr)[ \t]+(?i:hei(?:ßt|sst|ßen|ssen))"
+    rf"|(?i:name)[ \t]+(?i:ist|lautet)|(?P<bin>(?i:bin)))"
+    rf"[ \t]+(?P<name>{_NAME_WORD}(?:[ \t]+{_NAME_WORD}){{0,2}})(?=[ \t]*(?:[,.!?;:)]|$)|[ \t]+[a-zäöüß])")
+
+
+def _introductions(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
+    """The names people give themselves in ``text`` ("Ich heiße Anna Koch"), outside ``taken``, as
+    one "name" span each."""
+    found = []
+    for match in _INTRODUCTION.finditer(text):
+        start, end = match.span("name")
+        if match["bin"] and len(match["name"].split()) < 2 or any(s < end and start < e for s, e in taken):
+            continue
+        found.append(Span(start, end, "name", match["name"]))
+    return found
+
+
+_SIGNATURE_LINE = re.compile(rf"[ \t]*(?:(?i:dein|deine|euer|eure|ihr|ihre)[ \t]+)?"  # "Dein Klaus": "Yours"
+                             rf"({_NAME_WORD}(?:[ \t]+{_NAME_WORD}){{0,2}})[ \t]*[.!]?[ \t]*")
+_CLOSING_LINE = re.compile(rf"[ \t\"'„“”‚‘’»«]*(?:{_CLOSING_RE.pattern})[ \t]*[,.!]?[ \t]*")
+
+
+def signature(text: str, start: int, end: int) -> Span | None:
+    """The writer's name on the line after a letter's closing ("Mit freundlichen Grüßen" /
+    "Anna Müller"), as a "name" span of ``text[start:end]`` (offsets relative to ``start``), where
+    that sentence is the whole line and one to three capitalized words; else None."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if text[line_start:start].strip() or text[end:line_end].strip() or line_start == 0:
+        return None
+    if (match := _SIGNATURE_LINE.fullmatch(text, start, end)) is None:
+        return None
+    before = text[:line_start - 1].rstrip()
+    closing = before[before.rfind("\n") + 1:]
+    if not _CLOSING_LINE.fullmatch(closing) or _CLOSINGS.get(_key(closing.strip(" \t,.!\"'„“”‚‘’»«")), "") not in _SIGNED:
+        return None
+    return Span(match.start(1) - start, match.end(1) - start, "name", match[1])
+
+
+# Closings that sign a letter, after which a line of names is the writer's (not "Gute Besserung").
+_SIGNED = frozenset({"Kind regards", "Best regards", "Warm regards", "Best wishes", "Regards"})
+
+
 def merge(spans: Sequence[Span], added: Sequence[Span]) -> list[Span]:
     """``spans`` with ``added`` (found outside them or around some of them: a glossary's terms,
     names, clock times, amounts, measures), in order: a span inside an added one is dropped, the
@@ -570,6 +619,8 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
     names = _letter_formula(text, taken)
     taken = sorted(taken + [(n.start, n.end) for n in names])
     names += _addresses(text, taken)
+    taken = sorted(taken + [(n.start, n.end) for n in names])
+    names += _introductions(text, taken)
     taken = sorted(taken + [(n.start, n.end) for n in names])
     for match in WORD.finditer(text):
         word, start, end = match[0], match.start(), match.end()

@@ -43,7 +43,7 @@ from .years import kept as years_kept, without_years
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
-    merge, oclock_spans, respell_abbreviations, restore, slot_key, slots_needed, spaced_spans, with_abbreviations,
+    merge, oclock_spans, respell_abbreviations, restore, signature, slot_key, slots_needed, spaced_spans, with_abbreviations,
     with_amounts, with_clock_times, with_names, with_ranges,
 )
 
@@ -283,6 +283,8 @@ class Pipeline:
         vocabulary without placeholders, translated parts with verbatim spans between them."""
         sentence = text[start:end]
         spans = self._spans(sentence, glossary, second_try)
+        if (name := signature(text, start, end)) is not None:  # the writer's name under a closing
+            spans = merge(spans, [name])
         if self.placeholders:
             groups = _slot_groups(sentence, spans)
             chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group],

@@ -6,7 +6,7 @@ from model.data.ding import Places
 from model.data.lexicon import Lexicon
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
-    english_clock_time, find_spans, glued_spans, mask, placeholder, respell_abbreviations, restore, slots_needed,
+    english_clock_time, find_spans, glued_spans, mask, placeholder, respell_abbreviations, restore, signature, slots_needed,
     with_abbreviations,
     leading_preposition, oclock_spans, takes_no_oclock, with_amounts, with_clock_times, with_names, with_ranges,
     wrong_before,
@@ -378,6 +378,44 @@ def test_an_unknown_acronym_and_its_number_are_one_name(text, names):
     assert [s.text for s in found if s.kind == "name"] == names
     assert [s.start for s in found] == sorted(s.start for s in found)
     assert all(text[s.start:s.end] == s.text for s in found)
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Ich heiße Jürgen Koch.", ["Jürgen Koch"]),                 # a surname that is also a word
+    ("Hallo, ich heisse Klaus Weber!", ["Klaus Weber"]),
+    ("Er heißt Thomas Müller und wohnt hier.", ["Thomas Müller"]),
+    ("Mein Name ist Koch.", ["Koch"]),
+    ("Ich bin Stefan Fischer, der Neue.", ["Stefan Fischer"]),
+    ("Ich bin Lehrer.", []),                                     # after "bin", one word is a noun as often
+    ("Das heißt Hunger.", []),                                   # "that means"
+    ("Was heißt Liebe?", []),
+    ("Ich heiße Anna Maria Berta Koch.", ["Anna", "Maria", "Berta"]),  # more than three: no rule, the lexicon's names
+])
+def test_a_person_introducing_themselves_names_themselves(text, names):
+    lexicon = Lexicon(["Ich", "heiße", "Hallo", "ich", "heisse", "Er", "heißt", "und", "wohnt", "hier", "Mein",
+                       "Name", "ist", "bin", "der", "Neue", "Lehrer", "Das", "Hunger", "Was", "Liebe", "Koch",
+                       "Weber", "Müller", "Thomas", "Fischer", "Stefan", "Klaus"])
+    found = with_names(text, find_spans(text), lexicon.knows)
+    assert [s.text for s in found if s.kind == "name"] == names
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Mit freundlichen Grüßen\nAnna Müller", "Anna Müller"),
+    ("Viele Grüße,\n\nThomas Schmidt.", "Thomas Schmidt"),
+    ("Danke!\nLG\nPetra", "Petra"),
+    ("Beste Grüße\nDein Klaus", "Klaus"),                          # "Dein" is translated: "Your Klaus"
+    ("Gute Besserung\nAnna Müller", None),                        # a wish, not a closing that signs
+    ("Mit freundlichen Grüßen\nim Auftrag Anna Müller", None),   # not a line of names
+    ("Mit freundlichen Grüßen\nAnna Müller und Tom Berg Meier Schulz", None),
+    ("Anna Müller", None),                                       # no line before
+    ("Wir sehen uns.\nAnna Müller", None),
+])
+def test_the_line_after_a_closing_is_the_writers_name(text, expected):
+    start = text.rfind("\n") + 1
+    found = signature(text, start, len(text))
+    assert (found.text if found else None) == expected
+    if found:
+        assert text[start + found.start:start + found.end] == found.text and found.kind == "name"
 
 
 def test_a_name_takes_in_its_unrepresentable_characters():
