@@ -41,6 +41,10 @@ def translate():
     glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"))
     service = get_service()
     auto = req.source == "auto"  # sentences clearly in another language are then kept as they are
+    for k, text in enumerate(req.texts if auto else ()):  # nothing in it to translate from German
+        if (other := service.other_language(text, html=req.html)) is not None:
+            raise ApiError(400, f"Invalid request: {f'q[{k}]' if req.batch else 'q'} is in another language "
+                                f"({other[0]}, confidence {other[1]}): this service translates German (de) into English (en)")
     if req.alternatives and not req.html:  # LibreTranslate has no alternatives for html either
         texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives,
                                                                   keep_other_languages=auto, glossary=glossary)

@@ -166,21 +166,26 @@ class TranslationService:
         return sentences(text)
 
     def detect(self, texts: list[str]) -> list[dict[str, Any]]:
-        """LibreTranslate's /detect answer: the served languages, best first, confidence 0-100; for
-        several texts each language's mean confidence over the texts that have words."""
+        """LibreTranslate's /detect answer: the served languages (and another one a text is clearly
+        in), best first, confidence 0-100; for several texts each language's mean confidence over
+        the texts that have words."""
         found = [c for c in (language.detect(t) for t in texts) if c]
         if not found:
             return [dict(NOTHING_DETECTED)]
-        mean = {code: sum(dict(c)[code] for c in found) / len(found) for code in language.SERVED}
+        codes = {code for candidates in found for code, _ in candidates}  # the served ones, and others
+        mean = {code: sum(dict(c).get(code, 0.0) for c in found) / len(found) for code in codes}
         ranked = sorted(mean.items(), key=lambda pair: (-pair[1], pair[0] != "de"))
         return [{"confidence": round(confidence, 1), "language": code} for code, confidence in ranked]
 
     def detected_language(self, text: str, *, html: bool = False) -> dict[str, Any]:
         """The best candidate for one text, as /translate's ``detectedLanguage``; of an HTML
         document's text only (tag names and attributes are no evidence of its language)."""
-        if html:
-            text = "\n".join(part.text for part in parse_html(text) if isinstance(part, Segment))
-        return self.detect([text])[0]
+        return self.detect([_text_of(text, html)])[0]
+
+    def other_language(self, text: str, *, html: bool = False) -> tuple[str, float] | None:
+        """(code, confidence) of the language, neither German nor English, that ``text`` is clearly
+        written in (``language.other_language``), else None."""
+        return language.other_language(_text_of(text, html))
 
     def attention(self, text: str) -> dict[str, Any]:
         """Attention behind the translation of ``text`` (one sentence), weights rounded to 4 places."""
@@ -243,6 +248,11 @@ class TranslationService:
 # LibreTranslate answers {"confidence": 0.0, "language": "en"} when it detects nothing; here the
 # text is then translated as German (the only source language), so that is what is reported.
 NOTHING_DETECTED = {"confidence": 0.0, "language": "de"}
+
+
+def _text_of(text: str, html: bool) -> str:
+    """An HTML document's text only (tag names and attributes are no evidence of its language)."""
+    return "\n".join(part.text for part in parse_html(text) if isinstance(part, Segment)) if html else text
 
 
 def _per_text(mixed: list[language.Mixed], flat: list) -> list[list]:

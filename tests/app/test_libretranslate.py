@@ -45,6 +45,25 @@ def test_detect(client, how, q, best):
     assert body[0]["confidence"] >= 90 and abs(sum(c["confidence"] for c in body) - 100) <= 0.1
 
 
+FRENCH = "Bonjour, je voudrais réserver une table pour deux personnes ce soir."
+
+
+def test_detect_names_another_language(client):
+    body = client.post("/detect", json={"q": FRENCH}).get_json()
+    assert body[0] == {"confidence": 100.0, "language": "fr"}
+    assert sorted(c["language"] for c in body[1:]) == ["de", "en"]
+
+
+@pytest.mark.parametrize("q, where", [(FRENCH, "q"), (["Es regnet.", FRENCH], "q[1]")])
+def test_auto_source_refuses_another_language_by_name(client, q, where):
+    response = client.post("/translate", json={"q": q, "source": "auto", "target": "en"})
+    assert response.status_code == 400
+    assert response.get_json() == {"error": f"Invalid request: {where} is in another language (fr, confidence 100.0): "
+                                            "this service translates German (de) into English (en)"}
+    # Named as German, it is translated as German: the caller said so.
+    assert client.post("/translate", json={"q": q, "source": "de", "target": "en"}).status_code == 200
+
+
 def test_detect_exact_answer(client):
     assert client.post("/detect", json={"q": GERMAN}).get_json() == [{"confidence": 100.0, "language": "de"},
                                                                       {"confidence": 0.0, "language": "en"}]

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from pipeline import language
-from pipeline.language import Mixed, Stretch, detect, is_clearly_not_german, split_languages
+from pipeline.language import Mixed, Stretch, detect, is_clearly_not_german, other_language, split_languages
 
 # Our own sentences, a German one and its English counterpart on each line.
 PAIRS = [
@@ -66,6 +66,24 @@ def test_detect_ranks_the_served_languages(text):
 def test_detect_is_confident_on_sentences_and_not_on_names():
     assert detect("Das Wetter ist heute wirklich schön.") == [("de", 100.0), ("en", 0.0)]
     assert detect("Tom") == [("de", 50.0), ("en", 50.0)]  # no evidence either way: German first
+
+
+@pytest.mark.parametrize("text, code", list(zip(OTHER_LANGUAGES + ["Bonjour, je voudrais réserver une table pour ce soir."],
+                                                 ["fr", "it", "pl", "fr"])))
+def test_another_language_comes_first_by_its_code(text, code):
+    other = other_language(text)
+    assert other is not None and other[0] == code and 60 <= other[1] <= 100
+    candidates = detect(text)
+    assert candidates[0] == other and sorted(c for c, _ in candidates[1:]) == list(language.SERVED)
+    assert all(confidence < 5 for _, confidence in candidates[1:])
+
+
+@pytest.mark.parametrize("text", GERMAN + ENGLISH + AMBIGUOUS + ["Merci beaucoup", "Dank je wel, tot morgen!",
+                                                                 "Luxemburgisch; Lëtzebuergesch"])
+def test_german_english_and_short_or_close_texts_are_no_other_language(text):
+    """German and English never; two words are too few to tell ("Merci beaucoup"), and Dutch this
+    close to German is left to the served ranking."""
+    assert other_language(text) is None
 
 
 @pytest.mark.parametrize("text", ["", "   \n", "12345", "3,5 + 4 = 7,5", "🎉🎉", "https://example.org/english/words",
