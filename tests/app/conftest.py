@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def app_config(tiny_checkpoint, corpus_path, tmp_path_factory) -> dict:
-    """Every setting spelled out, so that variables in the developer's environment cannot leak in."""
+    """Every setting spelled out, so that variables in the developer's environment cannot leak in.
+    The PyTorch engine: tests of CTranslate2 in the app ask for ENGINE="ct2" themselves, and the
+    release model as served is tested in tests/test_release.py."""
     config = dict(DEFAULTS)
     config.update(
         TESTING=True,
@@ -29,6 +31,7 @@ def app_config(tiny_checkpoint, corpus_path, tmp_path_factory) -> dict:
         CORPUS_PATH=str(corpus_path),
         MODEL_CARD_PATH=str(tmp_path_factory.mktemp("card") / "MODEL_CARD.md"),  # absent
         DEVICE="cpu",
+        ENGINE="torch",
         BEAM_SIZE=1,
         # create_app sets torch's process-wide thread count: keep whatever the test process uses.
         TORCH_THREADS=torch.get_num_threads(),

@@ -1,34 +1,31 @@
 """Glossaries in the web service (app/glossaries.py): POST/GET /glossaries, GET/DELETE
-/glossaries/<id> on a real SQLite database, their errors, API keys, the settings, and /translate's
-``glossary`` (inline or stored), all on the release model (CTranslate2, beam 4, as served)."""
+/glossaries/<id> on a real SQLite database, their errors, API keys, the settings, and the glossaries
+/translate refuses, on the tiny model. What the release model writes with a glossary (inline or
+stored, in forms, HTML and files): tests/test_release.py."""
 
 from __future__ import annotations
 
 import sqlite3
 
 import pytest
-import torch
 
 from app import create_app
 from app.glossaries import SqliteGlossaryStore
 from app.service import StartupError
-from app.settings import DEFAULTS
 
 ENTRIES = {"Rechnung": "invoice", "Termin": "appointment"}  # in key order: the test client sorts JSON keys
 UNKNOWN = "AAAAAAAAAAAAAAAA"
 
 
 @pytest.fixture(scope="module")
-def config(tmp_path_factory, release_checkpoint) -> dict:
-    """Every setting spelled out (none from the environment): the release model as served."""
-    return {**DEFAULTS, "TESTING": True, "MODEL_PATH": str(release_checkpoint), "ENGINE": "ct2", "BEAM_SIZE": 4,
-            "DEVICE": "cpu", "TORCH_THREADS": torch.get_num_threads(), "CORPUS_PATH": "",
-            "MODEL_CARD_PATH": str(tmp_path_factory.mktemp("card") / "MODEL_CARD.md"),
-            "GLOSSARY_DB": str(tmp_path_factory.mktemp("glossaries") / "glossaries.sqlite3")}
+def config(app_config, tmp_path_factory) -> dict:
+    """The tests' settings (the tiny checkpoint on the PyTorch engine) with a glossary database of
+    this module's own."""
+    return {**app_config, "GLOSSARY_DB": str(tmp_path_factory.mktemp("glossaries") / "glossaries.sqlite3")}
 
 
 @pytest.fixture(scope="module")
-def release_app(config):
+def glossary_app(config):
     return create_app(config)
 
 
@@ -39,16 +36,11 @@ def make_app(config):
 
 
 @pytest.fixture
-def client(release_app, tmp_path, monkeypatch):
-    """The release app with an empty glossary store of its own."""
-    glossaries = release_app.extensions["glossaries"]
+def client(glossary_app, tmp_path, monkeypatch):
+    """The module's app with an empty glossary store of its own."""
+    glossaries = glossary_app.extensions["glossaries"]
     monkeypatch.setattr(glossaries, "store", SqliteGlossaryStore(tmp_path / "glossaries.sqlite3", max_glossaries=1000))
-    return release_app.test_client()
-
-
-@pytest.fixture(scope="module")
-def release_client(release_app):
-    return release_app.test_client()
+    return glossary_app.test_client()
 
 
 def stored_names(client) -> list[str]:
@@ -61,15 +53,6 @@ def create(client, entries=ENTRIES, name="Praxis", **extra):
     response = client.post("/glossaries", json={"name": name, "entries": entries, **extra})
     assert response.status_code == 201, response.get_json()
     return response.get_json()
-
-
-def translate(client, q, glossary=None, **extra):
-    body = {"q": q, "source": "de", "target": "en", **extra}
-    if glossary is not None:
-        body["glossary"] = glossary
-    response = client.post("/translate", json=body)
-    assert response.status_code == 200, response.get_json()
-    return response.get_json()["translatedText"]
 
 
 # ------------------------------------------------------------------------------ the API
@@ -291,69 +274,3 @@ def test_bad_glossaries_for_translate_are_refused_with_a_reason(client, glossary
     response = client.post("/translate", json={"q": "Ich habe einen Termin.", "source": "de", "target": "en",
                                                "glossary": glossary})
     assert (response.status_code, response.get_json()) == (status, {"error": message})
-
-
-def test_the_release_model_writes_an_inline_glossary_term(release_client):
-    assert "appointment" in translate(release_client, "Ich habe morgen einen Termin.", {"Termin": "appointment"})
-    out = translate(release_client, "Die Rechnung ist bezahlt.", {"Rechnung": "invoice"})
-    assert out.startswith("The invoice "), out
-    assert "invoice" not in translate(release_client, "Die Rechnung ist bezahlt.")
-
-
-def test_every_inflected_form_gets_the_term_in_its_number(release_client):
-    glossary = {"Termin": "meeting", "Arzt": "physician"}
-    texts = ["Ich habe morgen einen Termin.", "Die Termine für nächste Woche stehen fest.",
-             "Bei so vielen Terminen verliere ich den Überblick.", "Wegen des Termins muss ich früher gehen.",
-             "Die Ärzte arbeiten oft am Wochenende.", "Ich war gestern beim Arzt."]
-    outs = translate(release_client, texts, glossary)
-    expected = ["meeting", "meetings", "meetings", "meeting", "physicians", "physician"]
-    for text, out, word in zip(texts, outs, expected):
-        words = out.lower().replace(".", " ").replace(",", " ").split()
-        assert word in words, (text, out)
-
-
-def test_a_stored_glossary_by_its_id(release_client):
-    stored = create(release_client, {"Termin": "appointment", "Rechnung": "invoice"})
-    outs = translate(release_client, ["Ich habe morgen einen Termin.", "Bitte schicken Sie alle Rechnungen."],
-                     stored["id"])
-    assert "appointment" in outs[0] and "invoices" in outs[1], outs
-    assert release_client.delete(f"/glossaries/{stored['id']}").status_code == 204
-    response = release_client.post("/translate", json={"q": "Hallo", "source": "de", "target": "en",
-                                                       "glossary": stored["id"]})
-    assert response.status_code == 404
-
-
-def test_the_glossary_applies_to_forms_html_auto_and_alternatives(release_client):
-    response = release_client.post("/translate", data={"q": "Die Termine sind morgen.", "source": "de", "target": "en",
-                                                       "glossary": '{"Termin": "meeting"}'})
-    assert "meetings" in response.get_json()["translatedText"]
-    out = translate(release_client, "<p>Die <b>Termine</b> sind morgen.</p>", {"Termin": "meeting"}, format="html")
-    assert "<b>meetings</b>" in out, out
-    # the English sentence is long enough to be carried over unchanged (pipeline.language.MIN_WORDS)
-    response = release_client.post("/translate", json={"q": "Ich habe einen Termin. This sentence stays in English.",
-                                                       "source": "auto", "target": "en",
-                                                       "glossary": {"Termin": "meeting"}, "alternatives": 2})
-    body = response.get_json()
-    assert "meeting" in body["translatedText"] and body["translatedText"].endswith(" This sentence stays in English.")
-    assert all("meeting" in alternative for alternative in body["alternatives"]), body
-
-
-def test_an_empty_glossary_is_no_glossary(release_client):
-    texts = ["Ich habe morgen einen Termin.", "Wo ist der Bahnhof?"]
-    assert translate(release_client, texts, {}) == translate(release_client, texts) == \
-        translate(release_client, texts, "")
-
-
-def test_translate_file_takes_a_glossary(release_client):
-    import io
-
-    response = release_client.post("/translate_file", data={
-        "file": (io.BytesIO("Ich habe morgen einen Termin.\nDie Rechnungen sind da.\n".encode()), "brief.txt"),
-        "source": "de", "target": "en", "glossary": '{"Termin": "meeting", "Rechnung": "invoice"}'})
-    assert response.status_code == 200, response.get_json()
-    url = response.get_json()["translatedFileUrl"]
-    text = release_client.get(url[url.index("/download_file/"):]).get_data(as_text=True)
-    assert "meeting" in text and "invoices" in text, text
-    response = release_client.post("/translate_file", data={
-        "file": (io.BytesIO(b"Hallo"), "brief.txt"), "source": "de", "target": "en", "glossary": UNKNOWN})
-    assert (response.status_code, response.get_json()) == (404, {"error": f"Glossary {UNKNOWN!r} not found"})

@@ -1,6 +1,7 @@
-"""app/inspector.py: /api/sentences, /api/explain, /api/complete and /api/beam on the tiny model of
-tests/conftest.py (and, for placeholders, the tiny span model of tests/pipeline/conftest.py).
-/api/explain with a given translation: test_explain_translation.py."""
+"""app/inspector.py: /api/sentences, /api/explain, /api/complete and /api/beam on the tiny models of
+tests/conftest.py (for placeholders, the tiny span model). /api/explain with a given translation:
+test_explain_translation.py. The inspector on the release model (spans and casing, unpunctuated
+sentences, alternatives): tests/test_release.py."""
 
 from __future__ import annotations
 
@@ -50,8 +51,11 @@ def post(client, path, **body):
     return response.get_json()
 
 
-def translate(client, q):
-    return post(client, "/translate", q=q, source="de", target="en")["translatedText"]
+def translate(client, q, glossary=None, **extra):
+    """/translate's translatedText for q (a text or a list), with a glossary (inline or an id) where given."""
+    if glossary is not None:
+        extra["glossary"] = glossary
+    return post(client, "/translate", q=q, source="de", target="en", **extra)["translatedText"]
 
 
 def check_explanation(body, q):
@@ -411,140 +415,3 @@ def test_bench_runs_on_the_tiny_model(tiny_checkpoint, tmp_path):
     assert [row["endpoint"] for row in rows] == ["/translate", "/api/explain", "/api/complete", "/api/beam",
                                                 "/api/explain +translation"]
     assert all(0 < row["median_ms"] <= row["p90_ms"] and row["calls"] == 2 for row in rows)
-
-
-# ------------------------------------------------------------- spans and casing as /translate has them
-
-CAPS_WITH_SPANS = "SCHREIBEN SIE AN Anna.Berg@Example.de ODER ZAHLEN SIE 1.450 EURO AUF https://x.org/Path?Id=7"
-SPANS_AS_WRITTEN = ("Anna.Berg@Example.de", "1,450", "https://x.org/Path?Id=7")
-
-
-@pytest.fixture(scope="module")
-def release_client(app_config, release_checkpoint):
-    """The app on the shipped model, whose vocabulary has placeholders and which copies them."""
-    return create_app({**app_config, "MODEL_PATH": str(release_checkpoint), "BEAM_SIZE": 4}).test_client()
-
-
-def test_translate_keeps_spans_of_all_caps_input(release_client):
-    translation = translate(release_client, CAPS_WITH_SPANS)
-    assert all(span in translation for span in SPANS_AS_WRITTEN), translation
-    assert translation.startswith("WRITE TO ")
-
-
-@pytest.mark.parametrize("endpoint", ENDPOINTS)
-def test_inspector_keeps_spans_of_all_caps_input_as_translate_does(release_client, endpoint):
-    """The inspector's model input and restoring are the pipeline's (Pipeline.model_input and
-    finish): an ALL-CAPS text's URL, e-mail address and number come back as written, and the
-    capitals go to the words only (the winner of /api/beam once gave HTTPS://X.ORG/PATH)."""
-    if endpoint == "/api/explain":
-        outputs = [post(release_client, endpoint, q=CAPS_WITH_SPANS)["translation"],
-                   post(release_client, endpoint, q=CAPS_WITH_SPANS,
-                        translation="WRITE TO Anna.Berg@Example.de OR PAY 1,450 EUROS TO https://x.org/Path?Id=7")
-                   ["translation"]]
-    elif endpoint == "/api/complete":
-        # Completions are the model's own, without the pipeline's placeholder repair: a span the
-        # model leaves out stays out, but none is ever altered.
-        outputs = [c["text"] for c in post(release_client, endpoint, q=CAPS_WITH_SPANS, prefix="Write to")["completions"]]
-        for output in outputs:
-            for span in SPANS_AS_WRITTEN:
-                assert span.lower() not in output.lower() or span in output, output
-        assert all(span in outputs[0] for span in SPANS_AS_WRITTEN[:2]), outputs[0]
-        return
-    else:
-        body = post(release_client, endpoint, q=CAPS_WITH_SPANS)
-        outputs = [body["winner"]["translation"]]
-        assert outputs[0].startswith("WRITE TO ")
-    assert outputs
-    for output in outputs:
-        assert all(span in output for span in SPANS_AS_WRITTEN), output
-
-
-# ------------------------------------------------- read as /translate reads it (the release model)
-
-def test_an_unpunctuated_sentence_is_scored_as_the_model_reads_it(release_client):
-    """The pipeline gives the model "Hallo." for "Hallo" and drops the stop it writes: the
-    inspector scores the words the same way (unclosed, v3.1 gave "Hello" 0.69% against 20.8%)."""
-    bare, closed = (post(release_client, "/api/explain", q=q) for q in ("Hallo", "Hallo."))
-    assert (bare["translation"], bare["target_words"]) == (translate(release_client, "Hallo"), ["Hi"])
-    assert closed["target_words"] == ["Hi", "."]
-    assert 0.1 < bare["confidence"][0] and 0.8 < bare["confidence"][0] / closed["confidence"][0] < 1.25
-    morning = post(release_client, "/api/explain", q="Guten Morgen")
-    assert morning["target_words"] == ["Good", "morning"] and min(morning["confidence"]) > 0.7
-    assert {(0, 0), (1, 1)} <= set(map(tuple, morning["alignment"]))  # Good-Guten, morning-Morgen
-    # Given the model's own translation, the same words and confidences (the stop put back to score it).
-    given = post(release_client, "/api/explain", q="Guten Morgen", translation=morning["translation"])
-    assert given["target_words"] == morning["target_words"]
-    assert all(abs(a - b) <= 1e-4 for a, b in zip(given["confidence"], morning["confidence"]))
-
-
-@pytest.mark.parametrize("q", ["Um 9:30 Uhr", "Guten Morgen", "Hallo"])
-def test_complete_and_beam_read_an_unpunctuated_sentence_as_translate_does(release_client, q):
-    translation = translate(release_client, q)
-    assert not translation.endswith(".")
-    completions = [c["text"] for c in post(release_client, "/api/complete", q=q, prefix="", n=6)["completions"]]
-    assert not any(c.endswith(".") for c in completions)  # the model's stop is dropped
-    beam = post(release_client, "/api/beam", q=q)
-    assert beam["source_pieces"][-1].endswith(".")
-    if q == "Um 9:30 Uhr":
-        # the PyTorch weights' best writes the time twice ("⦅N1⦆ o'clock at ⦅N1⦆."), and so do the other
-        # completions; /translate (CTranslate2) writes it once. The inspector shows the model's ranking
-        assert beam["winner"]["translation"] == completions[0] == "9:30 at 9:30"
-        assert completions[1] == "At 9:30 at 9:30" and translation == "At 9:30"
-    elif q == "Hallo":
-        # each completion is the best continuation of one first word, scored whole: "Hello" scores above
-        # the beam's "Hi", which /translate writes too
-        assert beam["winner"]["translation"] == translation == "Hi" and completions[:2] == ["Hello", "Hi"]
-    else:
-        assert beam["winner"]["translation"] == completions[0] == translation
-
-
-@pytest.mark.parametrize("q, words, pairs", [
-    ("Deshalb habe ich meinen Termin verpasst.", ["That's", "why", "I", "missed", "my", "appointment", "."],
-     {("That's", "Deshalb"), ("missed", "verpasst")}),
-    ("Um 8 Uhr", ["At", "8", "o'clock"], {("o'clock", "Uhr"), ("8", "8")}),
-    ("Ich weiß es nicht.", ["I", "don't", "know", "."], {("don't", "nicht"), ("know", "weiß")}),
-    ("Das ist Toms Buch.", ["This", "is", "Tom's", "book", "."], {("Tom's", "Toms"), ("book", "Buch")}),
-])
-def test_a_word_with_an_apostrophe_is_one_word(release_client, q, words, pairs):
-    body = post(release_client, "/api/explain", q=q)
-    check_explanation(body, q)
-    assert body["target_words"] == words
-    assert pairs <= {(body["target_words"][t], body["source_words"][s]) for t, s in body["alignment"]}
-    # its confidence is that of spelling the whole word: the product of its parts' (the model's words)
-    translator = release_client.application.extensions["translation_service"].translator
-    [(spans, parts)] = translator.word_confidences([q if q.endswith(".") else q + "."], [body["translation"] + (
-        "" if q.endswith(".") else ".")])
-    if "Uhr" not in q:
-        k = next(i for i, w in enumerate(words) if "'" in w)
-        assert body["confidence"][k] == pytest.approx(parts[k] * parts[k + 1] * parts[k + 2], abs=1e-4)
-
-
-@pytest.mark.parametrize("q", ["Um 9:30 Uhr", "Ich habe 1.450 Euro bezahlt", "Am 3. Mai um 9:30 Uhr",
-                               "Der Zug fährt um 7:30 ab. Schreib an anna@beispiel.de"])
-def test_no_placeholder_reaches_the_user(release_client, q):
-    """⦅N1⦆ is the model's; every answer shows the span it stands for (or a label)."""
-    answers = [post(release_client, "/api/explain", q=q), post(release_client, "/api/beam", q=q)]
-    for prefix in ("", answers[0]["target_words"][0] + " "):
-        answers.append(post(release_client, "/api/complete", q=q, prefix=prefix, n=6))
-    answers += [post(release_client, "/api/explain", q=q, translation=c["text"])
-                for c in answers[-1]["completions"][:3] if c["text"].strip()]
-    for answer in answers:
-        assert "⦅" not in json.dumps(answer, ensure_ascii=False)
-    beam = answers[1]
-    assert any(any(c.isdigit() for c in piece) for piece in beam["source_pieces"])
-
-
-def test_alternatives_are_whole_plausible_sentences(release_client):
-    """The issue's case: after "That's why I" the model once offered "It's why I missed my
-    appointment." and "IT missed my appointment." (a word glued onto "I", the prefix repeated)."""
-    q = "Deshalb habe ich meinen Termin verpasst."
-    glued = post(release_client, "/api/complete", q=q, prefix="That's why I", n=6)["completions"]
-    assert glued[0]["text"] == "That's why I missed my appointment."
-    assert not any("It's why" in c["text"] or "IT" in c["text"] or "why I" not in c["text"] for c in glued), glued
-    spaced = post(release_client, "/api/complete", q=q, prefix="That's why I ", n=6)["completions"]
-    texts = [c["text"] for c in spaced]
-    assert texts[0] == "That's why I missed my appointment." and len(texts) > 2
-    assert all(t.startswith("That's why I ") and t.endswith(" appointment.") for t in texts)  # whole sentences
-    scores = [c["score"] for c in spaced]
-    assert scores == sorted(scores, reverse=True) and scores[0] - scores[-1] <= inspection.SCORE_MARGIN
-    assert len({t.split()[3].casefold() for t in texts}) == len(texts)
