@@ -264,6 +264,19 @@ PIPELINE_EXAMPLES = [
     # a final ellipsis stays one (before: "Save As..", "He said nothing..": the model's doubled stop)
     ('Speichern unter …', 'Save As…'),
     ('Er sagte nichts …', 'He said nothing…'),
+    # a letter's body in lower case after the salutation (before: "I'm afraid heating in my apartment
+    # since Monday."), chat in lower case, and a train with its number (before: "The ICE 578 minutes
+    # amburgled about 45 minutes today.")
+    ('Sehr geehrter Herr Becker,\n\nleider funktioniert die Heizung in meiner Wohnung seit Montag nicht mehr.',
+     "Dear Mr Becker,\n\nUnfortunately, the heater hasn't worked in my apartment since Monday."),
+    ('leider geht das nicht. ich habe keine zeit.', "I'm afraid this isn't working. I don't have time."),
+    ('Der ICE 578 nach Hamburg hat heute etwa 45 Minuten Verspätung.',
+     'The ICE 578 to Hamburg is about 45 minutes late today.'),
+    # names people give themselves, and the writer's under a closing (before: "Jürgen cooking",
+    # "Anna refuses", "Tom is Smith")
+    ('Ich heiße Jürgen Koch.', 'My name is Jürgen Koch.'),
+    ('Mit freundlichen Grüßen\nAnna Müller', 'Kind regards\nAnna Müller'),
+    ('Viele Grüße\nThomas Schmidt', 'Best regards\nThomas Schmidt'),
     # still wrong, quoted in the model card
     ('Verlauf löschen', 'Delete gradient'),
 ]
