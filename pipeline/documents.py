@@ -23,7 +23,8 @@ sentences go to the model as one batch.
 
 - ``.txt`` (UTF-8, with or without a BOM): every line is translated on its own; indentation,
   trailing spaces, blank lines and line endings (``\\n`` or ``\\r\\n``) stay exactly as written.
-- ``.html``: the whole document through ``pipeline.markup`` (tags and attributes byte for byte).
+- ``.html``: the whole document through ``pipeline.markup`` (tags and attributes byte for byte,
+  but a German ``lang`` says "en").
 - ``.docx``: read with python-docx; nothing in the file is ever executed, and a macro-enabled
   document is refused by python-docx as not being a Word document. See ``_WordDocument``.
 - ``.po``/``.pot``: a gettext catalog whose ``msgid`` is German, read with polib: the output is the
@@ -34,7 +35,8 @@ sentences go to the model as one batch.
 - ``.json``: a localization file (nested objects of strings, as i18next, FormatJS, vue-i18n and
   Chrome's messages use): keys stay, string values are translated. See ``_JsonStrings``.
 - ``.odt``/``.odp``: OpenDocument, content.xml read with lxml (no odfpy: see ``_OpenDocument``'s
-  notes), paragraphs translated as a .docx's are; every other zip member byte for byte.
+  notes), paragraphs translated as a .docx's are; every other zip member byte for byte, but for a
+  German language in styles.xml and meta.xml, which says English (``_odf_english``).
 - ``.pptx``: read with python-pptx; the paragraphs of slides and speaker notes, as a .docx's.
 - ``.epub``: each content document's body as an .html file (no ebooklib: it is AGPL).
 - ``.pdf``: the text of each page, extracted with pypdf, translated into a .docx (python-docx):
@@ -71,6 +73,7 @@ import docx
 from docx.oxml import OxmlElement
 from lxml import etree
 
+from .markup import english_lang
 from .segment import lines_like
 
 FORMATS = (".docx", ".epub", ".html", ".json", ".md", ".odp", ".odt", ".pdf", ".po", ".pot", ".pptx", ".srt", ".txt",
@@ -657,16 +660,41 @@ class _WordDocument:
         outputs = translate(["".join(para.html) for para in self.paragraphs], html=True) if self.paragraphs else []
         for para, output in zip(self.paragraphs, outputs, strict=True):
             _rebuild(para, output)
+        self.english_language()
         out = io.BytesIO()
         self.document.save(out)
         return out.getvalue()
+
+    def english_language(self) -> None:
+        """The translation's language where the document names German: its runs' and styles'
+        w:lang, the theme's w:themeFontLang and the core properties' language."""
+        for part in self.document.part.package.iter_parts():
+            element = getattr(part, "element", None)
+            if element is None or not hasattr(element, "iter"):
+                continue
+            for lang in element.iter(_W + "lang", _W + "themeFontLang"):
+                for name in (_W + "val", _W + "eastAsia", _W + "bidi"):
+                    if _german_tag(lang.get(name)):
+                        lang.set(name, "en-US")
+            for language in element.iter(_DC + "language"):   # docProps/core.xml, where there is one
+                if _german_tag(language.text):
+                    language.text = "en-US"
+
+
+_DC = "{http://purl.org/dc/elements/1.1/}"
+
+
+def _german_tag(tag: str | None) -> bool:
+    """Whether a language tag ("de", "de-DE", "de_AT") is German."""
+    return (tag or "").strip().lower().replace("_", "-").split("-")[0] == "de"
 
 
 # ------------------------------------------------------------------------------------ .odt / .odp
 #
 # OpenDocument text and presentations: zipfile and lxml, not odfpy. Only content.xml holds the
 # text to translate, and every other member (pictures, styles.xml, meta.xml, settings, the
-# thumbnail, macros, which are never run) must come back byte for byte: zipfile gives exactly
+# thumbnail, macros, which are never run) must come back byte for byte (a German fo:language or
+# dc:language aside, _odf_english): zipfile gives exactly
 # that, where odfpy (last released in 2020) loads the whole package into its own object model and
 # writes every part back itself; lxml is already the XML library under python-docx and python-pptx.
 #
@@ -855,7 +883,38 @@ class _OpenDocument:
         for para, output in zip(self.paragraphs, outputs, strict=True):
             _odf_rebuild(para, output)
         content = etree.tostring(self.root, xml_declaration=True, encoding="UTF-8")
-        return _rezip(self.archive, {"content.xml": content}, mimetype_first=True)
+        changed = {"content.xml": _odf_english(content)}
+        for name in ("styles.xml", "meta.xml"):   # where the default language and the document's are
+            if name in self.archive.namelist():
+                english = _odf_english(self.archive.read(name))
+                if english != self.archive.read(name):
+                    changed[name] = english
+        return _rezip(self.archive, changed, mimetype_first=True)
+
+
+# The translation's language in the document's metadata: a German fo:language (with its country)
+# in a style and a German dc:language say English, so that spelling checkers and screen readers
+# treat the text as English. Nothing else of those members changes.
+_ODF_TAG = re.compile(r"<[A-Za-z][^<>]*+>")
+_FO_GERMAN = re.compile(r"""(?<=\s)(fo:language=)(["'])de\2""")
+_FO_COUNTRY = re.compile(r"""(?<=\s)(fo:country=)(["'])[A-Za-z]{2}\2""")
+
+
+def _odf_english(xml: bytes) -> bytes:
+    """``xml`` (UTF-8) with German language attributes and dc:language made English."""
+    try:
+        text = xml.decode("utf-8")
+    except UnicodeDecodeError:
+        return xml
+
+    def tag(match: re.Match[str]) -> str:
+        if not _FO_GERMAN.search(match[0]):
+            return match[0]
+        english = _FO_GERMAN.sub(lambda m: f"{m[1]}{m[2]}en{m[2]}", match[0])
+        return _FO_COUNTRY.sub(lambda m: f"{m[1]}{m[2]}US{m[2]}", english)
+
+    english = _DC_GERMAN.sub(r"\1en\2", _ODF_TAG.sub(tag, text) if "fo:language" in text else text)
+    return xml if english == text else english.encode("utf-8")
 
 
 # ------------------------------------------------------------------------------------------ .pptx
@@ -996,6 +1055,10 @@ def _body(text: str) -> tuple[int, int] | None:
     return (opening.end(), end.start()) if end is not None else None
 
 
+_DC_GERMAN = re.compile(r"(<(?:[A-Za-z_][\w.-]*:)?language\b[^<>]*+>)[ \t\r\n]*+de(?:[-_][A-Za-z0-9]+)*+[ \t\r\n]*+(</)",
+                        re.IGNORECASE)   # the package's <dc:language>de-DE</dc:language>
+
+
 class _Epub:
     def __init__(self, data: bytes, budget: _Budget):
         self.archive = archive = _unzip(data, ".epub", budget)
@@ -1008,6 +1071,7 @@ class _Epub:
         if package is None or package.tag != _OPF + "package":
             raise DocumentError("file is not a valid .epub document: it has no package document")
         names = set(archive.namelist())
+        self.package = (path, _member(archive, path, ".epub"))
         documents = []
         for item in package.iter(_OPF + "item"):
             href = posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(item.get("href", ""))))
@@ -1036,8 +1100,16 @@ class _Epub:
 
     def translate(self, translate: Translate) -> bytes:
         outputs = translate([body for _, _, body, _ in self.bodies], html=True) if self.bodies else []
-        changed = {name: (before + output + after).encode("utf-8")
+        # The head's lang (the body's own are translate_html's) and the package's dc:language say English.
+        changed = {name: (english_lang(before) + output + after).encode("utf-8")
                    for (name, before, _, after), output in zip(self.bodies, outputs, strict=True)}
+        path, package = self.package
+        try:
+            english = _DC_GERMAN.sub(r"\1en\2", package.decode("utf-8")).encode("utf-8")
+        except UnicodeDecodeError:   # a package in another encoding keeps its metadata as written
+            english = package
+        if english != package:
+            changed[path] = english
         return _rezip(self.archive, changed, mimetype_first=True)
 
 

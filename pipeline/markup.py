@@ -55,6 +55,11 @@ _VOID = frozenset("area base embed img input param source track wbr".split())  #
 _WS = " \t\n\r\f"                  # HTML's whitespace: U+00A0 is text, not spacing
 _WS_RUN = re.compile(f"[{_WS}]+")
 _MAX_DEPTH = 100                   # inline elements nested deeper are kept as written, untranslated
+# A German lang or xml:lang in a start tag ("de", "de-DE", "de_AT"): the translation is English, and
+# a page that still says lang="de" is read out by screen readers with German pronunciation.
+_START_TAG = re.compile(r"<[A-Za-z][^<>]*+>")
+_GERMAN_LANG = re.compile(r"""(?<=[\s"'])((?:xml:)?lang[ \t\n\r\f]*+=[ \t\n\r\f]*+)(["']?)de(?:[-_][A-Za-z0-9]+)*+\2(?=[\s/>])""",
+                          re.IGNORECASE)
 
 
 class _Scanner(HTMLParser):
@@ -399,9 +404,18 @@ def parse_html(document: str) -> list[str | Segment]:
     return [part if isinstance(part, str) else _segment(part) for part in _segments(document)]
 
 
+def english_lang(markup: str) -> str:
+    """``markup`` with every German ``lang``/``xml:lang`` attribute of its start tags saying "en"."""
+    def english(tag: re.Match[str]) -> str:
+        return _GERMAN_LANG.sub(lambda m: f"{m[1]}{m[2]}en{m[2]}", tag[0])
+
+    return _START_TAG.sub(english, markup) if "lang" in markup.lower() else markup
+
+
 def translate_html(documents: Sequence[str],
                    translate: Callable[[list[str]], list[AlignedText]]) -> list[str]:
-    """Translate every document's segments with one call of ``translate`` and restore the markup."""
+    """Translate every document's segments with one call of ``translate`` and restore the markup,
+    its German ``lang`` attributes made English (``english_lang``)."""
     parsed = [parse_html(document) for document in documents]
     segments = [part for parts in parsed for part in parts if isinstance(part, Segment)]
     texts = [segment.text for segment in segments]
@@ -409,4 +423,5 @@ def translate_html(documents: Sequence[str],
     if len(results) != len(texts):
         raise ValueError(f"translate returned {len(results)} alignments for {len(texts)} texts")
     done = {id(segment): render_segment(segment, aligned) for segment, aligned in zip(segments, results)}
-    return ["".join(part if isinstance(part, str) else done[id(part)] for part in parts) for parts in parsed]
+    return ["".join(english_lang(part) if isinstance(part, str) else done[id(part)] for part in parts)
+            for parts in parsed]

@@ -83,7 +83,7 @@
     finish();
     reset();
     const f = file();
-    chosen.textContent = f ? f.name + " (" + size(f.size) + ")" : "No file chosen yet.";
+    chosen.textContent = f ? f.name + " (" + size(f.size) + ")" : "";  // the chooser says when none is
   }
 
   input.addEventListener("change", fileChosen);

@@ -378,6 +378,14 @@ def luminance(rgb: str) -> float:
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
+def hue(hex_colour: str) -> float:
+    """The hue of "#rrggbb" in degrees."""
+    import colorsys
+
+    r, g, b = (int(hex_colour.strip().lstrip("#")[k:k + 2], 16) / 255 for k in (0, 2, 4))
+    return 360 * colorsys.rgb_to_hls(r, g, b)[0]
+
+
 def contrast(a: str, b: str) -> float:
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
@@ -413,6 +421,12 @@ def test_the_theme_follows_the_system_with_readable_contrast(browser, live_serve
             page.locator(".js-plotly-plot, .beam-tree .node").first.wait_for()
         background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
         assert (luminance(background) < 0.05) if scheme == "dark" else (luminance(background) > 0.9), background
+        # The focus ring is no error: far in hue from the error colour (it was raspberry beside red).
+        focus, error = (page.evaluate(f"getComputedStyle(document.documentElement).getPropertyValue('{name}')")
+                        for name in ("--focus", "--error"))
+        assert min(abs(hue(focus) - hue(error)), 360 - abs(hue(focus) - hue(error))) >= 60, (focus, error)
+        r, g, b = (int(focus.strip().lstrip("#")[k:k + 2], 16) for k in (0, 2, 4))
+        assert contrast(f"rgb({r}, {g}, {b})", background) >= 3, focus  # a visible ring (WCAG 1.4.11)
         found = page.evaluate(COLORS, selectors)
         assert {s for s, _, _ in found} >= {s for s in selectors if "conf-" not in s}, path
         for selector, color, back in found:

@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 import pytest
 
 from model.inference.alignment import AlignedText
-from pipeline.markup import Segment, covered_words, parse_html, translate_html
+from pipeline.markup import Segment, covered_words, english_lang, parse_html, translate_html
 
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
          "track", "wbr"}
@@ -97,6 +97,26 @@ def test_attributes_kept_byte_for_byte():
     translate = Table({"Siehe hier.": ("See here.", [(0, 0), (1, 1), (2, 2)])})
     assert translate_html([doc], translate) == [
         """<p>See <a href="x?a=1&amp;b=2" class='k'  data-X = "&lt;1" >here</a>.</P >"""]
+
+
+def test_the_document_says_it_is_english():
+    doc = '<html lang="de-DE"><body><p xml:lang="de" lang=\'de\' class="k">Siehe hier.</p></body></html>'
+    translate = Table({"Siehe hier.": ("See here.", [(0, 0), (1, 1), (2, 2)])})
+    assert translate_html([doc], translate) == [
+        '<html lang="en"><body><p xml:lang="en" lang=\'en\' class="k">See here.</p></body></html>']
+
+
+@pytest.mark.parametrize("markup, expected", [
+    ('<span lang=de-AT>', '<span lang=en>'),
+    ('<P LANG="DE" ID=x>', '<P LANG="en" ID=x>'),
+    ('<p lang="fr">', '<p lang="fr">'),                          # another language: as written
+    ('<a hreflang="de" data-lang="de">', '<a hreflang="de" data-lang="de">'),  # not the element's language
+    ('<p title="lang=de">', '<p title="lang=de">'),              # inside another attribute's value
+    ('<html lang="deu">', '<html lang="deu">'),
+    ('Text lang="de" hier', 'Text lang="de" hier'),             # not a tag
+])
+def test_english_lang(markup, expected):
+    assert english_lang(markup) == expected
 
 
 def test_tag_follows_a_verb_that_moves():

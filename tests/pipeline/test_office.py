@@ -96,6 +96,54 @@ def test_odt_paragraphs_are_translated_in_place_with_spans_on_their_words():
     assert_mimetype_first_and_stored(out, b"application/vnd.oasis.opendocument.text")
 
 
+ODF_STYLE_NS = ('xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+                'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"')
+
+
+def test_an_odt_says_it_is_english_where_it_said_german():
+    """The default style's, a paragraph style's and the metadata's language: German becomes
+    English (spelling checkers and screen readers follow it); another language stays."""
+    german = '<style:text-properties fo:language="de" fo:country="DE"/>'
+    french = '<style:text-properties fo:language="fr" fo:country="FR"/>'
+    files = odf_members("<text:p>Guten Morgen.</text:p>")
+    files["content.xml"] = files["content.xml"].replace(b"office:version=", f"{ODF_STYLE_NS} office:version=".encode()).replace(
+        b"<office:body>", f'<office:automatic-styles><style:style style:name="P1">{german}</style:style>'
+                          f'<style:style style:name="P2">{french}</style:style></office:automatic-styles>'
+                          "<office:body>".encode())
+    files["styles.xml"] = files["styles.xml"].replace(b"<office:document-styles ", f"<office:document-styles {ODF_STYLE_NS} ".encode()).replace(
+        b"<office:master-styles>", f'<office:styles><style:default-style style:family="paragraph">{german}'
+                                   "</style:default-style></office:styles><office:master-styles>".encode())
+    files["meta.xml"] = files["meta.xml"].replace(b"<office:meta/>", b'<office:meta><dc:language xmlns:dc="http://purl.org/'
+                                                                     b'dc/elements/1.1/">de-DE</dc:language></office:meta>')
+    source = zip_file(files)
+    after = members(read(".odt", source).translate(Upper()))
+    english = german.replace('"de"', '"en"').replace('"DE"', '"US"')
+    assert english.encode() in after["content.xml"] and french.encode() in after["content.xml"]
+    assert after["styles.xml"] == files["styles.xml"].replace(german.encode(), english.encode())
+    assert after["meta.xml"] == files["meta.xml"].replace(b">de-DE<", b">en<")
+    assert {n: d for n, d in after.items() if n not in ("content.xml", "styles.xml", "meta.xml")} == {
+        n: d for n, d in files.items() if n not in ("content.xml", "styles.xml", "meta.xml")}
+
+
+def test_a_docx_says_it_is_english_where_it_said_german():
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    document = docx.Document()
+    for text, language in (("Guten Morgen.", "de-DE"), ("Bonjour.", "fr-FR")):
+        properties = document.add_paragraph(text).runs[0]._r.get_or_add_rPr()
+        lang = OxmlElement("w:lang")
+        lang.set(qn("w:val"), language)
+        properties.append(lang)
+    document.core_properties.language = "de-AT"
+    data = io.BytesIO()
+    document.save(data)
+    out = docx.Document(io.BytesIO(read(".docx", data.getvalue()).translate(Upper())))
+    assert [(p.text, p.runs[0]._r.rPr.find(qn("w:lang")).get(qn("w:val"))) for p in out.paragraphs] == [
+        ("GUTEN MORGEN.", "en-US"), ("BONJOUR.", "fr-FR")]
+    assert out.core_properties.language == "en-US"
+
+
 def test_odt_formatting_follows_a_word_that_moves():
     body = '<text:p>Ich habe das Buch <text:span text:style-name="T1">gelesen</text:span>.</text:p>'
     out = read(".odt", odf_file(body)).translate(Upper(MOVING))
@@ -206,10 +254,13 @@ def test_epub_bodies_are_translated_as_html_and_the_rest_is_byte_for_byte():
     chapter = after["OEBPS/Text/kapitel 1.xhtml"]
     assert chapter == before["OEBPS/Text/kapitel 1.xhtml"].replace(CHAPTER.encode(), (
         '<h1 id="k1">DAS WETTER</h1>\n<p>DIE KATZE <b>SCHLÄFT</b> &amp; TRÄUMT.</p>\n'
-        '<p><img src="../bild.png" alt="Bild"/></p>').encode())    # the head, with its title, as written
+        '<p><img src="../bild.png" alt="Bild"/></p>').encode()).replace(
+        b'xml:lang="de"', b'xml:lang="en"')    # the head, with its title, as written; its language English
     etree.fromstring(chapter, etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True))   # XML still
-    assert b">GUTEN MORGEN.</a>" in after["OEBPS/nav.xhtml"]
-    changed = {"OEBPS/Text/kapitel 1.xhtml", "OEBPS/nav.xhtml"}
+    assert b">GUTEN MORGEN.</a>" in after["OEBPS/nav.xhtml"] and b'xml:lang="en"' in after["OEBPS/nav.xhtml"]
+    assert after["OEBPS/content.opf"] == before["OEBPS/content.opf"].replace(
+        b"<dc:language>de</dc:language>", b"<dc:language>en</dc:language>")
+    changed = {"OEBPS/Text/kapitel 1.xhtml", "OEBPS/nav.xhtml", "OEBPS/content.opf"}
     assert list(after) == list(before)
     assert {n: d for n, d in after.items() if n not in changed} == {n: d for n, d in before.items() if n not in changed}
     assert_mimetype_first_and_stored(out, b"application/epub+zip")
