@@ -52,8 +52,8 @@ def test_short_enough_to_read(path):
 
 def test_readme_gives_ci_s_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert ci.rstrip().splitlines()[-1] == "python -m pytest -q"
-    assert "python -m pytest -q\n" in README.read_text(encoding="utf-8")
+    assert ci.rstrip().splitlines()[-1] == "python -m pytest -q -n 2"
+    assert "python -m pytest -q -n 2\n" in README.read_text(encoding="utf-8")
     assert "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in README.read_text(encoding="utf-8")
 
 
