@@ -69,6 +69,45 @@
     return n;
   }
 
+  // A paste that would pass the limit: the box takes what fits, cut after the last whole word (the
+  // browser's maxlength would cut mid-word, silently), the page says how much was left out and
+  // offers the whole text as a .txt file on the Files tab (files.js), which takes far more.
+  const tooLong = document.getElementById("too-long");
+  const tooLongText = document.getElementById("too-long-text");
+  let pastedWhole = null;  // the whole text, for the Files tab
+
+  input.addEventListener("paste", (event) => {
+    const pasted = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
+    const before = input.value.slice(0, input.selectionStart);
+    const after = input.value.slice(input.selectionEnd);
+    const whole = before + pasted + after;
+    if (length(whole) <= maxChars) return;
+    event.preventDefault();
+    const room = maxChars - length(before) - length(after);
+    let fitting = Array.from(pasted).slice(0, Math.max(room, 0)).join("");
+    const cut = fitting.search(/\s\S*$/);  // the end of the last whole word
+    if (cut > 0 && fitting.length < pasted.length) fitting = fitting.slice(0, cut);
+    input.setRangeText(fitting, input.selectionStart, input.selectionEnd, "end");
+    pastedWhole = whole;
+    tooLongText.textContent = "The pasted text has " + numbers.format(length(whole)) + " characters; this box takes " +
+      numbers.format(maxChars) + ", so it holds the text up to the last whole word that fits (" +
+      numbers.format(length(input.value)) + ").";
+    tooLong.hidden = false;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
+  input.addEventListener("input", () => { if (!input.value) tooLong.hidden = true; });
+
+  document.getElementById("as-file-button").addEventListener("click", () => {
+    const fileInput = document.getElementById("file-input");
+    if (!fileInput || pastedWhole === null) return;
+    const files = new DataTransfer();
+    files.items.add(new File([pastedWhole], "text.txt", { type: "text/plain" }));
+    fileInput.files = files.files;
+    fileInput.dispatchEvent(new Event("change", { bubbles: true }));
+    document.getElementById("tab-files").click();
+  });
+
   function updateCounter() {
     const n = length(input.value);
     counter.firstChild.textContent = numbers.format(n) + " / " + numbers.format(maxChars);

@@ -163,6 +163,42 @@ def test_copy_puts_the_translation_on_the_clipboard(browser, live_server):
     assert problems == []
 
 
+# ------------------------------------------------------------------------------ a paste over the limit
+
+PASTE = """(text) => {
+  const data = new DataTransfer();
+  data.setData("text/plain", text);
+  document.getElementById("q").dispatchEvent(new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true}));
+}"""
+
+
+def test_a_paste_over_the_limit_is_cut_at_a_word_said_and_offered_as_a_file(page, live_server):
+    text = "Wir gehen nach Hause. Der Vogel singt. " * 150   # 5,850 characters
+    page.goto(live_server.url + "/")
+    page.get_by_label("German text").fill("Guten Morgen. ")
+    page.get_by_label("German text").press("End")
+    page.evaluate(PASTE, text)
+    kept = page.get_by_label("German text").input_value()
+    whole = "Guten Morgen. " + text
+    assert len(kept) <= 5000 and whole.startswith(kept) and whole[len(kept)] == " "   # cut after a whole word
+    assert len(kept) > 5000 - len("Vogel ") - 1
+    expect(page.locator("#char-count")).to_have_text(f"{len(kept):,} / 5,000 characters")
+    expect(page.locator("#too-long")).to_have_text(
+        f"The pasted text has {len(whole):,} characters; this box takes 5,000, so it holds the text up to the last "
+        f"whole word that fits ({len(kept):,}). Translate the whole text as a file")
+    page.get_by_role("button", name="Translate the whole text as a file").click()
+    expect(page.get_by_role("tab", name="Files")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#file-chosen")).to_have_text(f"text.txt ({len(whole.encode()) / 1000:.1f} kB)")
+    assert page.evaluate("document.getElementById('file-input').files[0].text()") == whole   # all of it
+    # a paste that fits is the browser's own
+    page.get_by_role("tab", name="Text").click()
+    page.get_by_label("German text").fill("")
+    expect(page.locator("#too-long")).to_be_hidden()
+    page.evaluate(PASTE, "Es regnet.")   # not cancelled: the page leaves it to the browser, which a
+    assert page.get_by_label("German text").input_value() == ""  # synthetic event does not insert
+    expect(page.locator("#too-long")).to_be_hidden()
+
+
 # ------------------------------------------------------------------------------ permalinks
 
 def test_a_long_text_is_stored_only_when_its_permalink_is_asked_for(page, live_server):
