@@ -41,10 +41,12 @@ def translate():
     glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"))
     service = get_service()
     auto = req.source == "auto"  # sentences clearly in another language are then kept as they are
-    for k, text in enumerate(req.texts if auto else ()):  # nothing in it to translate from German
-        if (other := service.other_language(text, html=req.html)) is not None:
+    detected = [service.detected_language(text, html=req.html) for text in req.texts] if auto else []
+    for k, found in enumerate(detected):  # a text clearly in another language: nothing to translate from German
+        if found["language"] not in validation.LANGUAGES:
             raise ApiError(400, f"Invalid request: {f'q[{k}]' if req.batch else 'q'} is in another language "
-                                f"({other[0]}, confidence {other[1]}): this service translates German (de) into English (en)")
+                                f"({found['language']}, confidence {found['confidence']}): this service translates "
+                                "German (de) into English (en)")
     if req.alternatives and not req.html:  # LibreTranslate has no alternatives for html either
         texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives,
                                                                   keep_other_languages=auto, glossary=glossary)
@@ -53,7 +55,6 @@ def translate():
         alternatives = [[] for _ in texts]
     result = {"translatedText": texts if req.batch else texts[0]}
     if auto:
-        detected = [service.detected_language(text, html=req.html) for text in req.texts]
         result["detectedLanguage"] = detected if req.batch else detected[0]
     if req.alternatives:
         result["alternatives"] = alternatives if req.batch else alternatives[0]

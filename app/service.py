@@ -182,11 +182,6 @@ class TranslationService:
         document's text only (tag names and attributes are no evidence of its language)."""
         return self.detect([_text_of(text, html)])[0]
 
-    def other_language(self, text: str, *, html: bool = False) -> tuple[str, float] | None:
-        """(code, confidence) of the language, neither German nor English, that ``text`` is clearly
-        written in (``language.other_language``), else None."""
-        return language.other_language(_text_of(text, html))
-
     def attention(self, text: str) -> dict[str, Any]:
         """Attention behind the translation of ``text`` (one sentence), weights rounded to 4 places."""
         if not self.translator.tokenizer.encode(normalize(text)):

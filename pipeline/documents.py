@@ -886,8 +886,8 @@ class _OpenDocument:
         changed = {"content.xml": _odf_english(content)}
         for name in ("styles.xml", "meta.xml"):   # where the default language and the document's are
             if name in self.archive.namelist():
-                english = _odf_english(self.archive.read(name))
-                if english != self.archive.read(name):
+                original = self.archive.read(name)
+                if (english := _odf_english(original)) != original:
                     changed[name] = english
         return _rezip(self.archive, changed, mimetype_first=True)
 

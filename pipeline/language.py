@@ -107,10 +107,11 @@ def detect(text: str) -> list[tuple[str, float]]:
     evidence = _evidence(text)
     if not _WORD.search(evidence):
         return []
-    other = _another(evidence)
+    ranked = _ranked_all(evidence)
+    other = _another(ranked)
     if other is not None:
-        ranked = dict(_ranked(load()[0], evidence))
-        served = sorted(((code, round(100 * ranked[code], 1)) for code in SERVED), key=lambda c: (-c[1], c[0] != "de"))
+        every = dict(ranked)
+        served = sorted(((code, round(100 * every[code], 1)) for code in SERVED), key=lambda c: (-c[1], c[0] != "de"))
         return [other, *served]
     return [(language, round(100 * p, 1)) for language, p in _ranked(load()[1], evidence)]
 
@@ -119,13 +120,18 @@ def other_language(text: str) -> tuple[str, float] | None:
     """(language code, confidence 0-100) when ``text`` is clearly in a language that is neither
     German nor English (``ANOTHER_AT_LEAST``, ``ANOTHER_MARGIN``, at least ``MIN_WORDS`` words),
     else None: LibreTranslate's ``source=auto`` then has nothing it could translate."""
-    return _another(_evidence(text))
+    return _another(_ranked_all(_evidence(text)))
 
 
-def _another(evidence: str) -> tuple[str, float] | None:
-    if len(_WORD.findall(evidence)) < MIN_WORDS:
+def _ranked_all(evidence: str) -> list[tuple[str, float]] | None:
+    """All 140 languages, best first, for evidence of at least ``MIN_WORDS`` words; else None."""
+    return _ranked(load()[0], evidence) if len(_WORD.findall(evidence)) >= MIN_WORDS else None
+
+
+def _another(ranked: list[tuple[str, float]] | None) -> tuple[str, float] | None:
+    """The top of ``ranked`` (``_ranked_all``) when it is a language we do not serve, by the rule."""
+    if ranked is None:
         return None
-    ranked = _ranked(load()[0], evidence)
     top, probability = ranked[0]
     served = max(p for code, p in ranked if code in SERVED)
     if top in SERVED or probability < ANOTHER_AT_LEAST or probability < ANOTHER_MARGIN * served:

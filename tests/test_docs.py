@@ -28,7 +28,7 @@ WORKSHOP_WORDS = [
     r"\bissue \d+",             # "issue 22"
     r"\bthis CPU\b",            # say "a 2-core CPU"
     r"\bthis machine\b",
-    r"/work/",                  # machine paths
+    r"(?<![\w.~/-])/(?:work|home)/",  # absolute paths of a machine (relative or settings instead)
     r"\bcarry(ing)? \.gpu",     # recipes of the tool's file transfer
 ]
 
