@@ -22,9 +22,10 @@ then placed around the output words aligned to "sehr". The steps:
    code's words are then replaced by the element exactly as written (so the model cannot alter
    it). Script, style and comments contribute no text; they are points, like ``<img>``.
 4. ``translate`` gets the plain texts of all segments of all documents at once and returns word
-   alignments. Each node is projected onto the minimal range of output words aligned to any of
-   its source words; a node whose words align to nothing (and every point) is placed, empty, next
-   to the output of its nearest aligned neighbour word.
+   alignments. Each node is projected onto the range of output words aligned to its source
+   words; where output words that translate the sentence around it cut that range, onto the run
+   that translates it best (``_densest_run``). A node whose words align to nothing (and every
+   point) is placed, empty, next to the output of its nearest aligned neighbour word.
 5. Projected ranges are made properly nested (``_nest``): children are clamped into their parent;
    overlapping siblings are clipped (the earlier one ends where the later one starts). Rendering
    walks the source tree, so every tag is written exactly once and end tags always match.
@@ -299,6 +300,39 @@ def _trim_outside_punctuation(node: Node, aligned: AlignedText, words: list[int]
         node.lo += 1
 
 
+def _densest_run(lo: int, hi: int, own: set[int], sources: list[set[int]]) -> tuple[int, int]:
+    """The part of output range [lo, hi) that translates the source words ``own``.
+
+    The range from the first to the last output word aligned to an element's words may take in
+    words that translate the sentence around it: "<b>montags bis freitags</b> von 7 bis 18 Uhr"
+    -> "from 7 to 6 p.m. on Mondays to Fridays" with "bis" aligned to the first "to". Output words
+    aligned mostly outside the element cut the range into runs; the run with the most words
+    aligned only inside wins (then the most words aligned mostly inside, then the first). A range
+    without such a word stays whole: the alignment says nothing better."""
+    def inside(t: int) -> int:   # 2: only inside, 1: mostly inside, 0: unaligned, -1: mostly outside
+        if not sources[t]:
+            return 0
+        share = len(sources[t] & own)
+        return 2 if share == len(sources[t]) else 1 if 2 * share >= len(sources[t]) else -1
+
+    runs: list[tuple[int, int, int, int]] = []   # (only inside, mostly inside, start, end)
+    start = None
+    for t in range(lo, hi + 1):
+        kind = inside(t) if t < hi else -1
+        if kind > 0 and start is None:
+            start, pure, mostly, end = t, 0, 0, t
+        if start is not None and kind >= 0 and t < hi:
+            pure, mostly = pure + (kind == 2), mostly + (kind > 0)
+            end = t + 1 if kind > 0 else end     # unaligned words at a run's end stay outside
+        elif start is not None:
+            runs.append((pure, mostly, start, end))
+            start = None
+    if not runs:
+        return lo, hi
+    _, _, best_lo, best_hi = max(runs, key=lambda r: (r[0], r[1], -r[2]))
+    return best_lo, best_hi
+
+
 def _project(node: Node, aligned: AlignedText, targets: list[list[int]], sources: list[set[int]]) -> None:
     """Set ``lo``/``hi`` of ``node``'s descendants from the alignment (see the module docstring)."""
     for child in node.children:
@@ -310,6 +344,7 @@ def _project(node: Node, aligned: AlignedText, targets: list[list[int]], sources
         if mapped:
             child.lo, child.hi = min(mapped), max(mapped) + 1
             if child.close is not None:
+                child.lo, child.hi = _densest_run(child.lo, child.hi, set(words), sources)
                 _trim_outside_punctuation(child, aligned, words)
         else:
             _anchor(child, aligned, targets, words)

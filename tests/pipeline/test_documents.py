@@ -171,6 +171,20 @@ def test_formatting_follows_a_word_that_moves():
     assert runs(out.paragraphs[0]) == [("I have ", None), ("read", True), (" the book.", None)]
 
 
+# "gar nicht" -> "not ... at all": bold goes on "at all", not on everything from "not" to "all"
+SPLIT = {"Das hat mir gar nicht gefallen.": ("I did not like that at all.",
+                                              [(0, 2), (1, 1), (2, 4), (3, 5), (4, 0), (5, 3), (6, 3), (7, 6)])}
+
+
+def test_formatting_keeps_to_the_words_that_translate_it():
+    document = docx.Document()
+    p = document.add_paragraph("Das hat mir ")
+    p.add_run("gar nicht").bold = True
+    p.add_run(" gefallen.")
+    out = roundtrip(document, Upper(SPLIT))
+    assert runs(out.paragraphs[0]) == [("I did not like that ", None), ("at all", True), (".", None)]
+
+
 def test_one_call_for_the_whole_document_and_chars_count_the_text():
     document = docx.Document()
     document.add_paragraph("Guten Morgen.")

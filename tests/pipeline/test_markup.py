@@ -134,6 +134,30 @@ def test_tag_over_several_source_words_covers_their_output_range():
         "<p>He <i>has seen the dog</i>.</p>"]
 
 
+@pytest.mark.parametrize(("doc", "target", "links", "expected"), [
+    # "bis" also aligns to the "to" of the times outside: the tag keeps the days, not the hours
+    ("<p>Wir haben <b>dienstags bis donnerstags</b> von 9 bis 17 Uhr offen.</p>",
+     "We are open from 9 to 5 pm Tuesdays to Thursdays.",
+     [(0, 0), (1, 1), (2, 10), (3, 5), (4, 6), (5, 7), (5, 3), (6, 8), (7, 9), (8, 2), (9, 3), (10, 4), (11, 11)],
+     "<p>We are open from 9 to 5 pm <b>Tuesdays to Thursdays</b>.</p>"),
+    # "gar nicht" -> "not ... at all": the run with more of the element's words wins
+    ("<p>Das hat mir <em>gar nicht</em> gefallen.</p>", "I did not like that at all.",
+     [(0, 2), (1, 1), (2, 4), (3, 5), (4, 0), (5, 3), (6, 3), (7, 6)],
+     "<p>I did not like that <em>at all</em>.</p>"),
+    # a word aligned to nothing inside the run stays in the tag ...
+    ("<p>Sie ist <b>Sportlerin des Jahres</b> geworden.</p>", "She became athlete of the year again.",
+     [(0, 0), (1, 5), (2, 2), (3, 3), (5, 4), (7, 6)],
+     "<p>She became <b>athlete of the year</b> again.</p>"),
+    # ... and outside at the run's end; runs alike: the first
+    ("<p><b>A B</b> C</p>", "a x c b", [(0, 0), (2, 2), (3, 1)], "<p><b>a</b> x c b</p>"),
+])
+def test_tag_keeps_the_run_of_output_words_that_translates_it(doc, target, links, expected):
+    source = parse_html(doc)[1].text
+    out = translate_html([doc], Table({source: (target, links)}))
+    assert out == [expected]
+    check(out[0])
+
+
 @pytest.mark.parametrize(("doc", "expected"), [
     # "sehr" dropped: the tag stays, empty, after the output of the word before it
     ("<p>Das ist <b>sehr</b> gut.</p>", "<p>That is<b></b> good.</p>"),
@@ -149,8 +173,8 @@ def test_tag_whose_words_align_to_nothing_is_kept_empty(doc, expected):
 @pytest.mark.parametrize(("links", "expected"), [
     # <b> -> words 0 and 2, <i> inside it -> word 1: <b> ends where <i> starts
     ([(0, 0), (1, 2), (2, 1), (3, 3)], "<p><b>a</b> <i>c</i> b d</p>"),
-    # <b> -> 0..2, <i> -> 1..3: crossing, <b> is clipped
-    ([(0, 0), (1, 2), (2, 1), (3, 3), (3, 2)], "<p><b>a</b> <i>c b d</i></p>"),
+    # <b> -> words 0 and 2, <i> -> 1 and 3 ("d" also translates D): each keeps its densest run
+    ([(0, 0), (1, 2), (2, 1), (3, 3), (3, 2)], "<p><b>a</b> <i>c</i> b d</p>"),
     # both start at word 0, <b> shorter: <i> starts after <b>
     ([(0, 0), (1, 1), (0, 2), (2, 2), (3, 3)], "<p><b>a c</b> <i>b</i> d</p>"),
     # <i> -> word 0 inside <b> -> words 0..1: the shorter comes first, <b> starts after it
@@ -166,8 +190,9 @@ def test_crossing_projections_become_well_formed(links, expected):
 
 
 def test_point_inside_a_sibling_range_moves_to_its_nearer_end():
-    # <img> follows "B" -> "b", which lies inside <b>'s projection "a b c": it is not put into <b>
-    translate = Table({"A C B D": ("a b c d", [(0, 0), (1, 2), (2, 1), (3, 3)])})
+    # <img> follows "B" -> "b", which lies inside <b>'s projection "a b c" ("b" translates B and
+    # C alike): it is not put into <b>
+    translate = Table({"A C B D": ("a b c d", [(0, 0), (1, 1), (1, 2), (2, 1), (3, 3)])})
     assert translate_html(["<p><b>A C</b> B<img src=i> D</p>"], translate) == ["<p><b>a b c</b><img src=i> d</p>"]
 
 

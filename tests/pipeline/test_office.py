@@ -22,7 +22,7 @@ from pipeline import documents
 from pipeline.documents import DocumentError, DocumentTooLarge, read
 from tests.pipeline.office_files import (ODF_NAMESPACES, PNG, epub_file, epub_members, odf_content, odf_file,
                                          odf_members, pdf_file, pptx_file, zip_file)
-from tests.pipeline.test_documents import Upper
+from tests.pipeline.test_documents import SPLIT, Upper
 
 MOVING = {"Ich habe das Buch gelesen.": ("I have read the book.", [(0, 0), (1, 1), (2, 4), (3, 2), (4, 3), (5, 5)])}
 
@@ -149,6 +149,13 @@ def test_odt_formatting_follows_a_word_that_moves():
     out = read(".odt", odf_file(body)).translate(Upper(MOVING))
     assert paragraphs(members(out)["content.xml"]) == [
         '<text:p>I have <text:span text:style-name="T1">read</text:span> the book.</text:p>']
+
+
+def test_odt_formatting_keeps_to_the_words_that_translate_it():
+    body = '<text:p>Das hat mir <text:span text:style-name="T1">gar nicht</text:span> gefallen.</text:p>'
+    out = read(".odt", odf_file(body)).translate(Upper(SPLIT))
+    assert paragraphs(members(out)["content.xml"]) == [
+        '<text:p>I did not like that <text:span text:style-name="T1">at all</text:span>.</text:p>']
 
 
 def test_odp_slides_tables_and_speaker_notes_are_translated():

@@ -1,0 +1,67 @@
+"""bench/tags.py: which words an inline element wraps in the output, and the verdict on them."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+import tags  # noqa: E402
+
+ALLOWED = frozenset(("since", "monday"))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("since Monday", "right"),
+    ("since the Monday,", "right"),          # articles and punctuation are free
+    ("Monday", "right"),
+    ("since Monday it has", "too wide"),
+    ("heating", "wrong"),
+    ("", "empty"),
+    (" the . ", "empty"),
+    (None, "empty"),                          # the element is missing from the output
+])
+def test_verdict(text, expected):
+    assert tags.verdict(text, ALLOWED) == expected
+
+
+@pytest.mark.parametrize(("markup", "output", "expected"), [
+    ("<p>Es ist <b>seit Montag</b> kalt.</p>", "<p>It has been cold <b>since Monday</b>.</p>", "since Monday"),
+    ('<p>Die <a href="/x">Preise</a> sind hoch.</p>', '<p>The <a href="/x">prices</a> are high.</p>', "prices"),
+    ("<p>Das ist <em>sehr</em> gut.</p>", "<p>That is<em></em> good.</p>", ""),
+    ("<p>Das ist <em>sehr</em> gut.</p>", "<p>That is good.</p>", None),
+])
+def test_inside(markup, output, expected):
+    assert tags.inside(markup, output) == expected
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("<p>Ohne Tag.</p>\tword", "expected <p> with one inline element<TAB>words"),
+    ("<p>Zwei <b>Tags</b> <i>hier</i>.</p>\tword", "expected <p> with one inline element<TAB>words"),
+    ("<p>Ein <b>Tag</b>.</p>\t ", "expected <p> with one inline element<TAB>words"),
+    ("<p>Ein <b>Tag</b>.</p>", "expected <p> with one inline element<TAB>words"),
+])
+def test_bad_lines_are_refused_with_their_number(tmp_path, line, message):
+    path = tmp_path / "tags.tsv"
+    path.write_text("# comment\n\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=f"tags.tsv:3: {message}"):
+        tags.read_cases(str(path))
+
+
+def test_the_shipped_cases_parse():
+    cases = tags.read_cases(str(tags.DEFAULT_DATA))
+    assert len(cases) == 48
+    assert all(tags.inside(markup, markup) is not None for markup, _ in cases)
+
+
+def test_runs_end_to_end(tiny_checkpoint, tmp_path, capsys):
+    data = tmp_path / "tags.tsv"
+    data.write_text("<p>Ich bin <b>müde</b>.</p>\ttired\n<p>Wir <em>essen</em> Brot.</p>\teat\n", encoding="utf-8")
+    assert tags.main(["--checkpoint", str(tiny_checkpoint), "--engine", "torch", "--data", str(data)]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith(f"{tiny_checkpoint.name}, beam 4, torch: 2 elements: ")
+    counts = [int(part.split()[0]) for part in last.split(": ")[-1].split(", ")]
+    assert sum(counts) == 2 and len(counts) == len(tags.VERDICTS)
