@@ -1,9 +1,10 @@
 """API keys: the ``API_KEYS`` setting's and the key database's (``API_KEYS_DB``).
 
-With either set, every translation request needs a valid ``api_key`` (``validation.check_api_key``:
-400 without one, 403 for an unknown one), as in LibreTranslate. A key from the database has its
-own requests-per-minute limit (``req_limit``; 0 = none); a key of ``API_KEYS`` gets ``REQ_LIMIT``
-(``limits.py`` applies them).
+With either set, every translation request needs a valid ``api_key`` (``check_key``: 400 without
+one, 403 for an unknown one), as in LibreTranslate, except one without a key from the pages of
+``API_KEYS_ORIGIN`` (``from_origin``; LibreTranslate's ``--require-api-key-origin``). A key from
+the database has its own requests-per-minute limit (``req_limit``; 0 = none); a key of
+``API_KEYS`` gets ``REQ_LIMIT`` (``limits.py`` applies them).
 
 The database is SQLite (stdlib ``sqlite3``) with LibreTranslate's table, so that a LibreTranslate
 ``api_keys.db`` can be used: ``api_keys(api_key, req_limit, char_limit)`` (``char_limit`` is kept
@@ -27,10 +28,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, request
 
-from . import sqlite
+from . import sqlite, validation
 from .service import StartupError
+from .settings import origin_of
 from .validation import ApiError
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS api_keys (
@@ -153,3 +155,25 @@ def init_app(app: Flask) -> None:
 def get_api_keys() -> ApiKeys:
     """The current app's keys."""
     return current_app.extensions["api_keys"]
+
+
+def from_origin() -> bool:
+    """Whether the current request comes from a page of ``API_KEYS_ORIGIN``: by its Origin header,
+    or where a browser sends none (a same-origin GET, a link followed), by its Referer's origin.
+    Browsers write both themselves, so that another site's page cannot claim the origin; any other
+    program can send them, so that this is a convenience for the site's own page, no protection."""
+    allowed = current_app.config["API_KEYS_ORIGIN"]
+    sent = request.headers.get("Origin")
+    if sent is None:
+        sent = request.headers.get("Referer")
+    return bool(allowed) and sent is not None and origin_of(sent) == allowed
+
+
+def check_key(value: Any) -> None:
+    """The current request's ``api_key`` (``validation.check_api_key``; nothing to check where the
+    server has no keys). A request without one is let in from ``API_KEYS_ORIGIN``'s pages
+    (``from_origin``); a key it does send is checked all the same."""
+    keys = get_api_keys()
+    if keys and (value is None or value == "") and from_origin():
+        return
+    validation.check_api_key(value, keys)

@@ -10,7 +10,7 @@ from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .api import API_PREFIXES
-from .validation import ApiError
+from .validation import ApiError, KeyRefused
 
 MESSAGES = {
     404: "Not found",
@@ -48,6 +48,16 @@ def handle_api_error(error: ApiError):
     return _respond(error.status, error.message)
 
 
+# Marks a refusal for the API key (400 missing, 403 unknown) apart from the request's other errors:
+# the translate page shows its message by its key field (static/api.js).
+KEY_REFUSED_HEADER = "API-Key-Refused"
+
+
+def handle_key_refused(error: KeyRefused):
+    body, status = _respond(error.status, error.message)
+    return body, status, {KEY_REFUSED_HEADER: "1"}
+
+
 def handle_http_error(error: HTTPException):
     status = error.code or 500
     message = MESSAGES.get(status, error.name)
@@ -73,5 +83,6 @@ def handle_unexpected(error: InternalServerError):
 def register(app: Flask) -> None:
     app.before_request(limit_query_string)
     app.register_error_handler(ApiError, handle_api_error)
+    app.register_error_handler(KeyRefused, handle_key_refused)
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(InternalServerError, handle_unexpected)

@@ -20,9 +20,10 @@ Where glossaries live (``GlossaryStore``, one per app in ``app.extensions``):
 
 Who owns a glossary. With API keys (``API_KEYS`` or ``API_KEYS_DB``), every request needs one,
 as ``/translate`` does, and a glossary belongs to the key that made it: the others neither list,
-read, use nor delete it (they get a 404). Without keys a glossary is anonymous: whoever holds its
-id (16 random characters, 96 bits, returned by ``POST /glossaries``) may read, use and delete it, and
-nobody may list them (403), so that no one can read or delete everyone's. Each client address
+read, use nor delete it (they get a 404). Without keys (and for a request that ``API_KEYS_ORIGIN``
+lets in without one) a glossary is anonymous: whoever holds its id (16 random characters, 96
+bits, returned by ``POST /glossaries``) may read, use and delete it, and nobody may list them
+(403), so that no one can read or delete everyone's. Each client address
 may keep at most ``MAX_GLOSSARIES`` anonymous glossaries, so that one client cannot fill the
 store for the others; creating one counts against the rate limit (``limits.py``).
 
@@ -50,7 +51,7 @@ from pipeline.glossary import Glossary, GlossaryError, Inflections, check_entrie
 
 from . import sqlite, validation
 from .api import allow_cross_origin
-from .apikeys import get_api_keys
+from .apikeys import check_key, get_api_keys
 from .validation import ApiError
 
 bp = Blueprint("glossaries", __name__)
@@ -209,10 +210,11 @@ NOT_LISTED = ("Forbidden: without API keys glossaries are anonymous and not list
 
 
 def owner_of(api_key: Any) -> str:
-    """Who a glossary belongs to: the API key's hash when the server has keys (``API_KEYS`` or
-    ``API_KEYS_DB``; ``check_api_key`` has let the key in), else the requesting address's, under
-    ``ANONYMOUS`` (whose glossaries anyone with the id may read)."""
-    if not get_api_keys():
+    """Who a glossary belongs to: the API key's hash when the request has one the server knows
+    (``API_KEYS`` or ``API_KEYS_DB``; ``apikeys.check_key`` has let it in), else the requesting
+    address's, under ``ANONYMOUS`` (whose glossaries anyone with the id may read): on a server
+    without keys, or for a request let in without one by ``API_KEYS_ORIGIN``."""
+    if not (get_api_keys() and api_key):
         address = request.remote_addr or "unknown"
         return ANONYMOUS + hashlib.sha256(address.encode("utf-8")).hexdigest()
     return hashlib.sha256(api_key.encode("utf-8")).hexdigest()
@@ -220,7 +222,7 @@ def owner_of(api_key: Any) -> str:
 
 def reader_of(api_key: Any) -> str | None:
     """Whose glossaries the request may read and delete: its key's, or any anonymous one (None)."""
-    return owner_of(api_key) if get_api_keys() else None
+    return owner_of(api_key) if get_api_keys() and api_key else None
 
 
 def parse_entries(value: Any, name: str, max_entries: int) -> tuple[tuple[str, str], ...]:
@@ -290,7 +292,7 @@ def translate_glossary(value: Any, api_key: Any) -> Glossary | None:
 def _params_with_key() -> tuple[dict[str, Any], Any]:
     params = validation.request_params(request)
     api_key = params.get("api_key")
-    validation.check_api_key(api_key, get_api_keys())
+    check_key(api_key)
     return params, api_key
 
 
@@ -319,7 +321,7 @@ def create():
 def listing():
     """``{"glossaries": [{"id", "name", "created", "entry_count"}, ...]}``, oldest first."""
     _, api_key = _params_with_key()
-    if not get_api_keys():
+    if not (get_api_keys() and api_key):
         raise ApiError(403, NOT_LISTED)
     return jsonify({"glossaries": [g.as_json() for g in get_glossaries().store.list(owner_of(api_key))]})
 

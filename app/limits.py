@@ -7,10 +7,12 @@ translate what their query names (``/?q=``, ``/?p=``, ``/attention?q=``, ``/beam
 them together: one budget per client, not one per endpoint. Creating a glossary counts against
 the same budget (it fills a shared store). With API keys, each of these needs a valid
 ``api_key`` first (``check_access``: 400 without one, 403 for an unknown one), from the body or
-the query string; such a request is counted before its key is checked, so that guessing keys
-is limited too. Not limited, no key: the pages without a text, /health, /languages, /spec,
-/frontend/settings, /download_file, reading and deleting glossaries (keys are checked there by
-``glossaries.py``, as ownership) and static files.
+the query string, unless it has none and comes from ``API_KEYS_ORIGIN``'s pages
+(``apikeys.from_origin``: counted as the address's, like any request without a key); such a
+request is counted before its key is checked, so that guessing keys is limited too. Not limited,
+no key: the pages without a text, /health, /languages, /spec, /frontend/settings,
+/download_file, reading and deleting glossaries (keys are checked there by ``glossaries.py``, as
+ownership) and static files.
 
 Who is a client: the API key when the request carries a valid one (``apikeys.py``; its limit is
 the database's ``req_limit``, or ``REQ_LIMIT`` for a key of ``API_KEYS``), else the client's IP
@@ -42,7 +44,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from pipeline import deadline
 
 from . import errors, shared, validation
-from .apikeys import get_api_keys
+from .apikeys import check_key, get_api_keys
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +105,8 @@ def runs_model() -> bool:
         return False
     if endpoint in MODEL_ENDPOINTS or request.path.startswith(MODEL_PATHS):
         return True
-    return endpoint in PAGES and request.method == "GET" and bool(request.args.get("q") or request.args.get("p"))
+    # HEAD too: Flask answers it with the GET view, which translates (and throws the page away).
+    return endpoint in PAGES and request.method in ("GET", "HEAD") and bool(request.args.get("q") or request.args.get("p"))
 
 
 def check_access() -> None:
@@ -111,9 +114,8 @@ def check_access() -> None:
     views' own parameter checks come after, as in LibreTranslate), and its time budget
     (``REQUEST_TIMEOUT``: the work stops with a 503 once it is spent, ``pipeline.deadline``)."""
     if runs_model():
-        keys = get_api_keys()
-        if keys:
-            validation.check_api_key(validation.request_params(request).get("api_key"), keys)
+        if get_api_keys():
+            check_key(validation.request_params(request).get("api_key"))
         g.budget = deadline.start(current_app.config["REQUEST_TIMEOUT"])
 
 

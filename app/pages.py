@@ -16,7 +16,8 @@ from pathlib import Path
 import plotly
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 
-from . import dictionary, markdown, modelcard, permalinks, validation
+from . import dictionary, errors, markdown, modelcard, permalinks, validation
+from .apikeys import get_api_keys
 from .inspection import get_inspector
 from .service import NothingToTranslate, TooManyPieces, chrf, get_service
 
@@ -68,7 +69,8 @@ def _redirect_to(endpoint: str, q: str, **args: str):
 def _index_context(q: str = "") -> dict:
     return {"q": q, "source": "auto", "link": {}, "detected": None, "result": None,
             "has_corpus": get_service().corpus is not None, "languages": validation.LANGUAGES,
-            "url_text_bytes": permalinks.URL_TEXT_BYTES, "dictionary": None}
+            "url_text_bytes": permalinks.URL_TEXT_BYTES, "dictionary": None,
+            "api_keys": bool(get_api_keys())}  # the page's key field (static/api.js)
 
 
 @bp.get("/")
@@ -96,6 +98,24 @@ def index():
                          "chrf": chrf(translation, references) if references else None}
     context["dictionary"] = dictionary.panel(q)  # one to three words: Ding's entries beside the translation
     return render_template("index.html", **context)
+
+
+@bp.errorhandler(validation.KeyRefused)
+def key_refused(error: validation.KeyRefused):
+    """A text's page asked for without the API key the server requires (``limits.check_access``,
+    before the view): the translate page answers with the text untranslated and the server's
+    message, and translates it in place with the key kept in the browser (static/translate.js);
+    the other pages answer with the error page."""
+    if request.endpoint != "pages.index":
+        return errors.handle_key_refused(error)
+    context = _index_context()
+    try:
+        context["q"] = _requested_text()[0]
+        context["source"] = _source(request.args.get("source"))
+    except validation.ApiError:  # a stored link that is gone, a language that is not: the bare page
+        pass
+    body, status = _page_error(error, "index.html", key_refused=True, **context)
+    return body, status, {errors.KEY_REFUSED_HEADER: "1"}
 
 
 @bp.post("/")

@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from model.data.ding import DEBIAN_PATH
 
@@ -51,6 +52,9 @@ DEFAULTS: dict[str, Any] = {
     # Rate limits and the key database (app/limits.py, app/apikeys.py; python -m app.keys).
     "REQ_LIMIT": 0,               # requests per minute per client on the translation API; 0 = no limit
     "API_KEYS_DB": "",            # SQLite file of API keys with their own req_limit; empty = none
+    # With keys: an origin (https://host[:port]) whose pages may call without a key, as LibreTranslate's
+    # --require-api-key-origin; its browsers' Origin (else Referer) header says so. Empty = none.
+    "API_KEYS_ORIGIN": "",
     "PROXY_COUNT": 0,             # proxies in front that append to X-Forwarded-For; 0 = header ignored
     "MAX_CONTENT_LENGTH": 1_000_000,  # request body cap in bytes; Werkzeug answers 413 above it
     # /translate_file. The body cap above applies first: raise both for bigger uploads.
@@ -124,12 +128,38 @@ def _as_switch(name: str, value: Any) -> bool:
     raise SettingsError(f"{name} must be 0 or 1, got {value!r}")
 
 
+def origin_of(url: str) -> str | None:
+    """The origin of an http(s) URL as browsers write it in an Origin header: scheme://host[:port],
+    lower-cased, without the scheme's default port; None for anything else ("null", a path)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:  # a port that is no number, or out of range
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname  # IPv6
+    default = 443 if parts.scheme == "https" else 80
+    return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
+
+
+def _as_origin(value: str) -> str:
+    """``API_KEYS_ORIGIN``: empty, or an origin alone (no user, path, query or fragment), normalized."""
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if origin_of(value) is None or parts.username is not None or parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise SettingsError(f"API_KEYS_ORIGIN must be an origin such as https://translate.example.com "
+                            f"(http or https, a host and an optional port; no path), got {value!r}")
+    return origin_of(value)
+
+
 def validate(config: dict[str, Any]) -> None:
     """Convert and check the settings in place; raises ``SettingsError`` with a one-line reason."""
     for name in _INTS:
         config[name] = _as_int(name, config[name])
     for name in ("MODEL_PATH", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "TORCH_PRECISION", "API_KEYS",
-                 "API_KEYS_DB", "REDIS_URL", "PERMALINK_DB", "GLOSSARY_DB",
+                 "API_KEYS_DB", "API_KEYS_ORIGIN", "REDIS_URL", "PERMALINK_DB", "GLOSSARY_DB",
                  "DICTIONARY_PATH"):
         value = config[name]
         if not isinstance(value, (str, os.PathLike)):
@@ -145,6 +175,7 @@ def validate(config: dict[str, Any]) -> None:
     if config["REDIS_URL"] and not config["REDIS_URL"].startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"REDIS_URL must start with redis://, rediss:// or unix://, got {config['REDIS_URL']!r}")
     config["API_KEYS"] = frozenset(k.strip() for k in config["API_KEYS"].split(",") if k.strip())
+    config["API_KEYS_ORIGIN"] = _as_origin(config["API_KEYS_ORIGIN"])
     config["METRICS"] = _as_switch("METRICS", config["METRICS"])
     token = config["METRICS_TOKEN"]
     # A bearer token is visible ASCII (RFC 6750); the message leaves the secret out.

@@ -32,7 +32,7 @@ def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
 def _errors(*statuses: int) -> dict[str, Any]:
     reasons = {
         400: "Invalid request: a missing or bad parameter, or a missing API key when the server has keys "
-             "(API_KEYS, API_KEYS_DB)",
+             "(API_KEYS, API_KEYS_DB) and the request does not come from API_KEYS_ORIGIN",
         403: "Invalid API key",
         404: "Not found",
         413: "Too large: more than MAX_CHARS characters, BATCH_LIMIT texts or MAX_CONTENT_LENGTH bytes",
@@ -43,6 +43,9 @@ def _errors(*statuses: int) -> dict[str, Any]:
              "once), or a store it needs is down",
     }
     responses = {str(status): _json(reasons[status], _ref("Error")) for status in statuses}
+    for status in {400, 403} & set(statuses):
+        responses[str(status)]["headers"] = {"API-Key-Refused": {
+            "description": "1 where the API key is what was refused (missing or unknown)", "schema": {"type": "string", "enum": ["1"]}}}
     if 429 in statuses:
         responses["429"]["headers"] = {"Retry-After": {
             "description": "seconds until the next request is allowed", "schema": {"type": "integer", "minimum": 1}}}

@@ -33,6 +33,15 @@ class ApiError(Exception):
         self.message = message
 
 
+class KeyRefused(ApiError):
+    """No valid ``api_key`` where the server requires one: answered as any ``ApiError``, with the
+    header ``API-Key-Refused`` too (``errors.py``), so that a page can tell it from other errors."""
+
+
+KEY_MISSING = "Please contact the server operator to get an API key"
+KEY_INVALID = "Invalid API key"
+
+
 @dataclass(frozen=True)
 class TranslateRequest:
     texts: list[str]
@@ -166,9 +175,9 @@ def check_api_key(value: Any, keys: Container[str]) -> None:
     if not keys:
         return
     if value is None or value == "":
-        raise ApiError(400, "Please contact the server operator to get an API key")
+        raise KeyRefused(400, KEY_MISSING)
     if not isinstance(value, str) or value not in keys:
-        raise ApiError(403, "Invalid API key")
+        raise KeyRefused(403, KEY_INVALID)
 
 
 def parse_translate(params: dict[str, Any], config: dict[str, Any]) -> TranslateRequest:

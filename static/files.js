@@ -1,7 +1,8 @@
 // The translate page's Files tab: a file dropped on the drop zone or chosen with the file input is
-// sent to POST /translate_file (LibreTranslate's multipart upload: file, source, target, and the
-// glossary's pairs as JSON text when glossary.js has some), and the answer's one-time
-// translatedFileUrl becomes a download link named as the file will be saved (NAME_en.EXT).
+// sent to POST /translate_file (LibreTranslate's multipart upload: file, source, target, the
+// glossary's pairs as JSON text when glossary.js has some, and api_key where api.js has a key),
+// and the answer's one-time translatedFileUrl becomes a download link named as the file will be
+// saved (NAME_en.EXT).
 // - The supported formats come from GET /frontend/settings (supportedFilesFormat, the server's
 //   list), asked for when the tab first opens; they also fill the input's accept attribute.
 // - Progress: the upload's percentage (XMLHttpRequest's upload events), then "Translating…".
@@ -128,7 +129,7 @@
   }
 
   function send(f) {
-    const body = new FormData();
+    const body = window.api.withKey(new FormData());
     body.append("file", f, f.name);
     body.append("source", sourceSelect ? sourceSelect.value : "auto");
     body.append("target", "en");
@@ -160,7 +161,7 @@
         status.textContent = "Translated: " + name + " is ready to download.";
       } else {
         status.textContent = "";
-        showError((answer && answer.error) || "The server answered " + xhr.status);
+        showError(window.api.refusal(xhr.status, answer, xhr.getResponseHeader(window.api.KEY_REFUSED)));
       }
     });
     for (const what of ["error", "timeout"]) {

@@ -23,6 +23,7 @@
   const result = document.getElementById("result");
   const output = document.getElementById("translation");
   const panel = document.getElementById("inspector");
+  const tools = document.getElementById("inspector-tools");  // help, confidence toggle and legend, German side
   const sourceBox = document.getElementById("source-words");
   const status = document.getElementById("inspector-status");
   const toggle = document.getElementById("confidence-toggle");
@@ -153,6 +154,7 @@
     output.setAttribute("role", "group");
     output.setAttribute("aria-label", "English, word by word");
     output.setAttribute("aria-describedby", "inspector-help");
+    tools.hidden = false;
   }
 
   // Sentence u drawn again, the others left as they are (their words may have the focus).
@@ -173,6 +175,7 @@
     output.removeAttribute("aria-label");
     output.removeAttribute("aria-describedby");
     sourceBox.replaceChildren();
+    tools.hidden = true;  // until there are words again: a status line alone says why there are none
     panel.hidden = true;
   }
 

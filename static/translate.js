@@ -21,6 +21,9 @@
 //   to /translate carries them as `glossary` (the pairs), and a change to them translates the text
 //   shown again (after DEBOUNCE_MS, as typing does), a page rendered by the server included. Links
 //   name the text only: a permalink opened elsewhere translates it with that browser's glossary.
+// - API key: where the server requires one, api.js sends the key field's with every request; a
+//   changed key translates the text again, and a link opened without it (the server answers the
+//   page untranslated, data-key-refused) is translated here with it.
 "use strict";
 
 (function () {
@@ -403,21 +406,27 @@
     copyTimer = setTimeout(() => { copyStatus.textContent = ""; }, 3000);
   });
 
-  // The glossary changed: the text shown is translated again with it, after a pause (a term is
-  // typed letter by letter). Not "random" alone, not an empty text.
-  let glossaryTimer = null;
-  document.addEventListener("glossarychange", () => {
-    clearTimeout(glossaryTimer);
-    glossaryTimer = setTimeout(() => {
-      if (input.value.trim() && !typedRandom()) translate(input.value, sourceSelect.value);
-    }, DEBOUNCE_MS);
-  });
+  // The glossary or the API key (api.js) changed: the text is translated again with it, after a
+  // pause (both are typed letter by letter). Not "random" alone, not an empty text.
+  let changeTimer = null;
+  for (const change of ["glossarychange", "apikeychange"]) {
+    document.addEventListener(change, () => {
+      clearTimeout(changeTimer);
+      changeTimer = setTimeout(() => {
+        if (input.value.trim() && !typedRandom()) translate(input.value, sourceSelect.value);
+      }, DEBOUNCE_MS);
+    });
+  }
 
   // A reload of "/" showing a long unstored text: the text again, from history.state (or, where the
   // browser kept no state, from sessionStorage), never from the URL.
   function restore() {
     if (shown) {  // the server showed the page's own text (?q=, ?p=), without the glossary
       if (glossary() && input.value === shown.text) translate(shown.text, shown.source);
+      return;
+    }
+    if ("keyRefused" in form.dataset) {  // the server would not translate the page's text without a key
+      if (input.value.trim()) translate(input.value, sourceSelect.value);
       return;
     }
     let state = history.state;

@@ -262,6 +262,41 @@ def test_translating_in_place_inspects_the_new_text(page, live_server):
     expect(page.locator("#beam-translation")).to_have_text("I like coffee.")
 
 
+@pytest.mark.parametrize("q, terms", [("Wo ist der Bahnhof?", {"Bahnhof": "depot"}),
+                                       ("Ich mag Kaffee.", {"Kaffee": "espresso"})])
+def test_the_confidence_controls_go_and_come_back_with_the_words(page, live_server, q, terms):
+    """A glossary's translation is not the model's own: the inspector cannot explain it and says
+    so; its controls (help, confidence checkbox and legend, German side) go with the words, and
+    come back with them once the glossary is emptied."""
+    plain = api(page, live_server, "/translate", q=q, source="de", target="en")["translatedText"]
+    with_terms = api(page, live_server, "/translate", q=q, source="de", target="en", glossary=terms)["translatedText"]
+    assert with_terms != plain and list(terms.values())[0] in with_terms  # the fixture model's own difference
+    toggle = page.get_by_label("Shade English words by the model's confidence")
+    legend = page.locator("#confidence-legend")
+    inspected(page, live_server, q)
+    toggle.check()
+    expect(legend).to_be_visible()
+
+    page.locator("#glossary > summary").click()
+    (term, translation), = terms.items()
+    page.get_by_label("German term 1").fill(term)
+    page.get_by_label("English term 1").fill(translation)
+    expect(page.locator("#translation")).to_have_text(with_terms)
+    expect(page.locator("#inspector-status")).to_have_text(
+        "The inspector is not available for this text: its sentences' translations differ from the translation shown.")
+    for control in (toggle, legend, page.locator("#inspector-help"), page.locator("#source-title")):
+        expect(control).to_be_hidden()
+    assert page.locator("#translation .word").count() == 0
+
+    page.get_by_role("button", name="Remove term 1").click()
+    expect(page.locator("#translation .word").first).to_be_visible()
+    expect(page.locator("#translation")).to_have_text(plain)
+    expect(toggle).to_be_visible()
+    expect(toggle).to_be_checked()
+    expect(legend).to_be_visible()
+    expect(page.locator("#inspector-status")).to_have_text("")
+
+
 # ------------------------------------------------------------------------------ attention page
 
 def test_model_view_shows_every_layer_and_head(page, live_server):

@@ -55,6 +55,30 @@ def test_bad_settings(name, value, message):
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize("value, origin", [
+    ("", ""),
+    (" https://Translate.Example.com ", "https://translate.example.com"),
+    ("https://translate.example.com/", "https://translate.example.com"),
+    ("https://translate.example.com:443", "https://translate.example.com"),   # the default port, as browsers leave it out
+    ("http://localhost:80", "http://localhost"),
+    ("http://127.0.0.1:5000", "http://127.0.0.1:5000"),
+    ("https://[::1]:8443", "https://[::1]:8443"),
+])
+def test_api_keys_origin_is_kept_as_browsers_write_an_origin(value, origin):
+    assert valid(API_KEYS_ORIGIN=value)["API_KEYS_ORIGIN"] == origin
+
+
+@pytest.mark.parametrize("value", ["translate.example.com", "null", "ftp://translate.example.com",
+                                   "https://translate.example.com/translate", "https://translate.example.com/?a=1",
+                                   "https://translate.example.com#top", "https://user@translate.example.com",
+                                   "https://translate.example.com:99999", "https://:8080"])
+def test_api_keys_origin_must_be_an_origin(value):
+    with pytest.raises(SettingsError) as info:
+        valid(API_KEYS_ORIGIN=value)
+    assert str(info.value) == ("API_KEYS_ORIGIN must be an origin such as https://translate.example.com "
+                               f"(http or https, a host and an optional port; no path), got {value!r}")
+
+
 def test_environment_overrides_defaults_and_test_config_overrides_environment(monkeypatch, app_config):
     monkeypatch.setenv("MAX_CHARS", "123")
     monkeypatch.setenv("BATCH_LIMIT", "7")
