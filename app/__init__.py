@@ -30,11 +30,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         settings.validate(app.config)
     except SettingsError as exc:
         raise StartupError(str(exc)) from None
-    service.init_app(app)
+    dictionary.init_app(app)
+    service.init_app(app, dictionary.coverage_of(app))  # translations checked against its index
     metrics.init_app(app)  # first of the request hooks: times and counts every request
     filestore.init_app(app)
     permalinks.init_app(app)
-    dictionary.init_app(app)
     glossaries.init_app(app)  # its noun plurals come from the dictionary's index
     apikeys.init_app(app)
     limits.init_app(app)

@@ -24,6 +24,7 @@ from flask import Blueprint, Flask, current_app, jsonify, request
 
 from model.data.corpus import CorpusError
 from model.data.ding import DING_ATTRIBUTION, DING_LICENSE, DictionaryEntry, DingDictionary, load_dictionary
+from pipeline.coverage import Coverage
 
 from . import settings, validation
 from .validation import ApiError
@@ -90,6 +91,13 @@ def index_of(app: Flask) -> DingDictionary | None:
     """The app's Ding index (after ``init_app``), None when the dictionary is off: glossaries
     take their noun plurals from it."""
     return app.extensions[EXTENSION].index
+
+
+def coverage_of(app: Flask) -> Coverage | None:
+    """The text pipeline's check for words a translation leaves out (``pipeline.coverage``), by the
+    app's index; None when the dictionary is off."""
+    index = index_of(app)
+    return Coverage(index.lookup) if index is not None else None
 
 
 def words(text: str) -> int:

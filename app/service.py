@@ -31,6 +31,7 @@ from pipeline import documents, language
 from pipeline.glossary import Glossary
 from pipeline.markup import Segment, parse_html
 from pipeline.segment import sentences
+from pipeline.coverage import Coverage
 from pipeline.translation import Options, Pipeline
 
 from .memory import release_free_memory
@@ -88,9 +89,9 @@ class Corpus:
 
 class TranslationService:
     def __init__(self, translator: Engine, corpus: Corpus | None, beam_size: int,
-                 places: Mapping[str, str] | None = None):
+                 places: Mapping[str, str] | None = None, coverage: Coverage | None = None):
         self.translator = translator
-        self.pipeline = Pipeline(translator, Options(beam_size=beam_size), places)
+        self.pipeline = Pipeline(translator, Options(beam_size=beam_size), places, coverage)
         self.corpus = corpus
         self.beam_size = beam_size
         # The layers of the engine: the translation cache (if on) in front of the batching
@@ -271,14 +272,21 @@ def places_of(config) -> dict[str, str]:
     return place_names(path) if path and os.path.isfile(path) else {}
 
 
-def init_app(app: Flask) -> None:
-    """Load the checkpoint and the corpus named by the config; raise StartupError if they are unusable."""
+def _load_language_data(coverage: Coverage | None) -> None:
+    language.load()
+    if coverage is not None:
+        coverage.load()
+
+
+def init_app(app: Flask, coverage: Coverage | None = None) -> None:
+    """Load the checkpoint and the corpus named by the config; raise StartupError if they are unusable.
+    ``coverage``: the dictionary's check for words a translation leaves out (``pipeline.coverage``)."""
     config = app.config
     threads = thread_count(config["TORCH_THREADS"])
     torch.set_num_threads(threads)
     # Here, so that gunicorn's workers share it with the master (preload_app); in a thread, because
     # its 0.5 s of decompression releases the GIL and overlaps with loading the model.
-    langid = threading.Thread(target=language.load, name="load-langid")
+    langid = threading.Thread(target=_load_language_data, args=(coverage,), name="load-langid")
     langid.start()
     try:
         # ct2: converted here, in the master; each worker then starts its own CT2 translator
@@ -311,7 +319,7 @@ def init_app(app: Flask) -> None:
         except (CorpusError, ValueError) as exc:
             raise StartupError(f"CORPUS_PATH: {exc}") from None
     langid.join()
-    app.extensions[EXTENSION] = TranslationService(translator, corpus, config["BEAM_SIZE"], places_of(config))
+    app.extensions[EXTENSION] = TranslationService(translator, corpus, config["BEAM_SIZE"], places_of(config), coverage)
     release_free_memory()  # what loading read and converted, before gunicorn forks the workers
 
 

@@ -87,20 +87,38 @@ def add_dictionary_arg(parser: argparse.ArgumentParser) -> None:
                              "trans-de-en where installed; '' = none)")
 
 
-def load_places(args: argparse.Namespace, environ=os.environ) -> dict[str, str]:
-    """The place names of ``args.dictionary`` (see ``add_dictionary_arg``); {} when there is none.
+def dictionary_path(args: argparse.Namespace, environ=os.environ) -> str | None:
+    """The Ding file of ``args.dictionary`` (see ``add_dictionary_arg``), or None when there is none.
     A path given but missing is an error; the default path missing is not (the package is optional)."""
-    from model.data.ding import DEBIAN_PATH, place_names
+    from model.data.ding import DEBIAN_PATH
 
     given = getattr(args, "dictionary", None)  # callers that build their own args take the default
     path = given if given is not None else environ.get("DICTIONARY_PATH")
     if path is None:
-        return place_names(DEBIAN_PATH) if os.path.isfile(DEBIAN_PATH) else {}
+        return DEBIAN_PATH if os.path.isfile(DEBIAN_PATH) else None
     if not path:
-        return {}
+        return None
     if not os.path.isfile(path):
         raise ValueError(f"--dictionary: no such file: {path!r}")
-    return place_names(path)
+    return path
+
+
+def load_places(args: argparse.Namespace, environ=os.environ) -> dict[str, str]:
+    """The place names of the dictionary (``dictionary_path``); {} when there is none."""
+    from model.data.ding import place_names
+
+    path = dictionary_path(args, environ)
+    return place_names(path) if path is not None else {}
+
+
+def load_coverage(args: argparse.Namespace, environ=os.environ) -> "Coverage | None":
+    """What the text pipeline checks translations against for left-out words
+    (``pipeline.coverage``), from the dictionary (``dictionary_path``); None when there is none."""
+    from model.data.ding import load_dictionary
+    from pipeline.coverage import Coverage
+
+    path = dictionary_path(args, environ)
+    return Coverage(load_dictionary(path).lookup) if path is not None else None
 
 
 def output_path(path: str, flag: str = "--out") -> Path:

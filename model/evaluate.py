@@ -69,6 +69,9 @@ def parse_args(argv: Sequence[str] | None):
                    help="GNMT length penalty alpha for beam search (default: %(default)s)")
     p.add_argument("--batch-size", type=int, default=64, metavar="N", help="sentences decoded together (default: 64)")
     p.add_argument("--raw", action="store_true", help="score the bare model, without the text pipeline")
+    p.add_argument("--coverage-weight", type=float, metavar="W",
+                   help="the text pipeline's cost of a left-out source word when it picks among the beam's "
+                        "hypotheses, 0 = off (default: Options.coverage_weight, as served)")
     p.add_argument("--output", metavar="FILE", help="also write the hypotheses to FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the two score lines")
     args = p.parse_args(argv)
@@ -76,6 +79,7 @@ def parse_args(argv: Sequence[str] | None):
     for name in ("beam", "batch_size"):
         cli.require_min(p, args, name, 1)
     cli.require_finite_nonnegative(p, args, "length_penalty")
+    cli.require_finite_nonnegative(p, args, "coverage_weight")
     if args.data is not None and (args.src is not None or args.ref):
         p.error("--data cannot be combined with --src/--ref")
     if args.data is None:
@@ -125,8 +129,10 @@ def translate_all(translator: "Translator", sources: list[str], args) -> list[st
             return translator.translate(texts, beam_size=args.beam, length_penalty=args.length_penalty,
                                         batch_size=args.batch_size)
     else:
+        weight = {} if args.coverage_weight is None else {"coverage_weight": args.coverage_weight}
         run = Pipeline(translator, Options(beam_size=args.beam, length_penalty=args.length_penalty,
-                                           batch_size=args.batch_size), cli.load_places(args)).translate
+                                           batch_size=args.batch_size, **weight),
+                       cli.load_places(args), cli.load_coverage(args)).translate
     order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
     hyps = [""] * len(sources)
     step = args.batch_size * 4

@@ -217,7 +217,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
     translator = cli.load_translator(args)  # before reading stdin: a bad checkpoint fails at once
     engine = translator if args.raw else Pipeline(translator, Options(
-        beam_size=args.beam, length_penalty=args.length_penalty, batch_size=args.batch_size), cli.load_places(args))
+        beam_size=args.beam, length_penalty=args.length_penalty, batch_size=args.batch_size), cli.load_places(args),
+        cli.load_coverage(args))
     if args.file is not None:
         return translate_file(engine, args.file, args.out, progress=not args.no_progress)
     out = sys.stdout

@@ -22,6 +22,7 @@ whose placeholders come back as the English terms.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -35,6 +36,7 @@ from model.search.options import DEFAULT
 
 from . import deadline
 from . import words as W
+from .coverage import Coverage
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .glossary import Glossary, fit_terms
@@ -68,6 +70,11 @@ class Options:
                                   # casing the vocabulary knows, casing.truecase, and a sentence's
                                   # lower-case start capitalized) or "as_is"; truecasing reads
                                   # capitals far better than the model can (bench/README.md, casing.py)
+    coverage_weight: float = 1.0  # what one source content word left out costs a beam hypothesis, in
+                                  # its score's units (log-probability per length-penalized token):
+                                  # outputs that leave words out (``pipeline.coverage``) take the
+                                  # hypothesis of best score - weight x words left out; 0 = off.
+                                  # Chosen on the dev sets (bench/README.md, coverage.py)
 
     def __post_init__(self) -> None:
         for name, minimum in (("beam_size", 1), ("max_pieces", 8), ("retries", 0), ("batch_size", 1),
@@ -77,6 +84,9 @@ class Options:
                 raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
         if self.caps not in CAPS:
             raise ValueError(f"caps must be one of {', '.join(CAPS)}, got {self.caps!r}")
+        weight = self.coverage_weight
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 <= weight < math.inf:
+            raise ValueError(f"coverage_weight must be a number >= 0, got {weight!r}")
 
 
 CAPS = ("truecase", "as_is")
@@ -132,13 +142,16 @@ _REPEATED_SIGNS = "[]{}()<>+*#=|\\"
 
 
 class Pipeline:
-    def __init__(self, translator: Engine, options: Options = Options(), places: Mapping[str, str] | None = None):
+    def __init__(self, translator: Engine, options: Options = Options(), places: Mapping[str, str] | None = None,
+                 coverage: Coverage | None = None):
         """``places``: German names of places and their English ones (``model.data.ding.place_names``,
         its ``countries`` too), written in English where the model would translate the name ("Köln"
-        -> "Key")."""
+        -> "Key"). ``coverage``: which source words an output leaves out (``pipeline.coverage``, from
+        the same dictionary), for ``Options.coverage_weight``; None: not checked."""
         self.translator = translator
         self.options = options
         self.places = places if places is not None else {}
+        self.coverage = coverage if options.coverage_weight > 0 else None
         tokenizer = translator.tokenizer
         self.placeholders = set(PLACEHOLDERS) <= tokenizer.user_symbols
         self.truecase = options.caps == "truecase"
@@ -472,7 +485,7 @@ class Pipeline:
         else:
             outputs = [AlignedText(s, out) for s, out in zip(inputs, t.translate(inputs, **search))]
         outputs = [self.reopened(output, source) for output, source in zip(outputs, sources)]
-        self._with_placeholders_kept(outputs, inputs, sources, aligned)
+        self._with_better_hypotheses(outputs, inputs, sources, aligned)
         if depth < self.options.retries:
             retry = [i for i, o in enumerate(outputs)
                      if implausibly_short(o.source, o.target) or has_loop(o.target)]
@@ -482,27 +495,41 @@ class Pipeline:
                 outputs[i] = self._retry(sources[i], aligned, depth, on_retry) or outputs[i]
         return self._realign(outputs)
 
-    def _with_placeholders_kept(self, outputs: list[AlignedText], inputs: list[str], sources: list[str],
+    def _with_better_hypotheses(self, outputs: list[AlignedText], inputs: list[str], sources: list[str],
                                 aligned: bool) -> None:
-        """Where the best output has a placeholder too few or too many times ("Um ⦅N1⦆ Uhr." came
-        out as "⦅N1⦆ o'clock at ⦅N1⦆.") or a bracket or sign more often than the source ("Drücken
-        Sie [Strg]+[C]." as "Press [Strg]+[C]+[C]."), the best of the beam's other hypotheses that
-        has neither ("At ⦅N1⦆ o'clock."), in place; repair by alignment (``words``) is left for
-        those without one, and for greedy search, which has no others."""
+        """Another of the beam's hypotheses, in place, where the best one
+
+        * has a placeholder too few or too many times ("Um ⦅N1⦆ Uhr." came out as "⦅N1⦆ o'clock at
+          ⦅N1⦆.") or a bracket or sign more often than the source ("Drücken Sie [Strg]+[C]." as
+          "Press [Strg]+[C]+[C]."): the best that has neither ("At ⦅N1⦆ o'clock."); repair by
+          alignment (``words``) is left for those without one, and for greedy search;
+        * leaves source content words out (``coverage``): the one of best score minus
+          ``Options.coverage_weight`` per word it leaves out, among those without the faults above.
+        """
         t, o = self.translator, self.options
-        off = [i for i, output in enumerate(outputs) if self._needs_another(output)]
-        if o.beam_size < 2 or not off:
+        if o.beam_size < 2:
+            return
+        weight, coverage = o.coverage_weight, self.coverage
+        off = [i for i, output in enumerate(outputs)
+               if self._needs_another(output) or coverage is not None and coverage.missing(sources[i], output.target)]
+        if not off:
             return
         hyps = t.translate_n_best([inputs[i] for i in off], beam_size=o.beam_size, n_best=o.beam_size,
                                   length_penalty=o.length_penalty, batch_size=o.batch_size,
                                   no_repeat_ngram_size=o.no_repeat_ngram_size)
         chosen: dict[int, str] = {}  # output index -> the hypothesis as the model wrote it
         for i, candidates in zip(off, hyps):
-            for text, _score in candidates[1:]:
+            best: tuple[float, str, AlignedText] | None = None
+            for text, score in candidates:   # best first: ties keep the model's order
                 candidate = self.reopened(AlignedText(inputs[i], text), sources[i])
-                if not self._needs_another(candidate):
-                    chosen[i], outputs[i] = text, candidate
-                    break
+                if self._needs_another(candidate):
+                    continue
+                if coverage is not None:
+                    score -= weight * len(coverage.missing(sources[i], candidate.target))
+                if best is None or score > best[0]:
+                    best = (score, text, candidate)
+            if best is not None and best[2].target != outputs[i].target:
+                chosen[i], outputs[i] = best[1], best[2]
         if aligned and chosen:  # the word alignment of the hypotheses taken
             realigned = t.align([inputs[i] for i in chosen], [t.tokenizer.encode(chosen[i]) for i in chosen])
             for i, output in zip(chosen, realigned):

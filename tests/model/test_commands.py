@@ -299,6 +299,10 @@ ERRORS = {
     "line-count-mismatch": ("evaluate", ["--checkpoint", "{ckpt}", "--src", "{texts}/src.de",
                                          "--ref", "{texts}/ref.en", "--ref", "{texts}/short.en"],
                             "--ref '{texts}/short.en' has 5 lines but --src '{texts}/src.de' has 40"),
+    "coverage-weight-negative": ("evaluate", ["--checkpoint", "{ckpt}", *SRC_REF, "--coverage-weight", "-1"],
+                                 "--coverage-weight must be a number >= 0, got -1.0"),
+    "coverage-weight-nan": ("evaluate", ["--checkpoint", "{ckpt}", *SRC_REF, "--coverage-weight", "nan"],
+                            "--coverage-weight must be a number >= 0, got nan"),
     "data-and-src": ("evaluate", ["--data", "{texts}/src.de", *SRC_REF],
                      "--data cannot be combined with --src/--ref"),
     "src-without-ref": ("evaluate", ["--src", "{texts}/src.de"], "--src needs at least one --ref FILE"),
@@ -404,3 +408,16 @@ def test_place_names_come_from_the_dictionary_given(tmp_path, monkeypatch):
     assert places([], {"DICTIONARY_PATH": ""}) == {}
     monkeypatch.setattr(ding_module, "DEBIAN_PATH", str(tmp_path / "absent"))
     assert places([], {}) == {}                                                    # not installed: none
+
+
+def test_the_coverage_check_comes_from_the_dictionary_given(tmp_path, monkeypatch):
+    ding = tmp_path / "de-en"
+    ding.write_text("Fieber {n} :: fever\n", encoding="utf-8")
+    parser = cli.make_parser("test", None)
+    cli.add_dictionary_arg(parser)
+    coverage = lambda argv, env: cli.load_coverage(parser.parse_args(argv), env)  # noqa: E731
+    assert coverage(["--dictionary", str(ding)], {}).missing("Er hat Fieber.", "He is ill.") == ["Fieber"]
+    assert coverage([], {"DICTIONARY_PATH": str(ding)}).missing("Er hat Fieber.", "He has a fever.") == []
+    assert coverage(["--dictionary", ""], {"DICTIONARY_PATH": str(ding)}) is None   # '' turns it off
+    monkeypatch.setattr(ding_module, "DEBIAN_PATH", str(tmp_path / "absent"))
+    assert coverage([], {}) is None                                                 # not installed: none

@@ -1,0 +1,127 @@
+"""Source words a translation leaves out: the content words of a German text that no word of its
+English output translates, by the Ding dictionary.
+
+The model sometimes drops a word or a clause ("Mein Sohn hat seit gestern Fieber und
+Halsschmerzen." -> "My son has had a fever since yesterday."). Its own cross-attention does not
+single such words out (bench/README.md, "Dropped clauses"); a dictionary does, well enough to pick
+among the beam's hypotheses (``Pipeline``, ``Options.coverage_weight``).
+
+A word of the source is judged when it is a **content word**: its first Ding entry is a noun, a
+verb or an adjective (Ding ranks the commonest reading first; a lower-case word is never read as
+a noun, a capitalized word opening a sentence is read as its lower-case word where Ding has one),
+and no entry reads it as an article, pronoun, preposition or conjunction, and it is not an
+auxiliary or modal verb (``AUXILIARIES``: "hat ... beschlossen" has nothing of its own to
+translate). A compound Ding lacks is judged by its longest noun head Ding has
+("Klimaschutzgesetz" -> "Gesetz"); words Ding does not know at all are not judged.
+
+A judged word is **translated** when the output has the word itself (names, loanwords) or one of
+its senses' words: compared as lemmas (``simplemma``, both languages: "ging" is "gehen",
+"went" is "go") or by their first ``PREFIX`` letters ("decided" for "to decide").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+import simplemma
+
+from model.data.ding import DictionaryEntry
+
+# Verbs that carry tense, mood or voice rather than content of their own.
+AUXILIARIES = frozenset("sein haben werden können müssen sollen wollen dürfen mögen möchten lassen".split())
+_CLOSED_CLASSES = frozenset(("article", "pronoun", "preposition", "conjunction"))
+# Words of Ding's senses that translate nothing by themselves ("to decide", "sth. (of sb.)").
+_SENSE_FILLERS = frozenset("""the a an to of in on at for with by up out be sb sth one one's oneself
+    someone something it is are was were as from into or and not no""".split())
+PREFIX = 5                 # letters an inflected English word shares with its sense ("decided", "decide")
+_MIN_COMPOUND = 8          # shorter unknown words are not split into a compound's head
+_MIN_HEAD = 4              # the shortest head of a compound that is judged ("Gesetz", not "etz")
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_BRACKETS = re.compile(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>")
+_SENTENCE_END = frozenset('.!?:"„“»«')
+
+
+def _is_content(word_class: str | None) -> bool:
+    word_class = word_class or ""
+    return word_class.startswith(("noun", "adjective")) or word_class == "verb" or word_class.endswith(" verb")
+
+
+def _head_word(entry: DictionaryEntry) -> str:
+    """The headword without its glosses and objects: "(jdm.) etw. geben" -> "geben"."""
+    words = _BRACKETS.sub(" ", entry.headword).split()
+    return words[-1].lower() if words else ""
+
+
+class Coverage:
+    """Which content words of a source its translation leaves out (see the module docstring).
+
+    ``lookup`` is a Ding index's ``DingDictionary.lookup``; results are cached per word."""
+
+    def __init__(self, lookup: Callable[[str], list[DictionaryEntry]], cache_size: int = 65536):
+        self.lookup = lookup
+        self.senses = lru_cache(maxsize=cache_size)(self._senses)
+        self._english = lru_cache(maxsize=cache_size)(lambda word: simplemma.lemmatize(word, lang="en").lower())
+
+    @staticmethod
+    def load() -> None:
+        """Read the lemmatizer's German and English data now (seconds; else the first call does)."""
+        simplemma.lemmatize("ging", lang="de")
+        simplemma.lemmatize("went", lang="en")
+
+    def _found(self, word: str, initial: bool) -> list[DictionaryEntry]:
+        entries = self.lookup(word)
+        if word[:1].islower() or initial:   # a lower-case word is no noun ("einer" is not "Einer")
+            lower = [e for e in self.lookup(word.lower()) if not e.headword[:1].isupper()]
+            entries = lower if word[:1].islower() or lower else entries
+        return entries
+
+    def _entries(self, word: str, initial: bool) -> list[DictionaryEntry]:
+        entries = self._found(word, initial)
+        if not entries and (lemma := simplemma.lemmatize(word, lang="de")) != word:
+            entries = self._found(lemma, initial)
+        if not entries and word[:1].isupper() and len(word) >= _MIN_COMPOUND:
+            for start in range(3, len(word) - _MIN_HEAD + 1):
+                entries = [e for e in self.lookup(word[start:].capitalize()) if (e.word_class or "").startswith("noun")]
+                if entries:
+                    break
+        return entries
+
+    def _senses(self, word: str, initial: bool) -> frozenset[str] | None:
+        """The English lemmas of a content word's senses; None for a word that is not judged."""
+        entries = self._entries(word, initial)
+        if not entries or not _is_content(entries[0].word_class):
+            return None
+        if any(e.word_class in _CLOSED_CLASSES for e in entries) or any(_head_word(e) in AUXILIARIES for e in entries):
+            return None
+        lemmas = {self._english(part) for e in entries for sense in e.senses
+                  for token in _WORD.findall(_BRACKETS.sub(" ", sense).lower()) for part in token.split("-")
+                  if part not in _SENSE_FILLERS and len(part) > 1}
+        return frozenset(lemmas) or None
+
+    def _output_lemmas(self, output: str) -> tuple[set[str], set[str]]:
+        words = [w.lower() for w in _WORD.findall(output)]
+        parts = {part for w in words for part in w.split("-")} | set(words)
+        lemmas = {self._english(part) for part in parts} | parts
+        return lemmas, {lemma[:PREFIX] for lemma in lemmas if len(lemma) >= PREFIX}
+
+    def content_words(self, source: str) -> list[tuple[str, frozenset[str]]]:
+        """The words of ``source`` that are judged, in order, with their senses' English lemmas."""
+        found = []
+        for match in _WORD.finditer(source):
+            word = match.group()
+            if len(word) < 3:
+                continue
+            before = source[:match.start()].rstrip()
+            senses = self.senses(word, not before or before[-1] in _SENTENCE_END)
+            if senses is not None:
+                found.append((word, senses))
+        return found
+
+    def missing(self, source: str, output: str) -> list[str]:
+        """The content words of ``source`` (as written, in order) that ``output`` does not translate."""
+        lemmas, prefixes = self._output_lemmas(output)
+        return [word for word, senses in self.content_words(source)
+                if word.lower() not in lemmas
+                and not any(s in lemmas or len(s) >= PREFIX and s[:PREFIX] in prefixes for s in senses)]

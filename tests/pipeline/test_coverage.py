@@ -1,0 +1,144 @@
+"""pipeline/coverage.py: which content words of a source its translation leaves out, and the
+pipeline taking a hypothesis of the beam that leaves fewer out (``Options.coverage_weight``).
+
+The dictionary is a few lines in Ding's format written for these tests (not taken from Ding)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from bench.stub_engine import CopyEngine
+from model.data.ding import DingDictionary
+from pipeline.coverage import Coverage
+from pipeline.translation import Options, Pipeline
+
+DING = [
+    "Sohn {m} | Söhne {pl} :: son | sons",
+    "Fieber {n} :: fever; temperature",
+    "Halsschmerzen {pl} :: sore throat",
+    "gestern {adv} :: yesterday",
+    "gehen {vi} | gehend | gegangen | er/sie geht | ich/er/sie ging :: to go | going | gone | goes | went",
+    "Kind {n} | Kinder {pl} :: child | children",
+    "Park {m} | Parks {pl} :: park | parks",
+    "mit {prp} :: with",
+    "die {art} :: the",
+    "den {art} :: the",
+    "Gesetz {n} | Gesetze {pl} :: law | laws",
+    "neu {adj} :: new",
+    "arbeiten {vi} | arbeitend | gearbeitet :: to work | working | worked",
+    "etw. haben {vt} | habend | gehabt | er/sie hat :: to have sth. | having | had | has",
+    "müssen {v} | er/sie muss :: to have to; must",
+    "Auto {n} | Autos {pl} :: car | cars",
+    "kaufen {vt} | kaufend | gekauft :: to buy | buying | bought",
+    "Einer {m} [sport] :: single sculler",
+    "einer {pron} :: one",
+    "heute {adv} :: today",
+    "Geräusch {n} :: noise; sound",
+    "machen {vt} | er/sie macht :: to make; to do | makes; does",
+]
+
+
+@pytest.fixture(scope="module")
+def coverage(tmp_path_factory) -> Coverage:
+    path = tmp_path_factory.mktemp("ding") / "de-en"
+    path.write_text("# Version :: test\n" + "\n".join(DING) + "\n", encoding="utf-8")
+    return Coverage(DingDictionary(path).lookup)
+
+
+@pytest.mark.parametrize(("source", "output", "missing"), [
+    # a noun left out; "hat" is an auxiliary, "gestern" an adverb: not judged
+    ("Mein Sohn hat seit gestern Fieber und Halsschmerzen.", "My son has had a fever since yesterday.",
+     ["Halsschmerzen"]),
+    ("Mein Sohn hat seit gestern Fieber und Halsschmerzen.", "My son has a temperature and a sore throat.", []),
+    # a form Ding lists ("ging"), an English irregular form ("went") and plurals, by their lemmas
+    ("Ich ging mit den Kindern in den Park.", "I went to the park with the children.", []),
+    ("Ich ging mit den Kindern in den Park.", "I was in the park.", ["ging", "Kindern"]),
+    # an inflected English word by its first letters; a modal verb is not judged
+    ("Ich muss heute arbeiten.", "I have to work today.", []),
+    ("Ich muss heute arbeiten.", "I must today.", ["arbeiten"]),
+    ("Wir haben das Auto verkauft und ein Fahrrad gekauft.", "We sold the car and a bicycle.", ["gekauft"]),
+    # a compound Ding lacks is judged by its head
+    ("Das neue Klimaschutzgesetz", "The new climate protection", ["Klimaschutzgesetz"]),
+    ("Das neue Klimaschutzgesetz", "The new climate protection law", []),
+    # a lower-case word is no noun: "einer" is the pronoun, not "Einer" (a sculler)
+    ("Das ist einer meiner Söhne.", "That is one of my boys.", ["Söhne"]),
+    # a capitalized word opening a sentence is read as its lower-case word where Ding has one
+    ("Einer geht, die Kinder bleiben.", "One goes, the kids stay.", ["Kinder"]),
+    # a word the output has as written (a name, a loanword) is translated; unknown words are not judged
+    ("Der Park heißt Tiergarten.", "The Park is called Tiergarten.", []),
+    ("Es macht ein Geräusch, wenn ich abbiege.", "It's making a noise.", []),
+    ("", "", []),
+])
+def test_missing(coverage, source, output, missing):
+    assert coverage.missing(source, output) == missing
+
+
+class NBest(CopyEngine):
+    """A stub model that answers each input with the n-best list of ``table`` (best first)."""
+
+    def __init__(self, translator, table: dict[str, list[tuple[str, float]]]):
+        super().__init__(translator)
+        self.table = table
+        self.n_best_calls: list[list[str]] = []
+
+    def translate(self, texts: Sequence[str], **search) -> list[str]:
+        return [self.table[text][0][0] for text in texts]
+
+    def translate_n_best(self, texts: Sequence[str], **search) -> list[list[tuple[str, float]]]:
+        self.n_best_calls.append(list(texts))
+        return [self.table[text] for text in texts]
+
+
+TABLE = {
+    "Ich muss heute arbeiten.": [("I must today.", -0.5), ("I have to work today.", -0.8), ("I work.", -0.9)],
+    "Das Auto ist neu.": [("The car is new.", -0.3), ("The car is brand new.", -0.4)],
+    "Ich ging in den Park.": [("I went.", -0.2), ("I went to the park.", -2.0)],
+}
+
+
+@pytest.fixture(scope="module")
+def engine(tiny_checkpoint):
+    from model.inference.translator import Translator
+
+    return NBest(Translator.from_checkpoint(tiny_checkpoint, "cpu"), TABLE)
+
+
+def test_an_output_that_leaves_a_word_out_takes_a_hypothesis_that_does_not(engine, coverage):
+    pipeline = Pipeline(engine, Options(beam_size=4), coverage=coverage)
+    engine.n_best_calls.clear()
+    assert pipeline.translate(["Ich muss heute arbeiten.", "Das Auto ist neu."]) == [
+        "I have to work today.", "The car is new."]
+    assert engine.n_best_calls == [["Ich muss heute arbeiten."]]   # only the output that left a word out
+
+
+def test_a_hypothesis_far_below_the_best_is_not_taken(engine, coverage):
+    # "I went to the park." covers "Park" but scores 1.8 below the best: more than one word's weight
+    assert Pipeline(engine, Options(beam_size=4), coverage=coverage).translate(["Ich ging in den Park."]) == [
+        "I went."]
+    assert Pipeline(engine, Options(beam_size=4, coverage_weight=2.0), coverage=coverage).translate(
+        ["Ich ging in den Park."]) == ["I went to the park."]
+
+
+@pytest.mark.parametrize("options", [Options(beam_size=4, coverage_weight=0), Options(beam_size=1)])
+def test_off_with_weight_zero_or_greedy_search(engine, coverage, options):
+    engine.n_best_calls.clear()
+    assert Pipeline(engine, options, coverage=coverage).translate(["Ich muss heute arbeiten."]) == ["I must today."]
+    assert engine.n_best_calls == []
+
+
+def test_off_without_a_dictionary(engine):
+    assert Pipeline(engine, Options(beam_size=4)).translate(["Ich muss heute arbeiten."]) == ["I must today."]
+
+
+@pytest.mark.parametrize(("weight", "message"), [
+    (-1, "coverage_weight must be a number >= 0, got -1"),
+    (float("inf"), "coverage_weight must be a number >= 0, got inf"),
+    (float("nan"), "coverage_weight must be a number >= 0, got nan"),
+    ("1", "coverage_weight must be a number >= 0, got '1'"),
+    (True, "coverage_weight must be a number >= 0, got True"),
+])
+def test_bad_weights(weight, message):
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        Options(coverage_weight=weight)
