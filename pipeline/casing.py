@@ -82,9 +82,10 @@ def capital_start(text: str) -> str:
 
 
 def truecase(text: str, pieces: Callable[[str], tuple[int, float]], *,
-             known: Callable[[str], bool] | None = None, sharp_s: bool = False) -> str:
+             known: Callable[[str], bool] | None = None, sharp_s: bool = False, capital_first: bool = True) -> str:
     """ALL-CAPS or headline text in the casing the model knows, learned from its vocabulary: each
-    word (but the first, which starts upper case) becomes lower case or Capitalized, whichever the
+    word (but the first, which starts upper case where ``capital_first``, else is chosen as the
+    others are) becomes lower case or Capitalized, whichever the
     SentencePiece model encodes in fewer pieces, then with the higher log-probability, also when
     both forms take several pieces (upper-cased Tatoeba dev: 91.6% of capitalized words restored,
     against 89.0% when such ties went to Capitalized as compound nouns; ``tests/pipeline``).
@@ -111,7 +112,7 @@ def truecase(text: str, pieces: Callable[[str], tuple[int, float]], *,
         for match in _WORD.finditer(parts[k]):
             word = match.group()
             lower, capital = spelled(word.lower()), spelled(word[:1].upper() + word[1:].lower())
-            if first:
+            if first and capital_first:
                 chosen, first = capital, False
             else:
                 (n_lower, p_lower), (n_capital, p_capital) = pieces(lower), pieces(capital)

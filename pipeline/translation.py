@@ -68,7 +68,9 @@ class Options:
                                   # (spans.with_names; no effect with a checkpoint without lexicon)
     caps: str = "truecase"        # ALL-CAPS, headline and lower-case input: "truecase" (rewritten in the
                                   # casing the vocabulary knows, casing.truecase, and a sentence's
-                                  # lower-case start capitalized) or "as_is"; truecasing reads
+                                  # lower-case start capitalized; in the output too where a
+                                  # placeholder hid the input's capital: words.capitalize_start)
+                                  # or "as_is"; truecasing reads
                                   # capitals far better than the model can (bench/README.md, casing.py)
     coverage_weight: float = 1.0  # what one source content word left out costs a beam hypothesis, in
                                   # its score's units (log-probability per length-penalized token):
@@ -230,7 +232,8 @@ class Pipeline:
         needed = slots_needed(spans)
         fits = self.placeholders and needed["N"] <= NUMBER_SLOTS and needed["X"] <= OTHER_SLOTS
         text_style, masked = self._cased(mask(text, spans if fits else []), text, spans if fits else [],
-                                         respell=fits)  # without a Masked, offsets must not move
+                                         respell=fits,  # without a Masked, offsets must not move
+                                         fragment=_fragment(text, 0, len(text)))
         return ModelInput(masked.text, masked if fits else None, text_style)
 
     def _spans(self, sentence: str, glossary: Glossary | None = None, second_try: bool = False) -> list[Span]:
@@ -260,11 +263,14 @@ class Pipeline:
         return with_names(sentence, spans, self.lexicon.knows, self.places)
 
     def _cased(self, masked: Masked, original: str, spans: Sequence[Span], *,
-               respell: bool = True, initial: bool = True) -> tuple[str, Masked]:
+               respell: bool = True, initial: bool = True, fragment: bool = False) -> tuple[str, Masked]:
         """The casing style of the words of ``original`` (not of its spans), and ``masked``
         truecased where that style is ALL CAPS, Title Case or all lower case, or else, where it
         starts a sentence (``initial``), with a lower-case first word capitalized (a letter's body
-        after the salutation's comma; ``casing.capital_start``); where it may be respelled
+        after the salutation's comma; ``casing.capital_start``). A ``fragment`` (``_fragment``:
+        a text that opens lower case and ends without a sentence's punctuation) keeps its first
+        word so, also when truecased: software messages are written so ("klingt wie" -> "sounds
+        like"; capitalized, "Bell is how"). Where it may be respelled
         (``respell``): in ALL CAPS with ß for SS where the vocabulary has it, and its abbreviations
         that are conjunctions or adverbs written out (``respell_abbreviations``), ``original_span``
         still mapping back."""
@@ -273,11 +279,12 @@ class Pipeline:
             lexicon = self.translator.lexicon
             sharp_s = respell and text_style == "upper"
             cased = truecase(masked.text, self._pieces, sharp_s=sharp_s,
-                             known=lexicon.knows if lexicon is not None else None)
+                             known=lexicon.knows if lexicon is not None else None,
+                             capital_first=text_style != "lower" or not fragment)
             changes = sharp_s_regions(cased, masked.text)
             if changes is not None:  # else a character whose lower case is longer: the words would not map back
                 masked = masked.respelled(cased, changes) if changes else replace(masked, text=cased)
-        elif self.truecase and initial:
+        elif self.truecase and initial and not fragment:
             masked = replace(masked, text=capital_start(masked.text))
         return text_style, respell_abbreviations(masked) if respell else masked
 
@@ -339,7 +346,8 @@ class Pipeline:
         masked = mask(text[start:end], [s for s in spans])
         if not any(c.isalnum() for c in masked.text):  # punctuation only: nothing to translate
             return _Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]))
-        text_style, masked = self._cased(masked, text[start:end], spans, initial=initial)
+        text_style, masked = self._cased(masked, text[start:end], spans, initial=initial,
+                                         fragment=_fragment(text, start, end))
         chunk = _Chunk(start, end, masked, style=text_style)
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(masked.text)]
         chunk.units = split_long(masked.text, (0, len(masked.text)), self.closed_count,
@@ -594,6 +602,8 @@ class Pipeline:
         styled = W.restyle(words, chunk.style)
         if chunk.initial and offset == 0:
             styled = W.capitalize_first(styled, chunk.masked)
+            if self.truecase:
+                styled = W.capitalize_start(styled, chunk.masked)
         slots = chunk.masked.slots
         if chunk.masked.glossary:
             slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0)
@@ -661,6 +671,17 @@ def _slot_groups(sentence: str, spans: Sequence[Span]) -> list[tuple[int, int, l
         s, e = s + len(piece) - len(piece.lstrip()), e - (len(piece) - len(piece.rstrip()))
         trimmed.append((s, e, group))
     return trimmed
+
+
+_SENTENCE_END = re.compile(r"[.!?…][\"'“”»«)\]]*\s*$")
+
+
+def _fragment(text: str, start: int, end: int) -> bool:
+    """Whether the sentence ``text[start:end]`` opens the text and ends without a sentence's
+    punctuation (". ! ? …"): a label or software message ("konnte Datei nicht öffnen"), whose lower
+    case is meant, rather than a sentence typed in lower case ("ich habe keine zeit.") or a
+    letter's body after its salutation."""
+    return not text[:start].strip() and not _SENTENCE_END.search(text, start, end)
 
 
 def _words_only(text: str, spans: Sequence[Span]) -> str:

@@ -274,6 +274,33 @@ def capitalize_first(words: list[Word], masked: Masked) -> list[Word]:
     return [replace(words[0], text=first[:lead] + english[:1].upper() + english[1:] + first[head.end():]), *words[1:]]
 
 
+# A word as the model writes one, all letters (hyphens and apostrophes inside), and what may
+# follow it in the same Word: not a letter, digit or the rest of an address or abbreviation
+# ("e.g.", "www.x.org", "http://"), but a final full stop or colon ("usage:").
+_PLAIN_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*(?=$|[.:]$|[^\w.@/:])")
+
+
+def capitalize_start(words: list[Word], masked: Masked) -> list[Word]:
+    """``words`` of a sentence's start with the first word capitalized where the model wrote it
+    all lower case, the sentence (``masked.original``) starts with a capital and the model read a
+    placeholder there instead: the placeholder hid the capital ("Passwort vergessen?" with a
+    glossary term, read as "⦅X1⦆ vergessen?", came out as "forget ⦅X1⦆?"; without the glossary
+    "Remember password?"). Where the model saw the sentence's first word, its lower case stays:
+    software messages are written so ("Binärdateien ⦅X1⦆ und ⦅X1⦆ sind verschieden." / "binary
+    files ⦅X1⦆ and ⦅X1⦆ differ."), and so does a sentence that starts with a span written lower
+    case ("%s wurde nicht verschoben"). A word with a capital, digit or dot inside ("iPhone",
+    "e.g.") and a placeholder stay as they are."""
+    opening = "\"'„“‚‘»«(["
+    first = words[0].text if words else ""
+    lead = len(first) - len(first.lstrip(opening))
+    match = _PLAIN_WORD.match(first, lead)
+    if (match is None or not match[0].islower() or len(match[0][0].upper()) != 1
+            or not PLACEHOLDER_RE.match(masked.text.lstrip(opening + " "))
+            or not masked.original.lstrip(opening + " ")[:1].isupper()):
+        return words
+    return [replace(words[0], text=first[:lead] + first[lead].upper() + first[lead + 1:]), *words[1:]]
+
+
 _FINAL = frozenset(".!?…")
 
 

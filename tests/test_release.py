@@ -270,6 +270,11 @@ PIPELINE_EXAMPLES = [
     ('Sehr geehrter Herr Becker,\n\nleider funktioniert die Heizung in meiner Wohnung seit Montag nicht mehr.',
      "Dear Mr Becker,\n\nUnfortunately, the heater hasn't worked in my apartment since Monday."),
     ('leider geht das nicht. ich habe keine zeit.', "I'm afraid this isn't working. I don't have time."),
+    # a software message (lower case, no sentence punctuation) keeps its lower-case start (before:
+    # "could not open file"; "klingt wie" gave "Bell is how"); an acronym before a known noun is no
+    # name (before: "Create SSH-Schlüssel", carried over)
+    ('konnte Datei nicht öffnen', 'unable to open file'),
+    ('SSH-Schlüssel erzeugen', 'Generate ssh key'),
     ('Der ICE 578 nach Hamburg hat heute etwa 45 Minuten Verspätung.',
      'The ICE 578 to Hamburg is about 45 minutes late today.'),
     # names people give themselves, and the writer's under a closing (before: "Jürgen cooking",
@@ -483,6 +488,21 @@ UNCHANGED = [
     "Wo ist der Bahnhof?", "Er lief 42,195 Kilometer.", "Liebe Anna, wie geht es dir?",
     "Der Zug kommt um 19:30 Uhr an, sagt die Bahn.",
 ]
+
+
+# A glossary term that opens the sentence is read as a placeholder, which hides its capital: the
+# model wrote "forget ⦅X1⦆?" for "⦅X1⦆ vergessen?". The output's first word is capitalized there;
+# where the model saw the capital, its own casing stays (as software messages are written).
+@pytest.mark.parametrize("german, entries, english", [
+    ("Passwort vergessen?", {"Passwort": "password"}, "Forget password?"),
+    ("Benutzername vergessen?", {"Benutzername": "username"}, "Forget username?"),
+    ("Benutzername vergessen?", {}, "forgotten username?"),
+    ("Datei speichern?", {"Datei": "file"}, "Save file?"),
+    ("Konto löschen?", {"Konto": "account"}, "Delete account?"),
+    ("Kennwort ändern?", {"Kennwort": "passphrase"}, "Change passphrase?"),
+])
+def test_a_sentence_opened_by_a_term_starts_capitalized(release_pipeline, german, entries, english):
+    assert release_pipeline.translate([german], glossary=Glossary(entries)) == [english]
 
 
 def test_without_a_match_the_outputs_are_those_without_a_glossary(release_pipeline, glossary):

@@ -88,13 +88,18 @@ class Lexicon:
 
     def knows(self, word: str, *, initial: bool = False) -> bool:
         """Whether ``word`` is a translated form, or a compound of them (the last part a known
-        noun, linking elements allowed); ``initial``: at the start of a sentence, where any word
-        is capitalized, its lower-case form counts too."""
+        noun, linking elements allowed), or a hyphenated compound whose last part is one and no
+        name ("PORT-Befehl", "IP-Adressmaske": a kind of command, of mask, whatever the parts
+        before; "Hans-Peter" stays a name); ``initial``: at the start of a sentence, where any
+        word is capitalized, its lower-case form counts too."""
         if word in self.words or initial and word.lower() in self.words:
             return True
         if word in self.names:
             return False
-        return all(self._compound(part) for part in word.split("-")) if "-" in word else self._compound(word)
+        if "-" not in word:
+            return self._compound(word)
+        head = word.rsplit("-", 1)[1]
+        return head not in self.names and self._compound(head)
 
     def _compound(self, word: str) -> bool:
         if word in self.words:

@@ -94,6 +94,15 @@ def test_truecase_follows_the_vocabulary(text, expected):
     assert truecase(text, pieces) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("bitte notausgang freihalten", "bitte Notausgang freihalten"),   # the first word as the others
+    ("zeit für mich", "Zeit für mich"),                              # a noun first is still one
+    ("ICH HABE ZEIT", "ich habe Zeit"),
+])
+def test_truecase_without_a_capital_first(text, expected):
+    assert truecase(text, pieces, capital_first=False) == expected
+
+
 def test_truecase_with_a_real_vocabulary(release_checkpoint):
     from model.inference.translator import Translator
 

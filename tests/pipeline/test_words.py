@@ -7,7 +7,7 @@ import pytest
 from model.inference.alignment import AlignedText
 from pipeline.spans import Span, find_spans, mask, spaced_spans, with_abbreviations
 from pipeline.words import (
-    Word, capitalize_first, fit_boundaries, from_aligned, from_text, insert_placeholder, remove_duplicates, render, repair_placeholder,
+    Word, capitalize_first, capitalize_start, fit_boundaries, from_aligned, from_text, insert_placeholder, remove_duplicates, render, repair_placeholder,
     restore_words,
 )
 
@@ -228,3 +228,41 @@ def test_restore_words_gives_back_the_space_before_a_span(source, output, expect
              for m in re.finditer(r"Tel|(?<=[ .])5|0221", source)]
     masked = mask(source, spans)
     assert render(restore_words(from_text(output), masked.slots, spaced=spaced_spans(masked)))[0] == expected
+
+
+GLOSSARY_TERM = Span(0, 8, "glossary", "Passwort", "password")
+
+
+@pytest.mark.parametrize("first, expected", [
+    ("forget", "Forget"),                # "forget ⦅X1⦆?" for "Passwort vergessen?" read as "⦅X1⦆ vergessen?"
+    ("forgotten", "Forgotten"),
+    ("don't", "Don't"),
+    ("e-mail", "E-mail"),
+    ("über", "Über"),
+    ("reset:", "Reset:"),
+    ("forget.", "Forget."),
+    ('"forget', '"Forget'),              # after an opening quote
+    ("Save", "Save"),                    # already capitalized
+    ("iPhone", "iPhone"),                # a capital inside: written so on purpose
+    ("e.g.", "e.g."),                    # an abbreviation
+    ("www.example.org", "www.example.org"),
+    ("http://x.org", "http://x.org"),
+    ("a@b.de", "a@b.de"),
+    ("3rd", "3rd"),
+    ("⦅X1⦆", "⦅X1⦆"),                    # a placeholder: its span is restored as written
+])
+def test_a_start_the_placeholder_hid_the_capital_of_is_capitalized(first, expected):
+    masked = mask("Passwort vergessen?", [GLOSSARY_TERM])
+    assert text_of(capitalize_start(words((first,), ("⦅X1⦆",), ("?",)), masked)) == f"{expected} ⦅X1⦆ ?"
+    assert capitalize_start([], masked) == []
+
+
+@pytest.mark.parametrize("source, spans, output", [
+    ("Benutzername vergessen?", [], "forgotten username?"),        # the model saw the capital
+    ("konnte ⦅X1⦆ nicht entfernen", None, "could not remove ⦅X1⦆"),  # a message written lower case
+    ("%s wurde nicht verschoben", None, "⦅X1⦆ was not moved"),
+    ("%s wurde nicht verschoben", None, "has not been moved ⦅X1⦆"),  # a span written lower case first
+])
+def test_the_model_s_lower_case_stays_where_it_saw_the_sentence_start(source, spans, output):
+    masked = mask(source, find_spans(source) if spans is None else spans)
+    assert render(capitalize_start(from_text(output), masked))[0] == output

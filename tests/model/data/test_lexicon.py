@@ -62,7 +62,10 @@ def lexicon() -> Lexicon:
     ("Datenbankverbindung", False, True),   # compound of compound-free parts
     ("Sonnenschein", False, True),          # linking "n"
     ("Hotel-Katze", False, True),           # hyphenated: every part known
-    ("Anna-Katze", False, False),
+    ("Anna-Katze", False, True),            # hyphenated: the last part decides, a kind of cat
+    ("XYZ-Datenbankverbindung", False, True),   # an acronym before a known compound ("PORT-Befehl")
+    ("Katze-Anna", False, False),           # a name last: a name ("Hans-Peter")
+    ("Katze-Kowalczyk", False, False),      # an unknown word last
     ("Leonie", False, False),          # short words are never split: "Leo" + "nie" is no compound
     ("Kowalczyk", False, False),
 ])
