@@ -27,10 +27,11 @@ A source word translated twice (``retranslations``): the model reads a forced wo
 wrote, but its attention never rested on the source word that word translates, so it often says
 that word again later ("Yesterday I lost my key yesterday." for "Ich habe gestern meinen
 Schlüssel verloren."). A completion is left out when a word after the forced pieces is a forced
-word again (casefolded) and both translate the same source word, by occlusion
-(``occlusion_sources``: the source word whose removal lowers the model's probability of the word
-most; the cross-attention of a forced first word rests on the first source word whatever it
-translates, so attention cannot tell). The next word's search is then run again with those words
+word again (casefolded) and both translate the same source word: for the later word, which the
+model chose, its attention says which (``attention_sources``); for the forced one, occlusion
+(``occlusion_sources``: the source word that, seen alone, makes the word likeliest; the
+cross-attention of a forced first word rests on the first source word whatever it translates,
+so attention cannot tell). The next word's search is then run again with those words
 banned after the forced pieces (``beam_search(banned=...)``): the rest re-decoded without them.
 Only the same word counts: a phrase that translates one source word across the prefix's end ("got"
 + "up" for "aufgestanden") is a translation, not a repeat.
@@ -43,7 +44,7 @@ import difflib
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -217,6 +218,7 @@ class _Decoder:
 
 
 FINISH_STEPS = 4  # most pieces a word is extended by after it has spelled the partial word
+SEARCHES = 3  # searches per next word at most: the first, and again with what it said twice banned
 
 
 def next_words(decoder: _Decoder, plan: PrefixPlan, index: PieceIndex, count: int,
@@ -300,34 +302,40 @@ def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], p
     if not forced:
         return []
 
-    def search(rows: list[int], banned: list[list[int]] | None = None) -> list[list[Hypothesis]]:
+    def search(rows: list[int], banned: list[list[int]] | None) -> list[list[Hypothesis]]:
         batch = Batch.make([list(src_ids)] * len(rows), device=next(model.parameters()).device)
         return beam_search(model, batch, beam_size=beam_size, n_best=beam_size, length_penalty_alpha=length_penalty,
                            no_repeat_ngram_size=no_repeat_ngram_size, forced_prefix=[forced[r] for r in rows],
                            banned=banned)
 
-    def kept(rows: list[int], found: list[list[Hypothesis]]) -> list[set[str]]:
-        """Keeps each row's hypotheses that say nothing again in ``pool``; returns what the others said again."""
-        outputs = [(h.tokens, len(forced[r])) for r, hyps in zip(rows, found) for h in hyps]
-        again = iter(retranslations(model, tokenizer, src_ids, outputs))
-        repeated: list[set[str]] = []
-        for r, hyps in zip(rows, found):
-            repeated.append(set())
-            for h in hyps:
-                words_again = next(again)
-                if words_again:
-                    repeated[-1] |= words_again
-                else:
-                    pool[r].append(h)
-        return repeated
-
     pool: list[list[Hypothesis]] = [[] for _ in forced]
+    covered: list[set[int]] = [set() for _ in forced]  # per row: source words its forced pieces translate
+    banned: list[set[str]] = [set() for _ in forced]   # per row: forced words written again, banned after them
     rows = list(range(len(forced)))
-    repeated = kept(rows, search(rows))
-    redo = [(r, words_again) for r, words_again in zip(rows, repeated) if words_again]
-    if redo:
-        rows = [r for r, _ in redo]
-        kept(rows, search(rows, [banned_pieces(tokenizer, words_again) for _, words_again in redo]))
+    for _ in range(SEARCHES):
+        found = search(rows, [banned_pieces(tokenizer, banned[r]) for r in rows] if any(banned) else None)
+        again = iter(retranslations(model, tokenizer, src_ids,
+                                    [(h.tokens, len(forced[r]), covered[r]) for r, hyps in zip(rows, found) for h in hyps]))
+        redo = []
+        for r, hyps in zip(rows, found):
+            before = set(banned[r])
+            for h in hyps:
+                sources, repeated = next(again)
+                if not sources:
+                    pool[r].append(h)
+                covered[r] |= set(sources)
+                banned[r] |= repeated
+            if banned[r] != before:  # a word said twice: the rest again without it
+                redo.append(r)
+        if not redo:
+            break
+        rows = redo
+    # What a row kept before a later search showed what its forced pieces translate, checked again.
+    late = [(r, h) for r, hyps in enumerate(pool) if covered[r] for h in hyps]
+    if late:
+        again = retranslations(model, tokenizer, src_ids, [(h.tokens, len(forced[r]), covered[r]) for r, h in late])
+        drop = {id(h) for (_, h), (sources, _) in zip(late, again) if sources}
+        pool = [[h for h in hyps if id(h) not in drop] for hyps in pool]
     # Grouped by the word each row's best writes after the prefix: beam search may still grow a
     # forced word ("▁we" + "ather" and "▁weather" are two rows of one word).
     by_word: dict[str, dict[str, Completion]] = {}
@@ -351,13 +359,16 @@ def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], p
 def occlusion_sources(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int],
                       outputs: Sequence[tuple[Sequence[int], Sequence[int]]]) -> list[list[int]]:
     """For each (output ids, word indices) the source word each of those output words translates
-    (words as ``alignment.target_words`` finds them, on both sides), by occlusion: the one whose
-    hiding from the decoder's cross-attention lowers the model's log-probability of the word's
-    pieces most, -1 where hiding none lowers it. The source is encoded once; each output is read up
-    to the last word asked about (the decoder reads nothing after a piece), once per source word."""
+    (words as ``alignment.target_words`` finds them, on both sides), by occlusion: the one that,
+    left alone in the decoder's view of the source (its cross-attention sees that word and the
+    source's end only), raises the model's log-probability of the word's pieces most over seeing
+    none; -1 where no word raises it. Alone, not hidden one at a time: hiding "Ich" makes any first
+    word but "I" likelier, which drowns what hiding "jetzt" does to "Now". The source is encoded
+    once; each output is read up to the last word asked about (the decoder reads nothing after a
+    piece), once per source word and once seeing none."""
     _, source_words, src_piece_word = target_words(tokenizer, src_ids)
-    hide = [[i for i, w in enumerate(src_piece_word) if w == k] for k in range(len(source_words))]
-    rows = len(hide) + 1  # per output: as it is, then with each source word hidden
+    alone = [[i for i, w in enumerate(src_piece_word) if w == k] for k in range(len(source_words))]
+    rows = len(alone) + 1  # per output: seeing no word, then each word alone
     asked: list[tuple[list[list[int]], list[int]]] = []  # per output: each word's pieces, what is read
     for ids, words in outputs:
         piece_word = target_words(tokenizer, ids)[2]
@@ -365,25 +376,26 @@ def occlusion_sources(model: Transformer, tokenizer: Tokenizer, src_ids: Sequenc
         asked.append((pieces, list(ids[:max((p[-1] + 1 for p in pieces if p), default=0)])))
     todo = [k for k, (_, read) in enumerate(asked) if read]
     result = [[-1] * len(words) for _, words in outputs]
-    if not todo or not hide:
+    if not todo or not alone:
         return result
     device = next(model.parameters()).device
     batch = Batch.make([list(src_ids)] * (rows * len(todo)), [asked[k][1] for k in todo for _ in range(rows)],
                        device=device)
-    src_mask = batch.src_mask.clone()  # (R, 1, 1, S + 1): True where the decoder may attend
+    src_mask = torch.zeros_like(batch.src_mask)  # (R, 1, 1, S + 1): True where the decoder may attend
+    src_mask[..., len(src_ids)] = True  # the source's end (EOS), so that no row attends to nothing
     for t in range(len(todo)):
-        for k, at in enumerate(hide):
-            src_mask[t * rows + k + 1, 0, 0, at] = False
+        for k, at in enumerate(alone):
+            src_mask[t * rows + k + 1, 0, 0, at] = True
     memory = model.encode(batch.src[:1], batch.src_mask[:1]).expand(batch.src.size(0), -1, -1)  # (R, S + 1, D)
     logits = model.decode(batch.tgt_in, memory, src_mask, batch.tgt_mask)  # (R, T, V)
-    logp = piece_logp(logits).gather(2, batch.tgt_out[:, :, None]).squeeze(2).cpu()  # (R, T)
+    logp = piece_logp(logits).gather(2, batch.tgt_out[:, :, None]).squeeze(2).float().cpu()  # (R, T)
     for t, k in enumerate(todo):
-        base, hidden = logp[t * rows], logp[t * rows + 1:(t + 1) * rows]  # (T,), (W, T)
+        none, each = logp[t * rows], logp[t * rows + 1:(t + 1) * rows]  # (T,), (W, T)
         for j, at in enumerate(asked[k][0]):
             if at:
-                drops = (base[at] - hidden[:, at]).sum(dim=1)  # (W,)
-                if float(drops.max()) > 0:
-                    result[k][j] = int(drops.argmax())
+                gains = (each[:, at] - none[at]).sum(dim=1)  # (W,)
+                if float(gains.max()) > 0:
+                    result[k][j] = int(gains.argmax())
     return result
 
 
@@ -410,40 +422,62 @@ def attention_sources(model: Transformer, tokenizer: Tokenizer, src_ids: Sequenc
 
 
 def retranslations(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int],
-                   outputs: Sequence[tuple[Sequence[int], int]]) -> list[set[str]]:
-    """For each (output ids, how many of them were forced): the words after the forced pieces that
-    repeat a word of the forced ones (casefolded: "Yesterday ... yesterday") and translate the same
-    source word, as written; an empty set for an output that says nothing again. A forced word's
-    source is found by occlusion (``occlusion_sources``, once per distinct forced pieces), a later
-    word's, which the model chose, by attention (``attention_sources``). Punctuation is no word
-    here; a word that starts among the forced pieces is a forced one."""
-    pairs: dict[int, list[tuple[int, int, str]]] = {}  # output -> (forced word, later word, as written)
-    for k, (ids, forced) in enumerate(outputs):
+                   outputs: Sequence[tuple[Sequence[int], int, Collection[int]]],
+                   ) -> list[tuple[dict[int, set[str]], set[str]]]:
+    """For each (output ids, how many of them were forced, source words the forced ones are known
+    to translate): the source words that words after the forced pieces translate again, each with
+    those words as written (empty for an output that says nothing again), and of those words the
+    ones that repeat a forced word (what a search may ban: not "in the" of "in the morning"). Said
+    again is
+
+    - a later word that repeats a forced word (casefolded: "Yesterday ... yesterday") and
+      translates the same source word;
+    - any later word that translates a source word the forced ones are known to translate (one
+      found so in an earlier search of the same forced pieces: "Tomorrow ... in the morning" once
+      "Tomorrow ... tomorrow" showed that "Tomorrow" translates "morgen").
+
+    A forced word's source is found by occlusion (``occlusion_sources``, once per distinct run of
+    forced pieces), a later word's, which the model chose, by attention (``attention_sources``).
+    Punctuation is no word here; a word that starts among the forced pieces is a forced one. Only
+    the same word counts otherwise: "got" + "up" for "aufgestanden" across the prefix's end is one
+    translation, not two."""
+    pairs: dict[int, list[tuple[int, int]]] = {}  # output -> (forced word, later word) written alike
+    later_words: dict[int, list[int]] = {}  # output -> the later words whose source is asked for
+    spelled: dict[int, list[str]] = {}  # output -> its words as written
+    for k, (ids, forced, covered) in enumerate(outputs):
         text, spans, piece_word = target_words(tokenizer, ids)
         first = [piece_word.index(j) for j in range(len(spans))]  # each word's first piece
-        said = [text[s:e].casefold() for s, e in spans]
-        early = [j for j in range(len(spans)) if first[j] < forced and not is_punctuation(said[j])]
-        found = [(p, j, text[spans[j][0]:spans[j][1]]) for j in range(len(spans)) if first[j] >= forced
-                 for p in early if said[p] == said[j]]
+        spelled[k] = [text[s:e] for s, e in spans]
+        said = [w.casefold() for w in spelled[k]]
+        words = [j for j in range(len(spans)) if not is_punctuation(said[j])]
+        early = [j for j in words if first[j] < forced]
+        later = [j for j in words if first[j] >= forced]
+        found = [(p, j) for j in later for p in early if said[p] == said[j]]
         if found:
             pairs[k] = found
-    result: list[set[str]] = [set() for _ in outputs]
-    if not pairs:
+        if found or covered:
+            later_words[k] = later if covered else sorted({j for _, j in found})
+    result: list[tuple[dict[int, set[str]], set[str]]] = [({}, set()) for _ in outputs]
+    if not later_words:
         return result
     # A forced word's source depends only on the pieces up to it: read each distinct run once.
     upto: dict[tuple[int, int], tuple[int, ...]] = {}  # (output, forced word) -> the pieces up to its end
     for k, found in pairs.items():
         piece_word = target_words(tokenizer, outputs[k][0])[2]
-        for p, _, _ in found:
+        for p, _ in found:
             upto[k, p] = tuple(outputs[k][0][:max(i for i, w in enumerate(piece_word) if w == p) + 1])
-    runs: dict[tuple[int, ...], int] = {}  # the pieces -> the forced word they end with
-    for (k, p), run in upto.items():
-        runs[run] = p
+    runs = {run: p for (_, p), run in upto.items()}  # the pieces -> the forced word they end with
     early_source = {run: found[0] for run, found in zip(runs, occlusion_sources(
         model, tokenizer, src_ids, [(list(run), [p]) for run, p in runs.items()]))}
-    later = [(outputs[k][0], [j for _, j, _ in found]) for k, found in pairs.items()]
-    for (k, found), sources in zip(pairs.items(), attention_sources(model, tokenizer, src_ids, later)):
-        result[k] = {word for (p, _, word), s in zip(found, sources) if early_source[upto[k, p]] == s}
+    asked = list(later_words.items())
+    for (k, later), sources in zip(asked, attention_sources(model, tokenizer, src_ids,
+                                                            [(outputs[k][0], later) for k, later in asked])):
+        source_of = dict(zip(later, sources))
+        repeats = [(source_of[j], j) for p, j in pairs.get(k, ()) if early_source[upto[k, p]] == source_of[j]]
+        again, repeated = result[k]
+        for s, j in [(s, j) for j, s in source_of.items() if s in outputs[k][2]] + repeats:
+            again.setdefault(s, set()).add(spelled[k][j])
+        repeated |= {spelled[k][j] for _, j in repeats}
     return result
 
 

@@ -346,6 +346,36 @@ def test_more_translations_per_next_word(translator):
     assert str(err.value) == "n_best must be an integer between 1 and beam_size 4, got 5"
 
 
+def test_what_a_completion_says_again_is_left_out_and_searched_without(translator, monkeypatch):
+    """complete() drops the hypotheses ``retranslations`` finds saying something again (stubbed
+    here: "station" after the prefix, as if the forced "Where" had translated "Bahnhof"), searches
+    those next words again with the repeated word banned, and checks what it kept before then."""
+    tokenizer = translator.tokenizer
+    searched, checked = [], []
+    search = explain.beam_search
+
+    def spy(model, batch, **kwargs):
+        searched.append(kwargs["banned"])
+        return search(model, batch, **kwargs)
+
+    def stub(model, tok, src, outputs):
+        checked.append([set(covered) for _, _, covered in outputs])
+        result = []
+        for ids, forced, covered in outputs:
+            later = tokenizer.decode(ids)[len(tokenizer.decode(ids[:forced])):]
+            said = "station" in later
+            result.append(({4: {"station"}}, {"station"} if not covered else set()) if said else ({}, set()))
+        return result
+
+    monkeypatch.setattr(explain, "beam_search", spy)
+    monkeypatch.setattr(explain, "retranslations", stub)
+    found = translator.complete("Wo ist der Bahnhof?", "Where is the ", n=2, n_best=4)
+    assert all("station" not in text[len("Where is the "):] for text, _ in found)
+    assert searched[0] is None and len(searched) == 2  # without a ban, then with it (nothing new banned then)
+    assert all(ban == banned_pieces(tokenizer, {"station"}) for ban in searched[1]) and len(searched[1]) == 2
+    assert checked[-1] and all(covered == {4} for covered in checked[-1])  # the final check of what was kept
+
+
 def test_banned_pieces_start_each_casing_of_a_word(translator):
     tokenizer = translator.tokenizer
     assert tokenizer.pieces(tokenizer.encode("where")) == ["▁w", "her", "e"]
@@ -356,20 +386,26 @@ def test_banned_pieces_start_each_casing_of_a_word(translator):
     assert banned_pieces(tokenizer, ["Ω"]) == [] and banned_pieces(tokenizer, []) == []
 
 
-@pytest.mark.parametrize("output, forced_text, sources, expected", [
+@pytest.mark.parametrize("output, forced_text, covered, sources, expected", [
     # Where(0) is(1) the(2) station(3) ?(4) The(5) station(6) .(7): "station" translates again what
     # the forced one did; "The" another source word than "the"
-    ("Where is the station? The station.", "Where is the station", {2: 2, 3: 3, 5: 0, 6: 3}, {"station"}),
+    ("Where is the station? The station.", "Where is the station", set(), {2: 2, 3: 3, 5: 0, 6: 3},
+     ({3: {"station"}}, {"station"})),
     # the same words for other source words ("I think I", "the ... the") are no repeats
-    ("Where is the station? The station.", "Where is the station", {2: 2, 3: 3, 5: 4, 6: 1}, set()),
+    ("Where is the station? The station.", "Where is the station", set(), {2: 2, 3: 3, 5: 4, 6: 1}, ({}, set())),
     # casefolded: Where(0) ... train(3), a word that starts among the forced pieces, where(4)
-    ("Where is the train where?", "Where is the tr", {0: 0, 4: 0}, {"where"}),
+    ("Where is the train where?", "Where is the tr", set(), {0: 0, 4: 0}, ({0: {"where"}}, {"where"})),
     # punctuation is no word; nothing after the forced pieces repeats them
-    ("Where is the train station? ?", "Where is the train station?", {}, set()),
-    ("Where is the train station?", "Where", {}, set()),
+    ("Where is the train station? ?", "Where is the train station?", set(), {}, ({}, set())),
+    ("Where is the train station?", "Where", set(), {}, ({}, set())),
+    # a source word the forced pieces are known to translate: any later word for it is said again,
+    # but only a repeated forced word is one to ban; Where(0) is(1) the(2) train(3) station(4) ?(5)
+    ("Where is the train station?", "Where is", {3}, {2: 2, 3: 3, 4: 3}, ({3: {"train", "station"}}, set())),
+    ("Where is the station? The station.", "Where is the station", {0}, {2: 2, 3: 3, 5: 2, 6: 0},
+     ({2: {"The"}, 0: {"station"}}, {"The"})),
 ])
-def test_retranslations_pair_a_repeated_word_with_its_source(translator, monkeypatch, output, forced_text, sources,
-                                                              expected):
+def test_retranslations_pair_a_repeated_word_with_its_source(translator, monkeypatch, output, forced_text, covered,
+                                                              sources, expected):
     """Which source word each word translates is stubbed (``sources``: word index -> source word):
     a forced word's comes from occlusion, read up to its end, a later word's from attention."""
     tokenizer = translator.tokenizer
@@ -386,12 +422,15 @@ def test_retranslations_pair_a_repeated_word_with_its_source(translator, monkeyp
     ids = tokenizer.encode(output)
     forced = len(tokenizer.encode(forced_text))
     assert retranslations(translator.model, tokenizer, source(translator, "Wo ist der Bahnhof?"),
-                          [(ids, forced)]) == [expected]
+                          [(ids, forced, covered)]) == [expected]
     _, words, _ = target_words(tokenizer, ids)
     early = [j for j in sources if words[j][0] < len(forced_text)]
-    assert sorted(p for _, (p,) in asked["occlusion"]) == sorted(early)
+    repeated_early = [p for p in early if any(words[p] != words[j] and output[slice(*words[p])].casefold()
+                                              == output[slice(*words[j])].casefold() for j in sources)]
+    assert sorted(p for _, (p,) in asked["occlusion"]) == sorted(repeated_early)
     assert all(text == output[:words[p][1]] for text, (p,) in asked["occlusion"])  # up to the word's end
-    assert asked["attention"] == ([(output, sorted(set(sources) - set(early)))] if sources else [])
+    later = sorted(set(sources) - set(early))
+    assert asked["attention"] == ([(output, later)] if later else [])
 
 
 def test_occlusion_reads_an_output_only_up_to_the_word_asked_about(translator):
