@@ -286,8 +286,9 @@ def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], p
 
     ``candidates`` (default 2n) next words are found (``next_words``; several can be the same word:
     "▁we" + "ather" and "▁weather"); the ``n`` most probable distinct ones are forced too and
-    completed by one batched beam search; a word whose completions said a source word again is
-    searched once more with the repeated words banned after it."""
+    completed by one batched beam search; a word whose completions wrote a forced word again for
+    its source word is searched again with those words banned after it, up to ``SEARCHES`` times
+    in all, and what was kept before is checked again against what turned out translated."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be an integer >= 1, got {n!r}")
     if isinstance(n_best, bool) or not isinstance(n_best, int) or not 1 <= n_best <= beam_size:
