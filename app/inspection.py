@@ -22,7 +22,8 @@ apostrophe are one word ("That's", "o'clock": ``join_apostrophes``).
 - ``explain_forced``: the same for a translation someone else chose (an alternative from
   ``/api/complete``), teacher-forced on the model input that ``/api/complete`` uses;
 - ``as_json``: either one as ``/api/explain``'s answer;
-- ``plausible``: the completions ``/api/complete`` keeps (see there for the rules and figures).
+- ``plausible``: the completions ``/api/complete`` keeps, within ``CompletionOptions.score_margin``
+  (see there for the rules and the figures).
 """
 
 from __future__ import annotations
@@ -63,9 +64,10 @@ class Inspector:
     model input of the whole text (placeholders where the vocabulary has them, truecased) and
     restore the spans. ``sentence_spans`` says which sentences those are."""
 
-    def __init__(self, service: TranslationService):
+    def __init__(self, service: TranslationService, options: CompletionOptions | None = None):
         self.service = service
         self.translator, self.pipeline = service.translator, service.pipeline
+        self.options = options if options is not None else COMPLETIONS
 
     # One sentence each (q as /api/attention takes it). explain goes through the pipeline, so its
     # translation is translate's; complete, beam and explain with a given translation give the
@@ -108,11 +110,13 @@ class Inspector:
 
     def complete(self, text: str, prefix: str, n: int) -> list[dict[str, Any]]:
         """Up to ``n`` whole translations of ``text`` that start with ``prefix``
-        (whitespace-normalized) and go on with distinct next words (``Translator.complete``), best
-        first by the model's length-normalized score of the whole sentence; those ``plausible``
-        rejects are left out. Each reads as ``/translate`` would show it (the full stop added for
-        the model taken off again, spans restored). Raises ``BadPrefix`` for a prefix with
-        characters the vocabulary lacks or too many pieces."""
+        (whitespace-normalized), best first by the model's length-normalized score of the whole
+        sentence: for each of up to ``n`` distinct next words its best completion, then, while
+        fewer than ``n``, the constrained beam search's other translations (``Translator.complete``
+        with ``n_best`` = the beam size: none says a source word again), less those ``plausible``
+        rejects. Each reads as ``/translate`` would show it (the full stop added for the model
+        taken off again, spans restored). Raises ``BadPrefix`` for a prefix with characters the
+        vocabulary lacks or too many pieces."""
         model_input = self._model_input(text)
         model_text, masked = model_input.text, model_input.masked
         closed = self.pipeline.closed(model_text)
@@ -122,8 +126,9 @@ class Inspector:
         with self.service.model_lock, torch.inference_mode():
             try:
                 found = self.translator.torch.complete(closed, model_prefix, n=n, beam_size=o.beam_size,
-                                                 length_penalty=o.length_penalty,
-                                                 no_repeat_ngram_size=o.no_repeat_ngram_size)
+                                                       length_penalty=o.length_penalty,
+                                                       no_repeat_ngram_size=o.no_repeat_ngram_size,
+                                                       n_best=o.beam_size)
             except UnwritablePrefix as exc:
                 raise BadPrefix(f"prefix contains characters the model cannot write: {exc.characters}") from None
             except PrefixTooLong as exc:
@@ -138,7 +143,7 @@ class Inspector:
             restored = restore_spans(reopened, masked)
             if restored.startswith(start):
                 completions.setdefault(prefix + restored[len(start):], round(score, 4))
-        kept = plausible(prefix, [Candidate(text, score) for text, score in completions.items()])
+        kept = plausible(prefix, [Candidate(text, score) for text, score in completions.items()], n, self.options)
         return [{"text": c.text, "score": c.score} for c in kept]
 
     def beam(self, text: str) -> dict[str, Any]:
@@ -358,21 +363,28 @@ def shown_piece(piece: str, names: dict[str, str]) -> str:
 
 # ------------------------------------------------------------------------------ completions
 
-# How far (in beam search score: log-probability / GNMT length penalty, of the whole sentence)
-# below the best completion an alternative may be. Measured on the release model (beam 4, input
-# closed as the pipeline closes it): 6 completions at each of the first 5 word starts of 5
-# sentences (the issue's "Deshalb habe ich meinen Termin verpasst.", and 4 from
-# checkpoints/random-sample.tsv), 150 of them other than the best, judged by hand: 86 grammatical,
-# 64 not. The other rules of ``plausible`` drop 10 of the 64 and none of the 86; then a margin of
-#   none: 86 good / 54 bad kept, 6: 86 / 53, 5: 83 / 50, 4.5: 69 / 45, 4: 56 / 33, 3: 24 / 15, 2: 13 / 5.
-# The score hardly tells a grammatical alternative from an ungrammatical one (61-63% grammatical
-# among those kept at any margin from 3 up): ranking by it puts "That's why I was missed my
-# appointment." last of five (3.35 below), not out. The margin is the widest that keeps nearly
-# all the good ones: a guard against what is far off, such as a word glued onto the prefix
-# ("That's why IT missed my appointment.", 6.5 below), not a grammar check.
-SCORE_MARGIN = 5.0
+@dataclass(frozen=True)
+class CompletionOptions:
+    """What ``/api/complete`` offers (``plausible``); checked once, when made (ValueError)."""
+
+    # How far below the best completion's score (beam search's: log-probability / GNMT length
+    # penalty of the whole sentence; the prefix is the same, so the gap is its continuation's) a
+    # completion may be. The score tells a grammatical alternative from an ungrammatical one only
+    # roughly; 3 drops "Can you told me ..." and "Can you telling me ..." and leaves 4 in 5 of those
+    # offered grammatical, where 5 left 2 in 3, at the price of fewer words with any: measured in
+    # bench/README.md, "alternatives.py".
+    score_margin: float = 3.0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.score_margin, bool) or not isinstance(self.score_margin, (int, float)) \
+                or not self.score_margin >= 0:
+            raise ValueError(f"score_margin must be a number >= 0, got {self.score_margin!r}")
+
+
+COMPLETIONS = CompletionOptions()
 
 _WORDS = re.compile(r"\w+")
+_TRAILING = re.compile(r"[^\w\s]+$")  # punctuation and symbols at a word's end
 
 
 @dataclass(frozen=True)
@@ -381,9 +393,13 @@ class Candidate:
     score: float
 
 
-def plausible(prefix: str, candidates: list[Candidate], margin: float | None = None) -> list[Candidate]:
-    """The completions of ``prefix`` (normalized) worth offering, best first, from ``candidates``
-    (best score first; the first, the model's own continuation, is always kept). Left out:
+def plausible(prefix: str, candidates: list[Candidate], n: int,
+              options: CompletionOptions = COMPLETIONS) -> list[Candidate]:
+    """Up to ``n`` of ``candidates`` (completions of ``prefix``, normalized, best score first)
+    worth offering, best first: the best completion for each word the candidates put at the
+    prefix's end (``word_at``: from where the prefix's last word starts to the next space, less
+    punctuation after it), then, while fewer than ``n``, the next best for a word already there. The first, the model's own continuation,
+    is always kept. Left out:
 
     - what puts the same word at the prefix's end as a better one, in other letter case ("me",
       "Me", "ME": one word to the reader), and an empty translation (the model's stop alone);
@@ -393,33 +409,39 @@ def plausible(prefix: str, candidates: list[Candidate], margin: float | None = N
     - a completion that repeats the prefix: its first new word doubles the prefix's last ("a a",
       "why why") or it has a two-word sequence of the prefix again ("That's why It's why I"),
       where the best completion does not;
-    - a score more than ``margin`` below the best (default ``SCORE_MARGIN``)."""
+    - a score more than ``options.score_margin`` below the best."""
     if not candidates:
         return []
-    margin = SCORE_MARGIN if margin is None else margin
     best = candidates[0]
     partial = "" if prefix.endswith(" ") else prefix.rpartition(" ")[2]
     at = len(prefix) - len(partial)  # where the word at the prefix's end starts
     glued_ok = not prefix[-1:].isalnum() or best.text[len(prefix):len(prefix) + 1].isalnum()
     prefix_words = _WORDS.findall(prefix[:at].casefold())
     best_words = _WORDS.findall(best.text.casefold())
-    kept, seen = [best], {_head(best.text, at)}
+    heads = {word_at(best.text, at).casefold(): word_at(best.text, at)}  # each word as first written
+    firsts, others = [best], []
     for c in candidates[1:]:
-        head = _head(c.text, at)
-        if head in seen or not c.text.strip() or best.score - c.score > margin:
+        head = word_at(c.text, at)
+        if heads.get(head.casefold(), head) != head or not c.text.strip():
+            continue
+        if best.score - c.score > options.score_margin:
             continue
         if not glued_ok and c.text[len(prefix):len(prefix) + 1].isalnum():
             continue
         if prefix_words and _repeats(prefix_words, _WORDS.findall(c.text.casefold()), best_words):
             continue
-        seen.add(head)
-        kept.append(c)
-    return kept
+        (others if head.casefold() in heads else firsts).append(c)
+        heads.setdefault(head.casefold(), head)
+    kept = firsts[:n]
+    kept += others[:n - len(kept)]
+    return sorted(kept, key=lambda c: -c.score)
 
 
-def _head(text: str, at: int) -> str:
-    """The word a completion puts at the prefix's end (from ``at`` to the next space), casefolded."""
-    return re.match(r"\S*", text[at:])[0].casefold()
+def word_at(text: str, at: int) -> str:
+    """The word a completion puts at the prefix's end: from ``at`` to the next space, less the
+    punctuation at its end ("station?" and "station??" are one word; "?" alone is a word)."""
+    run = re.match(r"\S*", text[at:])[0]
+    return _TRAILING.sub("", run) or run
 
 
 def _repeats(prefix_words: list[str], words: list[str], best_words: list[str]) -> bool:

@@ -5,8 +5,8 @@
 - ``POST /api/explain`` ``{"q", "translation"}``: the translation (as ``/translate`` gives it, or
   the given ``translation``), source and target words with their character spans, the word
   alignment and the model's confidence in each word;
-- ``POST /api/complete`` ``{"q", "prefix", "n"}``: whole translations that start with an English
-  prefix, with up to ``n`` distinct next words (the implausible left out: ``inspection.plausible``);
+- ``POST /api/complete`` ``{"q", "prefix", "n"}``: up to ``n`` whole translations that start with an
+  English prefix, one per next word first (the implausible left out: ``inspection.plausible``);
 - ``POST /api/beam`` ``{"q"}``: the beam search behind the translation, step by step.
 
 ``q`` is checked as for ``/api/attention`` (one sentence, ``MAX_ATTENTION_CHARS``), except for

@@ -12,6 +12,7 @@ from functools import lru_cache
 from importlib import metadata
 from typing import Any
 
+from .inspection import COMPLETIONS
 from .settings import ROOT
 from .validation import FORMATS
 
@@ -291,12 +292,15 @@ def _complete() -> dict[str, Any]:
                    "description": "English start of the translation, at most MAX_ATTENTION_CHARS characters; "
                                   "it may end inside a word; a trailing space ends its last word"},
         "n": {"type": "integer", "minimum": 1, "maximum": 10, "default": 5}}
-    return _inspector("Translations that start with a prefix, with distinct next words",
+    return _inspector("Translations that start with a prefix, one per next word first",
                       "The prefix is forced; the n most probable distinct next words are each completed by "
-                      "beam search. Whole sentences as /translate shows them, best score first; fewer than n "
-                      "when the model has no more words or some are implausible (the same word in other "
-                      "capitals, a word glued onto the prefix's last, the prefix repeated, a score more than "
-                      "5 below the best).",
+                      "beam search. Whole sentences as /translate shows them, best score first: the best for "
+                      "each next word, then, up to n, the search's other sentences for those words. None "
+                      "translates a source word again with a word of the prefix (\"Yesterday ... yesterday\"). "
+                      "Fewer than n when the model "
+                      "has no more or some are implausible (the same word in other capitals, a word glued onto "
+                      "the prefix's last, the prefix repeated, a score more than "
+                      f"{COMPLETIONS.score_margin:g} below the best).",
                       properties, result)
 
 

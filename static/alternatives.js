@@ -18,13 +18,20 @@ window.makeAlternatives = function (ctx) {
     return text.replace(/\s+/g, " ").replace(/^ /, "");
   }
 
+  // A word as the list compares it: in any letter case ("me", "Me"), without the punctuation
+  // after it ("station?" and "station??" are one word), as the server does (app/inspection.py).
+  function wordKey(word) {
+    return (word.replace(/[^\p{L}\p{N}_\s]+$/u, "") || word).toLowerCase();
+  }
+
   // What each completion puts at the word's position: its text after the prefix, up to the next
   // space (the label), and the rest of the sentence after it (shown as a preview); the word
-  // already there, and repeats (in any letter case: "me", "Me"), left out. Completions are whole
-  // sentences, best first; the server leaves out the implausible ones (app/inspection.py).
+  // already there, and repeats, left out. Completions are whole sentences, best first: the best
+  // for each word, then more for the same words (the rest of the sentence said otherwise); the
+  // server leaves out the implausible ones (app/inspection.py).
   function optionsOf(completions, prefix, current) {
     const normal = collapse(prefix);
-    const seen = new Set([current.toLowerCase()]);
+    const seen = new Set([wordKey(current)]);
     const options = [];
     completions.forEach((c) => {
       const text = c.text || "";
@@ -32,8 +39,8 @@ window.makeAlternatives = function (ctx) {
       if (after === null && !c.word) return;
       const word = after === null ? c.word : after.match(/^\S*/)[0];
       const label = word || "(end)";
-      if (!text.trim() || seen.has(label.toLowerCase()) || options.length >= MAX_ALTERNATIVES) return;
-      seen.add(label.toLowerCase());
+      if (!text.trim() || seen.has(wordKey(label)) || options.length >= MAX_ALTERNATIVES) return;
+      seen.add(wordKey(label));
       options.push({ label: label, text: text, rest: after === null ? text : after.slice(word.length) });
     });
     return options;

@@ -22,7 +22,8 @@ from model.data import CorpusSpec
 from model.data.ding import DEBIAN_PATH, place_names
 from model.network.checkpoint import read_checkpoint
 from model.network.config import preset
-from model.inference.alignment import AlignedText
+from model.inference.alignment import AlignedText, target_words
+from model.inference.explain import attention_sources, occlusion_sources, retranslations
 from model.inference.translator import Translator
 from pipeline.glossary import Glossary, Inflections
 from pipeline.markup import translate_html
@@ -619,10 +620,11 @@ def test_complete_and_beam_read_an_unpunctuated_sentence_as_translate_does(relea
     beam = post(release_client, "/api/beam", q=q)
     assert beam["source_pieces"][-1].endswith(".")
     if q == "Um 9:30 Uhr":
-        # the PyTorch weights' best writes the time twice ("⦅N1⦆ o'clock at ⦅N1⦆."), and so do the other
-        # completions; /translate (CTranslate2) writes it once. The inspector shows the model's ranking
+        # the PyTorch weights' best writes the time twice ("⦅N1⦆ o'clock at ⦅N1⦆."), and so did the
+        # completion after "At" ("At 9:30 at 9:30": "Um" translated again, which completions leave out
+        # since issue 44); /translate (CTranslate2) writes it once. The inspector shows the model's ranking
         assert beam["winner"]["translation"] == completions[0] == "9:30 at 9:30"
-        assert completions[1] == "At 9:30 at 9:30" and translation == "At 9:30"
+        assert completions[1] == "At 9:30" == translation
     elif q == "Hallo":
         # each completion is the best continuation of one first word, scored whole: "Hello" scores above
         # the beam's "Hi", which /translate writes too
@@ -675,12 +677,85 @@ def test_alternatives_are_whole_plausible_sentences(release_client):
     assert glued[0]["text"] == "That's why I missed my appointment."
     assert not any("It's why" in c["text"] or "IT" in c["text"] or "why I" not in c["text"] for c in glued), glued
     spaced = post(release_client, "/api/complete", q=q, prefix="That's why I ", n=6)["completions"]
-    texts = [c["text"] for c in spaced]
-    assert texts[0] == "That's why I missed my appointment." and len(texts) > 2
-    assert all(t.startswith("That's why I ") and t.endswith(" appointment.") for t in texts)  # whole sentences
+    # each other next word's best first, then more of the constrained beam's sentences for words
+    # already there, within the margin, best first
+    assert [c["text"] for c in spaced] == [
+        "That's why I missed my appointment.", "That's why I missed the appointment.",
+        "That's why I missed my engagement.", "That's why I missed my schedule.", "That's why I miss my appointment."]
     scores = [c["score"] for c in spaced]
-    assert scores == sorted(scores, reverse=True) and scores[0] - scores[-1] <= inspection.SCORE_MARGIN
-    assert len({t.split()[3].casefold() for t in texts}) == len(texts)
+    assert scores == sorted(scores, reverse=True) and scores[0] - scores[-1] <= inspection.COMPLETIONS.score_margin
+
+
+@pytest.mark.parametrize("q, prefix, expected", [
+    # issue 44: "Can you told me ..." and "Can you telling me ..." (3.5 and 3.9 below the best) were
+    # offered for "tell"; now the model's other sentences with "tell" are, and no other word
+    ("Kannst du mir sagen, wo der Bahnhof ist?", "Can you ",
+     ["Can you tell me where the station is?", "Can you tell me where the train station is?"]),
+    # "Could you helped me ..." (4.5 below), "May I opening the window?" (3.3), "I can't heard you." (4.4)
+    ("Könntest du mir helfen, den Koffer zu tragen?", "Could you ",
+     ["Could you help me carry the suitcase?", "Could you help me wear the suitcase?",
+      "Could you help me take the suitcase?", "Could you help me carry the trunk?"]),
+    ("Darf ich das Fenster öffnen?", "May I ", ["May I open the window?"]),
+    ("Ich kann dich nicht hören.", "I can't ", ["I can't hear you.", "I can't listen to you."]),
+    ("Kannst du mir das Salz geben?", "Can you ",
+     ["Can you pass me the salt?", "Can you give me the salt?", "Can you pass the salt?"]),
+])
+def test_a_verb_after_a_modal_gets_no_ungrammatical_alternatives(release_client, q, prefix, expected):
+    completions = post(release_client, "/api/complete", q=q, prefix=prefix, n=6)["completions"]
+    assert [c["text"] for c in completions] == expected
+
+
+@pytest.mark.parametrize("q, prefix, expected", [
+    # issue 44: "Yesterday I lost my key yesterday." was the one completion
+    ("Ich habe gestern meinen Schlüssel verloren.", "Yesterday",
+     ["Yesterday, I lost my keys.", "Yesterday, I lost my key.", "Yesterday, I've lost my keys.",
+      "Yesterday, I have lost my key."]),
+    ("Ich habe gestern meinen Schlüssel verloren.", "Yesterday ",
+     ["Yesterday I lost my keys.", "Yesterday I lost my key.", "Yesterday I've lost my keys.",
+      "Yesterday I have lost my key."]),
+    # before: every completion but one said the time twice ("Now I can't pray now.")
+    ("Ich kann jetzt nicht beten.", "Now ", ["Now I can't pray.", "Now that I can't pray.", "Now I cannot pray."]),
+    # "... late this morning.", and once "this morning" was seen said again, "... late today."
+    ("Wir sind heute Morgen spät aufgestanden.", "This morning ",
+     ["This morning we got up late.", "This morning I got up late.", "This morning Tom got up late."]),
+    ("Ich habe ihn letzte Woche gesehen.", "Last week ",
+     ["Last week I saw him.", "Last week I saw him?", "Last week that I saw him."]),
+    # a subject the prefix translates: the second "ich" is translated still
+    ("Ich glaube, ich habe meinen Schlüssel verloren.", "I think ",
+     ["I think I have lost my key.", "I think I've lost my key.", "I think I lost my key.", "I think I lost my keys.",
+      "I think that I have lost my key.", "I think that I've lost my key."]),
+])
+def test_what_the_prefix_translates_is_not_translated_again(release_client, q, prefix, expected):
+    completions = post(release_client, "/api/complete", q=q, prefix=prefix, n=6)["completions"]
+    assert [c["text"] for c in completions] == expected
+
+
+def test_the_source_word_of_a_forced_first_word_is_found_by_occlusion(release_client):
+    """A forced first word's attention rests on the first source word ("Yesterday" -> "Ich");
+    seen alone, the word it translates makes it likeliest. The later word is the model's own:
+    its attention says."""
+    translator = release_client.application.extensions["translation_service"].translator.torch
+    tokenizer = translator.tokenizer
+    # (German, output, forced pieces, forced word, the later one, the source word both translate)
+    cases = [("Ich habe gestern meinen Schlüssel verloren.", "Yesterday I lost my key yesterday.", "Yesterday", 0, 5, 2),
+             ("Ich kann jetzt nicht beten.", "Now I can't pray now.", "Now", 0, 6, 2),
+             ("Ich muss morgen früh aufstehen.", "Tomorrow I have to get up early tomorrow.", "Tomorrow", 0, 7, 2),
+             # Last(0) night(1) he called me last(5) night(6) .: the later "last" attends to the stop
+             ("Er hat mich gestern Abend angerufen.", "Last night he called me last night.", "Last night", 1, 6, 4)]
+    for q, output, forced, early, later, source_word in cases:
+        src = translator.source_ids([q])[0]
+        ids = tokenizer.encode(output)
+        _, words, _ = target_words(tokenizer, ids)
+        word = output[slice(*words[later])]
+        assert output[slice(*words[early])].casefold() == word.casefold()
+        assert occlusion_sources(translator.model, tokenizer, src, [(ids, [early])]) == [[source_word]], q
+        assert attention_sources(translator.model, tokenizer, src, [(ids, [later])]) == [[source_word]], q
+        again = retranslations(translator.model, tokenizer, src, [(ids, len(tokenizer.encode(forced)), set())])
+        assert again == [({source_word: {word}}, {word})], q
+    # "The" for "Ein": the later "the" translates "den", and that is no repeat
+    src = translator.source_ids(["Ein Mann sah den Hund."])[0]
+    ids = tokenizer.encode("The man saw the dog.")
+    assert retranslations(translator.model, tokenizer, src, [(ids, 1, set())]) == [({}, set())]
 
 
 # ------------------------------------------------------------------- files as /translate_file translates them

@@ -17,10 +17,24 @@ the pieces after the forced ones must spell a string that starts with it (``Pref
 piece notation: "▁we"). ``next_words`` searches those piece sequences (each piece either covers
 what is left of ``rest`` or is a proper prefix of it) and finishes each word greedily (while the
 model's best next piece continues it); the ``n`` most probable distinct words are forced too and
-completed by one batched beam search (``decoding.beam_search(forced_prefix=...)``), and the best
-completion per distinct next word is kept. A prefix that ends with a space has a complete last
-word: ``rest`` is "▁", so the next piece must start a new word. Scores are beam search's: the
-log-probability of the whole output, forced pieces included, divided by the GNMT length penalty.
+completed by one batched beam search (``decoding.beam_search(forced_prefix=...)``), whose
+``n_best`` hypotheses per next word are kept (distinct texts, best first). A prefix that ends with a
+space has a complete last word: ``rest`` is "▁", so the next piece must start a new word. Scores
+are beam search's: the log-probability of the whole output, forced pieces included, divided by the
+GNMT length penalty.
+
+A source word translated twice (``retranslations``): the model reads a forced word as something it
+wrote, but its attention never rested on the source word that word translates, so it often says
+that word again later ("Yesterday I lost my key yesterday." for "Ich habe gestern meinen
+Schlüssel verloren."). A completion is left out when a word after the forced pieces is a forced
+word again (casefolded) and both translate the same source word: for the later word, which the
+model chose, its attention says which (``attention_sources``); for the forced one, occlusion
+(``occlusion_sources``: the source word that, seen alone, makes the word likeliest; the
+cross-attention of a forced first word rests on the first source word whatever it translates,
+so attention cannot tell). The next word's search is then run again with those words
+banned after the forced pieces (``beam_search(banned=...)``): the rest re-decoded without them.
+Only the same word counts: a phrase that translates one source word across the prefix's end ("got"
++ "up" for "aufgestanden") is a translation, not a repeat.
 """
 
 from __future__ import annotations
@@ -30,16 +44,18 @@ import difflib
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import torch
 
-from model.inference.alignment import Range, is_punctuation, target_words
+from model.inference.alignment import (
+    DEFAULT_LAYERS, Range, cross_attention, is_punctuation, reduce_cross, target_words, word_attention)
 from model.network.batch import Batch
-from model.search.decoding import beam_search
+from model.search.decoding import Hypothesis, beam_search
 from model.search.incremental import IncrementalDecoder
 from model.search.options import DEFAULT
+from model.search.scoring import piece_logp
 from model.network.tokenizer import BOS_ID, UNK_ID, Tokenizer
 from model.network.transformer import Transformer
 
@@ -202,6 +218,7 @@ class _Decoder:
 
 
 FINISH_STEPS = 4  # most pieces a word is extended by after it has spelled the partial word
+SEARCHES = 3  # searches per next word at most: the first, and again with what it said twice banned
 
 
 def next_words(decoder: _Decoder, plan: PrefixPlan, index: PieceIndex, count: int,
@@ -262,35 +279,225 @@ class Completion:
 @torch.inference_mode()
 def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], plan: PrefixPlan, index: PieceIndex,
              *, n: int, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
-             candidates: int | None = None) -> list[Completion]:
-    """Up to ``n`` completions of ``plan`` with distinct next words, best score first.
+             candidates: int | None = None, n_best: int = 1) -> list[Completion]:
+    """Completions of ``plan`` for up to ``n`` distinct next words, up to ``n_best`` (at most
+    ``beam_size``) for each, best score first; none that translates a source word again
+    (``retranslations``).
 
     ``candidates`` (default 2n) next words are found (``next_words``; several can be the same word:
     "▁we" + "ather" and "▁weather"); the ``n`` most probable distinct ones are forced too and
-    completed by one batched beam search."""
+    completed by one batched beam search; a word whose completions wrote a forced word again for
+    its source word is searched again with those words banned after it, up to ``SEARCHES`` times
+    in all, and what was kept before is checked again against what turned out translated."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be an integer >= 1, got {n!r}")
+    if isinstance(n_best, bool) or not isinstance(n_best, int) or not 1 <= n_best <= beam_size:
+        raise ValueError(f"n_best must be an integer between 1 and beam_size {beam_size!r}, got {n_best!r}")
     words: dict[str, tuple[list[int], float]] = {}
     room = model.config.max_len - 2 - len(plan.forced)  # beam_search's most forced pieces, less the prefix's
     for tokens, score in next_words(_Decoder(model, src_ids, plan.forced), plan, index, candidates or 2 * n, room):
         key = _next_word(tokenizer, plan, tokens)
         if key not in words or score > words[key][1]:
             words[key] = (tokens, score)
-    chosen = sorted(words.values(), key=lambda w: -w[1])[:n]
-    if not chosen:
+    forced = [plan.forced + tokens for tokens, _ in sorted(words.values(), key=lambda w: -w[1])[:n]]
+    if not forced:
         return []
-    batch = Batch.make([list(src_ids)] * len(chosen), device=next(model.parameters()).device)
-    found = beam_search(model, batch, beam_size=beam_size, length_penalty_alpha=length_penalty,
-                        no_repeat_ngram_size=no_repeat_ngram_size, forced_prefix=[plan.forced + t for t, _ in chosen])
-    best: dict[str, Completion] = {}
-    for hyps in found:
-        text = tokenizer.decode(hyps[0].tokens)
-        if not text.startswith(plan.text):  # cannot happen with the constraints; never return a wrong start
-            continue
-        word = _next_word(tokenizer, plan, hyps[0].tokens[len(plan.forced):])
-        if word not in best or hyps[0].score > best[word].score:  # beam search may still grow a word
-            best[word] = Completion(hyps[0].tokens, text, word, hyps[0].score)
-    return sorted(best.values(), key=lambda c: -c.score)
+
+    def search(rows: list[int], banned: list[list[int]] | None) -> list[list[Hypothesis]]:
+        batch = Batch.make([list(src_ids)] * len(rows), device=next(model.parameters()).device)
+        return beam_search(model, batch, beam_size=beam_size, n_best=beam_size, length_penalty_alpha=length_penalty,
+                           no_repeat_ngram_size=no_repeat_ngram_size, forced_prefix=[forced[r] for r in rows],
+                           banned=banned)
+
+    pool: list[list[Hypothesis]] = [[] for _ in forced]
+    covered: list[set[int]] = [set() for _ in forced]  # per row: source words its forced pieces translate
+    banned: list[set[str]] = [set() for _ in forced]   # per row: forced words written again, banned after them
+    rows = list(range(len(forced)))
+    for _ in range(SEARCHES):
+        found = search(rows, [banned_pieces(tokenizer, banned[r]) for r in rows] if any(banned) else None)
+        again = iter(retranslations(model, tokenizer, src_ids,
+                                    [(h.tokens, len(forced[r]), covered[r]) for r, hyps in zip(rows, found) for h in hyps]))
+        redo = []
+        for r, hyps in zip(rows, found):
+            before = set(banned[r])
+            for h in hyps:
+                sources, repeated = next(again)
+                if not sources:
+                    pool[r].append(h)
+                covered[r] |= set(sources)
+                banned[r] |= repeated
+            if banned[r] != before:  # a word said twice: the rest again without it
+                redo.append(r)
+        if not redo:
+            break
+        rows = redo
+    # What a row kept before a later search showed what its forced pieces translate, checked again.
+    late = [(r, h) for r, hyps in enumerate(pool) if covered[r] for h in hyps]
+    if late:
+        again = retranslations(model, tokenizer, src_ids, [(h.tokens, len(forced[r]), covered[r]) for r, h in late])
+        drop = {id(h) for (_, h), (sources, _) in zip(late, again) if sources}
+        pool = [[h for h in hyps if id(h) not in drop] for hyps in pool]
+    # Grouped by the word each row's best writes after the prefix: beam search may still grow a
+    # forced word ("▁we" + "ather" and "▁weather" are two rows of one word).
+    by_word: dict[str, dict[str, Completion]] = {}
+    for hyps in pool:
+        texts = None
+        for h in sorted(hyps, key=lambda h: -h.score):
+            text = tokenizer.decode(h.tokens)
+            if not text.startswith(plan.text):  # cannot happen with the constraints; never return a wrong start
+                continue
+            word = _next_word(tokenizer, plan, h.tokens[len(plan.forced):])
+            texts = by_word.setdefault(word, {}) if texts is None else texts
+            if text not in texts or h.score > texts[text].score:
+                texts[text] = Completion(h.tokens, text, word, h.score)
+    found = [c for texts in by_word.values() for c in sorted(texts.values(), key=lambda c: -c.score)[:n_best]]
+    return sorted(found, key=lambda c: -c.score)
+
+
+# ------------------------------------------------------------------ a source word translated again
+
+@torch.inference_mode()
+def occlusion_sources(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int],
+                      outputs: Sequence[tuple[Sequence[int], Sequence[int]]]) -> list[list[int]]:
+    """For each (output ids, word indices) the source word each of those output words translates
+    (words as ``alignment.target_words`` finds them, on both sides), by occlusion: the one that,
+    left alone in the decoder's view of the source (its cross-attention sees that word and the
+    source's end only), raises the model's log-probability of the word's pieces most over seeing
+    none; -1 where no word raises it. Alone, not hidden one at a time: hiding "Ich" makes any first
+    word but "I" likelier, which drowns what hiding "jetzt" does to "Now". The source is encoded
+    once; each output is read up to the last word asked about (the decoder reads nothing after a
+    piece), once per source word and once seeing none."""
+    _, source_words, src_piece_word = target_words(tokenizer, src_ids)
+    alone = [[i for i, w in enumerate(src_piece_word) if w == k] for k in range(len(source_words))]
+    rows = len(alone) + 1  # per output: seeing no word, then each word alone
+    asked: list[tuple[list[list[int]], list[int]]] = []  # per output: each word's pieces, what is read
+    for ids, words in outputs:
+        piece_word = target_words(tokenizer, ids)[2]
+        pieces = [[i for i, w in enumerate(piece_word) if w == j] for j in words]
+        asked.append((pieces, list(ids[:max((p[-1] + 1 for p in pieces if p), default=0)])))
+    todo = [k for k, (_, read) in enumerate(asked) if read]
+    result = [[-1] * len(words) for _, words in outputs]
+    if not todo or not alone:
+        return result
+    device = next(model.parameters()).device
+    batch = Batch.make([list(src_ids)] * (rows * len(todo)), [asked[k][1] for k in todo for _ in range(rows)],
+                       device=device)
+    src_mask = torch.zeros_like(batch.src_mask)  # (R, 1, 1, S + 1): True where the decoder may attend
+    src_mask[..., len(src_ids)] = True  # the source's end (EOS), so that no row attends to nothing
+    for t in range(len(todo)):
+        for k, at in enumerate(alone):
+            src_mask[t * rows + k + 1, 0, 0, at] = True
+    memory = model.encode(batch.src[:1], batch.src_mask[:1]).expand(batch.src.size(0), -1, -1)  # (R, S + 1, D)
+    logits = model.decode(batch.tgt_in, memory, src_mask, batch.tgt_mask)  # (R, T, V)
+    logp = piece_logp(logits).gather(2, batch.tgt_out[:, :, None]).squeeze(2).float().cpu()  # (R, T)
+    for t, k in enumerate(todo):
+        none, each = logp[t * rows], logp[t * rows + 1:(t + 1) * rows]  # (T,), (W, T)
+        for j, at in enumerate(asked[k][0]):
+            if at:
+                gains = (each[:, at] - none[at]).sum(dim=1)  # (W,)
+                if float(gains.max()) > 0:
+                    result[k][j] = int(gains.argmax())
+    return result
+
+
+@torch.inference_mode()
+def attention_sources(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int],
+                      outputs: Sequence[tuple[Sequence[int], Sequence[int]]]) -> list[list[int]]:
+    """For each (output ids, word indices) the source word each of those output words gives the
+    most attention (``alignment.word_attention`` of the alignment's layers, as its forward links
+    are): what a word the model chose itself translates. One teacher-forced pass per distinct
+    output, read up to the last word asked about (the decoder reads nothing after a piece)."""
+    _, _, src_piece_word = target_words(tokenizer, src_ids)
+    reads: dict[tuple[int, ...], int] = {}  # what is read -> its row in the batch
+    asked_at: list[tuple[tuple[int, ...], list[int], list[int]]] = []  # per output: its read, its words
+    for ids, asked in outputs:
+        piece_word = target_words(tokenizer, ids)[2]
+        end = max((i + 1 for i, w in enumerate(piece_word) if w in set(asked)), default=0)
+        read = tuple(ids[:end])
+        reads.setdefault(read, len(reads))
+        asked_at.append((read, piece_word[:end], list(asked)))
+    crosses = cross_attention(model, [list(src_ids)] * len(reads), [list(read) for read in reads])
+    best = {read: word_attention(reduce_cross(cross, DEFAULT_LAYERS), src_piece_word, piece_word).argmax(dim=1)
+            for (read, piece_word, _), cross in zip(asked_at, [crosses[reads[r]] for r, _, _ in asked_at])}
+    return [[int(best[read][j]) for j in asked] for read, _, asked in asked_at]
+
+
+def retranslations(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int],
+                   outputs: Sequence[tuple[Sequence[int], int, Collection[int]]],
+                   ) -> list[tuple[dict[int, set[str]], set[str]]]:
+    """For each (output ids, how many of them were forced, source words the forced ones are known
+    to translate): the source words that words after the forced pieces translate again, each with
+    those words as written (empty for an output that says nothing again), and of those words the
+    ones that repeat a forced word (what a search may ban: not "in the" of "in the morning"). Said
+    again is
+
+    - a later word that repeats a forced word (casefolded: "Yesterday ... yesterday") and
+      translates the same source word;
+    - any later word that translates a source word the forced ones are known to translate (one
+      found so in an earlier search of the same forced pieces: "Tomorrow ... in the morning" once
+      "Tomorrow ... tomorrow" showed that "Tomorrow" translates "morgen").
+
+    A forced word's source is found by occlusion (``occlusion_sources``, once per distinct run of
+    forced pieces), a later word's, which the model chose, by attention (``attention_sources``).
+    Punctuation is no word here; a word that starts among the forced pieces is a forced one. Only
+    the same word counts otherwise: "got" + "up" for "aufgestanden" across the prefix's end is one
+    translation, not two."""
+    pairs: dict[int, list[tuple[int, int]]] = {}  # output -> (forced word, later word) written alike
+    later_words: dict[int, list[int]] = {}  # output -> the later words whose source is asked for
+    spelled: dict[int, list[str]] = {}  # output -> its words as written
+    for k, (ids, forced, covered) in enumerate(outputs):
+        text, spans, piece_word = target_words(tokenizer, ids)
+        first = [piece_word.index(j) for j in range(len(spans))]  # each word's first piece
+        spelled[k] = [text[s:e] for s, e in spans]
+        said = [w.casefold() for w in spelled[k]]
+        words = [j for j in range(len(spans)) if not is_punctuation(said[j])]
+        early = [j for j in words if first[j] < forced]
+        later = [j for j in words if first[j] >= forced]
+        found = [(p, j) for j in later for p in early if said[p] == said[j]]
+        if found:
+            pairs[k] = found
+        if found or covered:
+            later_words[k] = later if covered else sorted({j for _, j in found})
+    result: list[tuple[dict[int, set[str]], set[str]]] = [({}, set()) for _ in outputs]
+    if not later_words:
+        return result
+    # A forced word's source depends only on the pieces up to it: read each distinct run once.
+    upto: dict[tuple[int, int], tuple[int, ...]] = {}  # (output, forced word) -> the pieces up to its end
+    for k, found in pairs.items():
+        piece_word = target_words(tokenizer, outputs[k][0])[2]
+        for p, _ in found:
+            upto[k, p] = tuple(outputs[k][0][:max(i for i, w in enumerate(piece_word) if w == p) + 1])
+    runs = {run: p for (_, p), run in upto.items()}  # the pieces -> the forced word they end with
+    early_source = {run: found[0] for run, found in zip(runs, occlusion_sources(
+        model, tokenizer, src_ids, [(list(run), [p]) for run, p in runs.items()]))}
+    asked = list(later_words.items())
+    for (k, later), sources in zip(asked, attention_sources(model, tokenizer, src_ids,
+                                                            [(outputs[k][0], later) for k, later in asked])):
+        source_of = dict(zip(later, sources))
+        repeats = [(source_of[j], j) for p, j in pairs.get(k, ()) if early_source[upto[k, p]] == source_of[j]]
+        again, repeated = result[k]
+        for s, j in [(s, j) for j, s in source_of.items() if s in outputs[k][2]] + repeats:
+            again.setdefault(s, set()).add(spelled[k][j])
+        repeated |= {spelled[k][j] for _, j in repeats}
+    return result
+
+
+def banned_pieces(tokenizer: Tokenizer, words: Iterable[str]) -> list[int]:
+    """The pieces that start ``words`` as a word of their own, in the casings a sentence writes
+    them ("yesterday", "Yesterday", "YESTERDAY"): banning them keeps a search from writing them
+    that way. A word's first piece may start longer words too ("▁key" in "keyboard"). A form the
+    vocabulary starts with a lone "▁" is left alone (banning "▁" or the piece after it would ban
+    far more), but for a placeholder ("▁" "⦅N1⦆"), which is one piece."""
+    banned: set[int] = set()
+    for word in words:
+        for form in {word, word.lower(), word.capitalize(), word.upper()}:
+            ids = tokenizer.encode(form)
+            pieces = tokenizer.pieces(ids)
+            if pieces[:1] == [WORD_START]:
+                ids = ids[1:2] if pieces[1:2] and pieces[1] in tokenizer.user_symbols else []
+            if ids and ids[0] != UNK_ID:
+                banned.add(ids[0])
+    return sorted(banned)
 
 
 def _next_word(tokenizer: Tokenizer, plan: PrefixPlan, tokens: Sequence[int]) -> str:

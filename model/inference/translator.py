@@ -244,11 +244,12 @@ class Translator:
         return PieceIndex(self.tokenizer)
 
     def complete(self, text: str, prefix: str, *, n: int = 5, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty,
-                 no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[tuple[str, float]]:
-        """Up to ``n`` (translation, score) pairs for ``text`` that start with the English ``prefix``
-        (``explain.normalize_prefix``-ed; it may end inside a word) and go on with distinct next
-        words, best first; the score is beam search's (log-probability / GNMT length penalty).
-        Raises ``explain.UnwritablePrefix`` or ``PrefixTooLong``."""
+                 no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size, n_best: int = 1) -> list[tuple[str, float]]:
+        """(translation, score) pairs for ``text`` that start with the English ``prefix``
+        (``explain.normalize_prefix``-ed; it may end inside a word), for up to ``n`` distinct next
+        words, up to ``n_best`` translations each (``explain.complete``: none that translates a
+        source word again), best first; the score is beam search's (log-probability / GNMT length
+        penalty). Raises ``explain.UnwritablePrefix`` or ``PrefixTooLong``."""
         src = self.source_ids([text])[0]
         if not src:
             raise ValueError("cannot complete the translation of an empty text")
@@ -259,7 +260,7 @@ class Translator:
         if pieces > room:
             raise PrefixTooLong(pieces, room)
         found = complete(self.model, self.tokenizer, src, plan, self.piece_index, n=n, beam_size=beam_size,
-                         length_penalty=length_penalty, no_repeat_ngram_size=no_repeat_ngram_size)
+                         length_penalty=length_penalty, no_repeat_ngram_size=no_repeat_ngram_size, n_best=n_best)
         return [(prefix + c.text[len(plan.text):], c.score) for c in found]
 
     def beam_trace(self, text: str, *, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty,

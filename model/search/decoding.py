@@ -20,14 +20,17 @@ agree on what may be produced, as fairseq's ``--min-len`` and ``--no-repeat-ngra
 - If the constraints leave a row without any finite candidate (possible with tiny vocabularies),
   EOS stays possible with its model log-probability, so every hypothesis can always end.
 
-Two additions to ``beam_search`` for the translation inspector (``model/inference/explain.py``,
-``model/search/beamtrace.py``), both off by default and leaving its results unchanged:
+Three additions to ``beam_search`` for the translation inspector (``model/inference/explain.py``,
+``model/search/beamtrace.py``), all off by default and leaving its results unchanged:
 
 - ``prefix``: output pieces forced at the start of each sentence's hypotheses. A forced piece gets
   its model log-probability whatever the constraints above say (the caller chose it), so scores
   stay comparable with unforced hypotheses; the length budget grows to fit the prefix. The pieces
   that all sentences have forced are decoded in one teacher-forced pass before the search proper
   (``_prefill``; not with a recorder, so that a trace shows every step).
+- ``banned``: output pieces a sentence's hypotheses may not produce after its forced prefix (a
+  forced piece is produced whatever this says): a completion re-decoded without a word it wrote
+  twice.
 - ``recorder``: called once per step with a ``BeamStep`` (what was scored, kept, ended), so a trace
   of the search is the search itself rather than a re-implementation that could drift from it.
 """
@@ -45,6 +48,7 @@ from model.search.options import DEFAULT, SearchOptions, length_penalty
 from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
 from model.network.transformer import Transformer
 from model.search.incremental import IncrementalDecoder
+from model.search.scoring import encode_distinct
 
 
 @dataclass
@@ -106,15 +110,20 @@ def _forbid_eos(logp: Tensor, pieces: int, min_len: int) -> None:
         logp[:, EOS_ID] = float("-inf")
 
 
-def _constrain(logp: Tensor, prefix: Tensor, at_limit: Tensor, min_len: int, no_repeat: int) -> Tensor:
-    """Apply min_len, n-gram blocking and the length limit to one step's (R, V) log-probs.
+def _constrain(logp: Tensor, prefix: Tensor, at_limit: Tensor, min_len: int, no_repeat: int,
+               ban: Tensor | None = None) -> Tensor:
+    """Apply min_len, n-gram blocking, banned pieces and the length limit to one step's (R, V)
+    log-probs.
 
-    prefix: (R, t + 1) decoder input (BOS first); at_limit: (R,) rows whose next token must be EOS.
-    Rows at their limit, or left with no finite candidate, may only end, with EOS's own log-prob."""
+    prefix: (R, t + 1) decoder input (BOS first); at_limit: (R,) rows whose next token must be EOS;
+    ban: (R, V) True for pieces a row may not produce, or None. Rows at their limit, or left with no
+    finite candidate, may only end, with EOS's own log-prob."""
     eos = logp[:, EOS_ID].clone()  # (R,)
     _forbid_eos(logp, prefix.size(1) - 1, min_len)
     if no_repeat:
         _block_ngrams(prefix[:, 1:], logp, no_repeat)
+    if ban is not None:
+        logp.masked_fill_(ban, float("-inf"))
     only_eos = at_limit | ~torch.isfinite(logp).any(dim=-1)  # (R,)
     if bool(only_eos.any()):
         logp[only_eos] = float("-inf")
@@ -128,16 +137,34 @@ def _forced_pieces(prefix: Sequence[Sequence[int]] | None, B: int, V: int, devic
         return None
     if len(prefix) != B:
         raise ValueError(f"prefix needs one list of pieces per sentence ({B!r}), got {len(prefix)!r}")
-    for pieces in prefix:
-        for piece in pieces:
-            if isinstance(piece, bool) or not isinstance(piece, int) or not 0 <= piece < V \
-                    or piece in (PAD_ID, BOS_ID, EOS_ID):
-                raise ValueError(f"prefix pieces must be output ids in [0, {V!r}) other than PAD, BOS "
-                                 f"and EOS, got {piece!r}")
+    _check_pieces("prefix", prefix, V)
     forced = torch.full((B, max(len(p) for p in prefix)), -1, dtype=torch.long)  # (B, P)
     for row, pieces in enumerate(prefix):
         forced[row, :len(pieces)] = torch.tensor(list(pieces), dtype=torch.long)
     return forced.to(device)
+
+
+def _banned_pieces(banned: Sequence[Sequence[int]] | None, B: int, V: int, device) -> Tensor | None:
+    """(B, V) True where a sentence may not produce a piece; None without any ban."""
+    if banned is None or not any(len(b) for b in banned):
+        return None
+    if len(banned) != B:
+        raise ValueError(f"banned needs one list of pieces per sentence ({B!r}), got {len(banned)!r}")
+    _check_pieces("banned", banned, V)
+    mask = torch.zeros((B, V), dtype=torch.bool)
+    for row, pieces in enumerate(banned):
+        mask[row, list(pieces)] = True
+    return mask.to(device)
+
+
+def _check_pieces(name: str, rows: Sequence[Sequence[int]], V: int) -> None:
+    """Every piece an output id an output may hold: not PAD, BOS or EOS (ValueError naming ``name``)."""
+    for pieces in rows:
+        for piece in pieces:
+            if isinstance(piece, bool) or not isinstance(piece, int) or not 0 <= piece < V \
+                    or piece in (PAD_ID, BOS_ID, EOS_ID):
+                raise ValueError(f"{name} pieces must be output ids in [0, {V!r}) other than PAD, BOS "
+                                 f"and EOS, got {piece!r}")
 
 
 def _force(logp: Tensor, forced: Tensor, t: int, model_logp: Tensor) -> None:
@@ -165,7 +192,7 @@ def greedy_search(
     B = batch.src.size(0)
     device = batch.src.device
     limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
-    step = IncrementalDecoder(model, _encode_distinct(model, batch), batch.src_mask, use_cache)
+    step = IncrementalDecoder(model, encode_distinct(model, batch), batch.src_mask, use_cache)
     prefix = torch.full((B, 1), BOS_ID, dtype=torch.long, device=device)  # (Ba, t + 1)
     active = torch.arange(B, device=device)  # original index of each row still decoding
     outputs: list[list[int]] = [[] for _ in range(B)]
@@ -200,6 +227,7 @@ def beam_search(
     min_len: int = DEFAULT.min_len,
     no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
     forced_prefix: Sequence[Sequence[int]] | None = None,
+    banned: Sequence[Sequence[int]] | None = None,
     recorder: BeamRecorder | None = None,
 ) -> list[list[Hypothesis]]:
     """Batched beam search. Returns for every sentence its ``n_best`` hypotheses, best first.
@@ -207,16 +235,18 @@ def beam_search(
     A hypothesis ends when it emits EOS; a sentence is done once it holds ``beam_size`` ended
     hypotheses (fairseq's rule), and done sentences leave the batch so no work is spent on them.
     ``min_len`` and ``no_repeat_ngram_size``: see the module docstring; ``forced_prefix`` (output
-    pieces each sentence must start with) and ``recorder``: its last section.
+    pieces each sentence must start with), ``banned`` (pieces each sentence may not produce
+    otherwise) and ``recorder``: its last section.
     """
     _check_beam_args(beam_size, n_best, min_len, no_repeat_ngram_size)
     B, K = batch.src.size(0), beam_size
     device = batch.src.device
     limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
     forced = _forced_pieces(forced_prefix, B, model.config.vocab_size, device)  # (B, P) or None
+    ban = _banned_pieces(banned, B, model.config.vocab_size, device)  # (B, V) or None
     if forced is not None:
         limit = _prefix_limit(limit, forced, max_len_b, model.config.max_len)
-    step = IncrementalDecoder(model, _encode_distinct(model, batch), batch.src_mask, use_cache)
+    step = IncrementalDecoder(model, encode_distinct(model, batch), batch.src_mask, use_cache)
     # Only the first beam is live at the start, or the K beams would be K copies of one.
     scores = torch.full((B, K), float("-inf"), device=device)  # (B, K) sum of log-probs
     # prefix: (B, start + 1) decoder input after the forced pieces all sentences share
@@ -230,7 +260,9 @@ def beam_search(
         Ba = active.numel()
         at_limit = limit[active] <= t + 1  # (Ba,)
         row_forced = None if forced is None else forced.index_select(0, active).repeat_interleave(K, dim=0)
-        logp = _next_logp(step, prefix, at_limit.repeat_interleave(K), min_len, no_repeat_ngram_size, row_forced, t)
+        row_ban = None if ban is None else ban.index_select(0, active).repeat_interleave(K, dim=0)
+        logp = _next_logp(step, prefix, at_limit.repeat_interleave(K), min_len, no_repeat_ngram_size, row_forced, t,
+                          row_ban)
         V = logp.size(-1)
         cand = (scores[:, :, None] + logp.view(Ba, K, V)).view(Ba, K * V)  # (Ba, K*V)
         top_scores, top_idx = cand.topk(2 * K, dim=-1)  # (Ba, 2K): enough for K non-EOS continuations
@@ -279,15 +311,6 @@ def _prefix_limit(limit: Tensor, forced: Tensor, max_len_b: int, model_max_len: 
     return grown.clamp(max=model_max_len - 1)
 
 
-def _encode_distinct(model: Transformer, batch: Batch) -> Tensor:
-    """(B, S, D) memory, each distinct source row encoded once: the translation inspector searches
-    one source with several forced prefixes (``model/inference/explain.py``)."""
-    distinct, inverse = torch.unique(batch.src, dim=0, return_inverse=True)  # (U, S), (B,)
-    if distinct.size(0) == batch.src.size(0):
-        return model.encode(batch.src, batch.src_mask)
-    return model.encode(distinct, padding_mask(distinct)).index_select(0, inverse)
-
-
 def _prefill(step: IncrementalDecoder, forced: Tensor | None, B: int, device) -> tuple[int, Tensor, Tensor]:
     """Decode the forced pieces that every sentence has at once, one row per sentence, teacher-forced.
 
@@ -306,15 +329,16 @@ def _prefill(step: IncrementalDecoder, forced: Tensor | None, B: int, device) ->
 
 
 def _next_logp(step: IncrementalDecoder, prefix: Tensor, at_limit: Tensor, min_len: int, no_repeat: int,
-               forced: Tensor | None, t: int) -> Tensor:
-    """The (R, V) log-probs of step t, constrained (``_constrain``), forced pieces pinned (``_force``).
+               forced: Tensor | None, t: int, ban: Tensor | None = None) -> Tensor:
+    """The (R, V) log-probs of step t, constrained (``_constrain``), banned pieces out, forced
+    pieces pinned (``_force``).
 
-    prefix: (R, t + 1) decoder input; forced: (R, P) or None."""
+    prefix: (R, t + 1) decoder input; forced: (R, P) or None; ban: (R, V) bool or None."""
     logp = step(prefix)
     own = None
     if forced is not None and t < forced.size(1):
         own = logp.gather(1, forced[:, t:t + 1].clamp(min=0)).squeeze(1)  # (R,) before constraints
-    logp = _constrain(logp, prefix, at_limit, min_len, no_repeat)
+    logp = _constrain(logp, prefix, at_limit, min_len, no_repeat, ban)
     if own is not None:
         _force(logp, forced, t, own)
     return logp

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
-from model.network.batch import Batch
+from model.network.batch import Batch, padding_mask
 from model.network.tokenizer import BOS_ID, PAD_ID
 from model.network.transformer import AttentionWeights, Transformer
 
@@ -46,9 +46,19 @@ class Forced:
     cross: Tensor | None       # (L, H, T, S) cross-attention, when asked for (float, CPU)
 
 
+def encode_distinct(model: Transformer, batch: Batch, attention: AttentionWeights | None = None) -> Tensor:
+    """(B, S, D) memory, each distinct source row encoded once (``attention`` records the encoder
+    self-attention of those distinct rows): the translation inspector searches and scores one
+    source with several outputs (``model/inference/explain.py``)."""
+    distinct, inverse = torch.unique(batch.src, dim=0, return_inverse=True)  # (U, S), (B,)
+    if distinct.size(0) == batch.src.size(0):
+        return model.encode(batch.src, batch.src_mask, attention=attention)
+    return model.encode(distinct, padding_mask(distinct), attention=attention).index_select(0, inverse)
+
+
 def _forward(model: Transformer, batch: Batch, attention: AttentionWeights | None) -> Tensor:
     """(B, T, V) logits of the teacher-forced pass; ``attention`` records the weights."""
-    memory = model.encode(batch.src, batch.src_mask, attention=attention)
+    memory = encode_distinct(model, batch, attention)
     return model.decode(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=attention)
 
 

@@ -4,12 +4,15 @@ alignment on hover and focus, confidence shading, alternatives for a word (mouse
 sentence; the chosen text explained again), the attention page's model view and words toggle, the
 beam search page, no console errors, phone width."""
 
+import json
+import math
 import re
 from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
 
+from app import inspection
 from pipeline.segment import join_layout, segment
 
 from .conftest import CHROMIUM, recording
@@ -24,6 +27,30 @@ def api(page, live_server, path, **body):
     response = page.request.post(live_server.url + path, data=body)
     assert response.ok, response.text()
     return response.json()
+
+
+@pytest.fixture
+def wide(client, monkeypatch):
+    """The app in this process on the live server's tiny model and beam, without a score margin
+    for completions: the tiny model is far surer of its one translation than the release model
+    (its other words lie 4 to 6 below the best, past ``CompletionOptions.score_margin``), and
+    these tests need words to choose from."""
+    monkeypatch.setattr(inspection, "COMPLETIONS", inspection.CompletionOptions(score_margin=math.inf))
+    return client
+
+
+def complete_with(page, client):
+    """The page's /api/complete answered by ``client`` (``wide``)."""
+    def answer(route):
+        response = client.post("/api/complete", json=route.request.post_data_json)
+        route.fulfill(status=response.status_code, content_type="application/json", body=response.get_data())
+    page.route("**/api/complete", answer)
+
+
+def completions_of(client, **body):
+    response = client.post("/api/complete", json=body)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_json()
 
 
 def inspected(page, live_server, q):
@@ -91,14 +118,15 @@ def test_confidence_shading_has_a_legend_and_accessible_numbers(page, live_serve
     assert first.get_attribute("aria-label") is None and legend.is_hidden()
 
 
-def test_choosing_an_alternative_keeps_the_prefix_and_retranslates_the_rest(page, live_server):
+def test_choosing_an_alternative_keeps_the_prefix_and_retranslates_the_rest(page, live_server, wide):
     q = "Guten Morgen. Wo ist der Bahnhof?"
+    complete_with(page, wide)
     inspected(page, live_server, q)
     expect(page.locator("#translation")).to_have_text("Good morning. Where is the train station?")
     words = page.locator("#translation .word")
     train = [w.strip() for w in words.all_text_contents()].index("train")
     # the page asks for one more than it shows: the word already there is usually among them
-    completions = api(page, live_server, "/api/complete", q="Wo ist der Bahnhof?", prefix="Where is the ", n=6)
+    completions = completions_of(wide, q="Wo ist der Bahnhof?", prefix="Where is the ", n=6)
     expected_words = [c["text"][len("Where is the "):].split()[0] for c in completions["completions"]]
     expected_words = [w for w in dict.fromkeys(expected_words) if w != "train"][:5]
     assert expected_words  # the model knows other words
@@ -160,14 +188,15 @@ def check_explained_as_chosen(page, live_server, text, chosen):
         assert expected and sorted(aligned_words(page, "source-words")) == expected, given["target_words"][t]
 
 
-def test_an_unpunctuated_sentence_s_alternative_previews_the_rest_and_reads_once_punctuated(page, live_server):
+def test_an_unpunctuated_sentence_s_alternative_previews_the_rest_and_reads_once_punctuated(page, live_server, wide):
     """The pipeline reads "Das Wetter ist heute schön" with a full stop and drops the one the
     model writes: so do the alternatives, and the status line ends the sentence with one stop."""
     q, prefix = "Das Wetter ist heute schön", "The weather is "
     translation = api(page, live_server, "/translate", q=q, source="de", target="en")["translatedText"]
     assert translation == "The weather is nice today"
-    completions = api(page, live_server, "/api/complete", q=q, prefix=prefix, n=6)["completions"]
+    completions = completions_of(wide, q=q, prefix=prefix, n=6)["completions"]
     assert completions[0]["text"] == translation and not any(c["text"].endswith(".") for c in completions)
+    complete_with(page, wide)
     inspected(page, live_server, q)
     expect(page.locator("#translation")).to_have_text(translation)
     page.locator("#translation .word", has_text="nice").click()
@@ -187,7 +216,8 @@ def test_an_unpunctuated_sentence_s_alternative_previews_the_rest_and_reads_once
     assert not text.endswith(".")
 
 
-def test_mouse_choice_in_the_first_of_several_sentences(page, live_server):
+def test_mouse_choice_in_the_first_of_several_sentences(page, live_server, wide):
+    complete_with(page, wide)
     inspected(page, live_server, "Das Wetter ist heute schön.\nEs regnet.")
     expect(page.locator("#translation")).to_have_text("The weather is nice today.\nIt is raining.")
     assert page.locator("#translation").text_content() == "The weather is nice today.\nIt is raining."
@@ -200,9 +230,41 @@ def test_mouse_choice_in_the_first_of_several_sentences(page, live_server):
     assert text.startswith("The weather is " + word) and text.endswith("\nIt is raining.")
 
 
-def test_a_chosen_text_that_cannot_be_explained_keeps_rough_words(browser, live_server):
+def test_more_of_the_same_word_is_no_alternative(page, live_server):
+    """/api/complete fills up to n with more translations for a word already there (the rest said
+    otherwise): the list offers each word once, the word already there not at all, whatever its
+    capitals or the punctuation after it. (The live server itself, with the release margin, has
+    no other word from the tiny model here.)"""
+    q, prefix = "Wo ist der Bahnhof?", "Where is the "
+    texts = ["Where is the train station?", "Where is the train station then?", "Where is the TRAIN station?",
+             "Where is the train. Station?", "Where is the bus station?", "Where is the bus. Station?",
+             "Where is the Bus station?", "Where is the tram then?", "Where is the tram?"]
+    answered = []
+
+    def canned(route):
+        answered.append(route.request.post_data_json)
+        body = {"completions": [{"text": t, "score": -1.0 - k} for k, t in enumerate(texts)]}
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/complete", canned)
+    inspected(page, live_server, q)
+    page.locator("#translation .word", has_text="train").click()
+    options = page.get_by_role("listbox").get_by_role("option")
+    expect(options).to_have_count(2)
+    shown = [(o.locator("strong").text_content(), o.locator(".rest").text_content()) for o in options.all()]
+    assert shown == [("bus", " station?"), ("tram", " then?")]  # each word's first, best first
+    assert answered == [{"q": q, "prefix": prefix, "n": 6}]
+    options.nth(1).click()
+    expect(page.locator("#translation")).to_have_text("Where is the tram then?")
+    # the live server (the release margin): the tiny model has no other word for "train"
+    assert api(page, live_server, "/api/complete", q=q, prefix=prefix, n=6)["completions"] == [
+        {"text": "Where is the train station?", "score": pytest.approx(-0.7567, abs=1e-3)}]
+
+
+def test_a_chosen_text_that_cannot_be_explained_keeps_rough_words(browser, live_server, wide):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page, problems = recording(context)
+    complete_with(page, wide)
 
     def refuse_given_translations(route):
         if "translation" in (route.request.post_data_json or {}):
@@ -395,9 +457,10 @@ def test_beam_view_draws_the_search_tree(page, live_server):
 
 # ---------------------------------------------------------------------------------- phone
 
-def test_phone_width_has_no_horizontal_scrolling(browser, live_server):
+def test_phone_width_has_no_horizontal_scrolling(browser, live_server, wide):
     context = browser.new_context(viewport={"width": 390, "height": 800}, is_mobile=True)
     page, problems = recording(context)
+    complete_with(page, wide)
     q = "Guten Morgen. Wo ist der Bahnhof?\nDas Wetter ist heute schön."
     inspected(page, live_server, q)
     page.get_by_label("Shade English words by the model's confidence").check()

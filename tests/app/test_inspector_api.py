@@ -225,7 +225,7 @@ def test_complete_keeps_the_prefix_with_distinct_next_words(client, prefix):
 def every_completion(monkeypatch):
     """No score margin: what the search finds, for tests of the search (the tiny model's other
     words are all far below its one translation)."""
-    monkeypatch.setattr(inspection, "SCORE_MARGIN", math.inf)
+    monkeypatch.setattr(inspection, "COMPLETIONS", inspection.CompletionOptions(score_margin=math.inf))
 
 
 def test_complete_mid_word_continues_the_word(client, every_completion):

@@ -16,9 +16,12 @@ from model.search.beamtrace import ROOT_ID, BeamTrace
 from model.search.decoding import beam_search
 from model.search.options import length_penalty
 from model.search.scoring import teacher_force
+from model.inference import explain
+from model.inference.alignment import align_outputs, target_words
 from model.inference.explain import (
-    PieceIndex, PrefixPlan, UnwritablePrefix, complete, follow_confidences, nfc_spans_in, normalize_prefix,
-    plan_prefix, slots_as_placeholders, word_confidences,
+    PieceIndex, PrefixPlan, UnwritablePrefix, attention_sources, banned_pieces, complete, follow_confidences,
+    nfc_spans_in, normalize_prefix, occlusion_sources, plan_prefix, retranslations, slots_as_placeholders,
+    word_confidences,
 )
 from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
 from model.inference.translator import PrefixTooLong, Translator
@@ -114,6 +117,36 @@ def test_one_source_with_several_prefixes_equals_each_alone(translator):
 def test_forced_prefix_refuses_bad_pieces(prefix, message):
     with pytest.raises(ValueError) as err:
         beam_search(pinned_model([7]), Batch.make(SRC, None), forced_prefix=prefix)
+    assert str(err.value) == message
+
+
+def test_banned_pieces_are_never_written_after_the_forced_ones():
+    """The model that prefers 7, 8, 9, ... writes 7 7 8 7 9 7 10 ... with bigrams blocked; banning
+    7 and 9 for the first sentence leaves 8, 10, 11, ... after its forced 7 7 (a forced piece is
+    written whatever the ban says); the other sentences, without a ban, are as before."""
+    model = pinned_model(list(range(7, 21)) + [EOS_ID])
+    plain = beam_search(model, Batch.make(SRC, None), n_best=4, no_repeat_ngram_size=2)
+    assert plain[0][0].tokens[:7] == [7, 7, 8, 7, 9, 7, 10]
+    hyps = beam_search(model, Batch.make(SRC, None), n_best=4, no_repeat_ngram_size=2,
+                       forced_prefix=[[7, 7], [], []], banned=[[7, 9], [], []])
+    assert hyps[0][0].tokens == [7, 7, 8, 10, 8, 8, 11, 8, 12, 8, 13, 8, 14]  # CAP[0] = 13 pieces
+    assert len(hyps[0]) == 4 and all(h.tokens[:2] == [7, 7] and not {7, 9} & set(h.tokens[2:]) for h in hyps[0])
+    assert [[h.tokens for h in s] for s in hyps[1:]] == [[h.tokens for h in s] for s in plain[1:]]
+    # no ban: the same search
+    again = beam_search(model, Batch.make(SRC, None), n_best=4, no_repeat_ngram_size=2, banned=[[], [], []])
+    assert [[h.tokens for h in s] for s in again] == [[h.tokens for h in s] for s in plain]
+
+
+@pytest.mark.parametrize("banned, message", [
+    ([[7], [8]], "banned needs one list of pieces per sentence (3), got 2"),
+    ([[7], [EOS_ID], []], "banned pieces must be output ids in [0, 24) other than PAD, BOS and EOS, got 3"),
+    ([[PAD_ID], [], []], "banned pieces must be output ids in [0, 24) other than PAD, BOS and EOS, got 0"),
+    ([[24], [], []], "banned pieces must be output ids in [0, 24) other than PAD, BOS and EOS, got 24"),
+    ([[True], [], []], "banned pieces must be output ids in [0, 24) other than PAD, BOS and EOS, got True"),
+])
+def test_banned_refuses_bad_pieces(banned, message):
+    with pytest.raises(ValueError) as err:
+        beam_search(pinned_model([7]), Batch.make(SRC, None), banned=banned)
     assert str(err.value) == message
 
 
@@ -297,6 +330,127 @@ def test_complete_refusals(translator):
     with pytest.raises(ValueError) as err:
         translator.complete("Ich liebe Musik.", "I", n=0)
     assert str(err.value) == "n must be an integer >= 1, got 0"
+
+
+def test_more_translations_per_next_word(translator):
+    """n_best: each next word's best completion as with n_best=1, then the search's next ones for
+    it, distinct texts, best first; never more than n_best for one word."""
+    one = translator.complete("Wo ist der Bahnhof?", "Where is the ", n=3)
+    more = translator.complete("Wo ist der Bahnhof?", "Where is the ", n=3, n_best=4)
+    assert set(one) <= set(more) and len(more) > len(one)
+    assert len({text for text, _ in more}) == len(more)
+    assert [score for _, score in more] == sorted((score for _, score in more), reverse=True)
+    assert len(one) == 3 and len(one) < len(more) <= 3 * 4  # three rows, four hypotheses each at most
+    with pytest.raises(ValueError) as err:
+        translator.complete("Wo ist der Bahnhof?", "Where", n=2, n_best=5)
+    assert str(err.value) == "n_best must be an integer between 1 and beam_size 4, got 5"
+
+
+def test_what_a_completion_says_again_is_left_out_and_searched_without(translator, monkeypatch):
+    """complete() drops the hypotheses ``retranslations`` finds saying something again (stubbed
+    here: "station" after the prefix, as if the forced "Where" had translated "Bahnhof"), searches
+    those next words again with the repeated word banned, and checks what it kept before then."""
+    tokenizer = translator.tokenizer
+    searched, checked = [], []
+    search = explain.beam_search
+
+    def spy(model, batch, **kwargs):
+        searched.append(kwargs["banned"])
+        return search(model, batch, **kwargs)
+
+    def stub(model, tok, src, outputs):
+        checked.append([set(covered) for _, _, covered in outputs])
+        result = []
+        for ids, forced, covered in outputs:
+            later = tokenizer.decode(ids)[len(tokenizer.decode(ids[:forced])):]
+            said = "station" in later
+            result.append(({4: {"station"}}, {"station"} if not covered else set()) if said else ({}, set()))
+        return result
+
+    monkeypatch.setattr(explain, "beam_search", spy)
+    monkeypatch.setattr(explain, "retranslations", stub)
+    found = translator.complete("Wo ist der Bahnhof?", "Where is the ", n=2, n_best=4)
+    assert all("station" not in text[len("Where is the "):] for text, _ in found)
+    assert searched[0] is None and len(searched) == 2  # without a ban, then with it (nothing new banned then)
+    assert all(ban == banned_pieces(tokenizer, {"station"}) for ban in searched[1]) and len(searched[1]) == 2
+    assert checked[-1] and all(covered == {4} for covered in checked[-1])  # the final check of what was kept
+
+
+def test_banned_pieces_start_each_casing_of_a_word(translator):
+    tokenizer = translator.tokenizer
+    assert tokenizer.pieces(tokenizer.encode("where")) == ["▁w", "her", "e"]
+    assert tokenizer.pieces(tokenizer.encode("station")) == ["▁", "sta", "ti", "on"]  # a lone "▁" first
+    assert sorted(tokenizer.pieces(banned_pieces(tokenizer, ["where"]))) == ["▁W", "▁w"]  # Where, WHERE: "▁W"
+    assert tokenizer.pieces(banned_pieces(tokenizer, ["station"])) == ["▁S"]  # Station; station left alone
+    assert tokenizer.pieces(banned_pieces(tokenizer, ["⦅N1⦆"])) == ["⦅N1⦆"]  # a placeholder is one piece
+    assert banned_pieces(tokenizer, ["Ω"]) == [] and banned_pieces(tokenizer, []) == []
+
+
+@pytest.mark.parametrize("output, forced_text, covered, sources, expected", [
+    # Where(0) is(1) the(2) station(3) ?(4) The(5) station(6) .(7): "station" translates again what
+    # the forced one did; "The" another source word than "the"
+    ("Where is the station? The station.", "Where is the station", set(), {2: 2, 3: 3, 5: 0, 6: 3},
+     ({3: {"station"}}, {"station"})),
+    # the same words for other source words ("I think I", "the ... the") are no repeats
+    ("Where is the station? The station.", "Where is the station", set(), {2: 2, 3: 3, 5: 4, 6: 1}, ({}, set())),
+    # casefolded: Where(0) ... train(3), a word that starts among the forced pieces, where(4)
+    ("Where is the train where?", "Where is the tr", set(), {0: 0, 4: 0}, ({0: {"where"}}, {"where"})),
+    # punctuation is no word; nothing after the forced pieces repeats them
+    ("Where is the train station? ?", "Where is the train station?", set(), {}, ({}, set())),
+    ("Where is the train station?", "Where", set(), {}, ({}, set())),
+    # a source word the forced pieces are known to translate: any later word for it is said again,
+    # but only a repeated forced word is one to ban; Where(0) is(1) the(2) train(3) station(4) ?(5)
+    ("Where is the train station?", "Where is", {3}, {2: 2, 3: 3, 4: 3}, ({3: {"train", "station"}}, set())),
+    ("Where is the station? The station.", "Where is the station", {0}, {2: 2, 3: 3, 5: 2, 6: 0},
+     ({2: {"The"}, 0: {"station"}}, {"The"})),
+])
+def test_retranslations_pair_a_repeated_word_with_its_source(translator, monkeypatch, output, forced_text, covered,
+                                                              sources, expected):
+    """Which source word each word translates is stubbed (``sources``: word index -> source word):
+    a forced word's comes from occlusion, read up to its end, a later word's from attention."""
+    tokenizer = translator.tokenizer
+    asked = {"occlusion": [], "attention": []}
+
+    def stub(kind):
+        def sources_of(model, tok, src, outputs):
+            asked[kind] += [(tokenizer.decode(ids), list(words)) for ids, words in outputs]
+            return [[sources[j] for j in words] for _, words in outputs]
+        return sources_of
+
+    monkeypatch.setattr(explain, "occlusion_sources", stub("occlusion"))
+    monkeypatch.setattr(explain, "attention_sources", stub("attention"))
+    ids = tokenizer.encode(output)
+    forced = len(tokenizer.encode(forced_text))
+    assert retranslations(translator.model, tokenizer, source(translator, "Wo ist der Bahnhof?"),
+                          [(ids, forced, covered)]) == [expected]
+    _, words, _ = target_words(tokenizer, ids)
+    early = [j for j in sources if words[j][0] < len(forced_text)]
+    repeated_early = [p for p in early if any(words[p] != words[j] and output[slice(*words[p])].casefold()
+                                              == output[slice(*words[j])].casefold() for j in sources)]
+    assert sorted(p for _, (p,) in asked["occlusion"]) == sorted(repeated_early)
+    assert all(text == output[:words[p][1]] for text, (p,) in asked["occlusion"])  # up to the word's end
+    later = sorted(set(sources) - set(early))
+    assert asked["attention"] == ([(output, later)] if later else [])
+
+
+def test_occlusion_reads_an_output_only_up_to_the_word_asked_about(translator):
+    tokenizer = translator.tokenizer
+    src = source(translator, "Wo ist der Bahnhof?")
+    whole = tokenizer.encode("Where is the train station?")
+    text, words, piece_word = target_words(tokenizer, whole)
+    cut = whole[:max(i for i, w in enumerate(piece_word) if w == 3) + 1]  # up to "train"
+    found = occlusion_sources(translator.model, tokenizer, src, [(whole, [0, 3]), (cut, [0, 3]), (whole, [])])
+    assert found[0] == found[1] and found[2] == [] and len(found[0]) == 2
+    assert all(-1 <= s < 5 for s in found[0])  # Wo ist der Bahnhof ?
+
+
+def test_attention_sources_are_the_alignment_s_forward_links(translator):
+    tokenizer = translator.tokenizer
+    text = "Wo ist der Bahnhof?"
+    out = tokenizer.encode("Where is the train station?")
+    [aligned] = align_outputs(translator.model, tokenizer, [text], [out])
+    found = attention_sources(translator.model, tokenizer, source(translator, text), [(out, list(range(6)))])[0]
+    assert all((t, s) in aligned.links for t, s in enumerate(found))
 
 
 # --------------------------------------------------------------------------- beam trace
