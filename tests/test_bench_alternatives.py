@@ -66,7 +66,7 @@ def test_the_shipped_judgments_are_of_the_shipped_sentences():
     judged = read_judged(JUDGED)
     with SENTENCES.open(encoding="utf-8") as f:
         german = {line.rstrip("\n").split("\t")[1] for line in f}
-    assert len(judged) > 500 and set(judged.values()) == {"ok", "bad"}
+    assert len(judged) > 300 and set(judged.values()) == {"ok", "bad"}
     assert {g for g, _, _ in judged} <= german
     assert all(text.startswith(prefix) for _, prefix, text in judged)
     with JUDGED.open(encoding="utf-8", newline="") as f:
