@@ -129,7 +129,8 @@ def translate_all(translator: "Translator", sources: list[str], args) -> list[st
             return translator.translate(texts, beam_size=args.beam, length_penalty=args.length_penalty,
                                         batch_size=args.batch_size)
     else:
-        weight = {} if args.coverage_weight is None else {"coverage_weight": args.coverage_weight}
+        given = getattr(args, "coverage_weight", None)   # bench/engines.py builds its own args
+        weight = {} if given is None else {"coverage_weight": given}
         run = Pipeline(translator, Options(beam_size=args.beam, length_penalty=args.length_penalty,
                                            batch_size=args.batch_size, **weight),
                        cli.load_places(args), cli.load_coverage(args)).translate

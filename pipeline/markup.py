@@ -300,34 +300,36 @@ def _trim_outside_punctuation(node: Node, aligned: AlignedText, words: list[int]
         node.lo += 1
 
 
-def _densest_run(lo: int, hi: int, own: set[int], sources: list[set[int]]) -> tuple[int, int]:
+def _densest_run(lo: int, hi: int, own: set[int], sources: list[set[int]], wordy: Callable[[int], bool]) -> tuple[int, int]:
     """The part of output range [lo, hi) that translates the source words ``own``.
 
     The range from the first to the last output word aligned to an element's words may take in
     words that translate the sentence around it: "<b>montags bis freitags</b> von 7 bis 18 Uhr"
     -> "from 7 to 6 p.m. on Mondays to Fridays" with "bis" aligned to the first "to". Output words
-    aligned mostly outside the element cut the range into runs; the run with the most words
-    aligned only inside wins (then the most words aligned mostly inside, then the first). A range
-    without such a word stays whole: the alignment says nothing better."""
-    def inside(t: int) -> int:   # 2: only inside, 1: mostly inside, 0: unaligned, -1: mostly outside
+    aligned only outside the element cut the range into runs; the run with the most words
+    aligned only inside wins (then the most words aligned inside at all, then the first). A range
+    with fewer than two runs that hold a word (``wordy``: not punctuation) stays whole: the
+    alignment says nothing better."""
+    def inside(t: int) -> int:   # 2: only inside, 1: also inside, 0: unaligned, -1: only outside
         if not sources[t]:
             return 0
         share = len(sources[t] & own)
-        return 2 if share == len(sources[t]) else 1 if 2 * share >= len(sources[t]) else -1
+        return 2 if share == len(sources[t]) else 1 if share else -1
 
-    runs: list[tuple[int, int, int, int]] = []   # (only inside, mostly inside, start, end)
+    runs: list[tuple[int, int, int, int]] = []   # (only inside, inside at all, start, end)
     start = None
     for t in range(lo, hi + 1):
         kind = inside(t) if t < hi else -1
         if kind > 0 and start is None:
-            start, pure, mostly, end = t, 0, 0, t
+            start, pure, partly, end = t, 0, 0, t
         if start is not None and kind >= 0 and t < hi:
-            pure, mostly = pure + (kind == 2), mostly + (kind > 0)
+            pure, partly = pure + (kind == 2), partly + (kind > 0)
             end = t + 1 if kind > 0 else end     # unaligned words at a run's end stay outside
         elif start is not None:
-            runs.append((pure, mostly, start, end))
+            runs.append((pure, partly, start, end))
             start = None
-    if not runs:
+    runs = [run for run in runs if any(wordy(t) for t in range(run[2], run[3]))]
+    if len(runs) < 2:
         return lo, hi
     _, _, best_lo, best_hi = max(runs, key=lambda r: (r[0], r[1], -r[2]))
     return best_lo, best_hi
@@ -344,7 +346,8 @@ def _project(node: Node, aligned: AlignedText, targets: list[list[int]], sources
         if mapped:
             child.lo, child.hi = min(mapped), max(mapped) + 1
             if child.close is not None:
-                child.lo, child.hi = _densest_run(child.lo, child.hi, set(words), sources)
+                child.lo, child.hi = _densest_run(child.lo, child.hi, set(words), sources,
+                                                  lambda t: not _is_punctuation(aligned.target, aligned.target_words[t]))
                 _trim_outside_punctuation(child, aligned, words)
         else:
             _anchor(child, aligned, targets, words)

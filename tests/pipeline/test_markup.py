@@ -150,6 +150,9 @@ def test_tag_over_several_source_words_covers_their_output_range():
      "<p>She became <b>athlete of the year</b> again.</p>"),
     # ... and outside at the run's end; runs alike: the first
     ("<p><b>A B</b> C</p>", "a x c b", [(0, 0), (2, 2), (3, 1)], "<p><b>a</b> x c b</p>"),
+    # one run of words and one of punctuation: nothing to choose between, the range stays whole
+    ("<p>Die Katze <b>schläft</b>.</p>", "The cat is sleeping.", [(0, 0), (1, 1), (2, 2), (3, 1), (4, 2), (4, 3)],
+     "<p>The cat <b>is sleeping</b>.</p>"),
 ])
 def test_tag_keeps_the_run_of_output_words_that_translates_it(doc, target, links, expected):
     source = parse_html(doc)[1].text
