@@ -12,6 +12,7 @@ from functools import lru_cache
 from importlib import metadata
 from typing import Any
 
+from .errors import KEY_REFUSED_HEADER
 from .inspection import COMPLETIONS
 from .settings import ROOT
 from .validation import FORMATS
@@ -45,7 +46,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
     }
     responses = {str(status): _json(reasons[status], _ref("Error")) for status in statuses}
     for status in {400, 403} & set(statuses):
-        responses[str(status)]["headers"] = {"API-Key-Refused": {
+        responses[str(status)]["headers"] = {KEY_REFUSED_HEADER: {
             "description": "1 where the API key is what was refused (missing or unknown)", "schema": {"type": "string", "enum": ["1"]}}}
     if 429 in statuses:
         responses["429"]["headers"] = {"Retry-After": {

@@ -71,11 +71,14 @@ class Coverage:
         simplemma.lemmatize("went", lang="en")
 
     def _found(self, word: str, initial: bool) -> list[DictionaryEntry]:
-        entries = self.lookup(word)
-        if word[:1].islower() or initial:   # a lower-case word is no noun ("einer" is not "Einer")
+        """Ding's entries of ``word``: a lower-case word's lower-case headwords only ("einer" is not
+        "Einer"); a capitalized word opening a sentence (``initial``) those of its lower-case form
+        where Ding has some, else its own."""
+        if word[:1].islower() or initial:
             lower = [e for e in self.lookup(word.lower()) if not e.headword[:1].isupper()]
-            entries = lower if word[:1].islower() or lower else entries
-        return entries
+            if lower or word[:1].islower():
+                return lower
+        return self.lookup(word)
 
     def _entries(self, word: str, initial: bool) -> list[DictionaryEntry]:
         entries = self._found(word, initial)
