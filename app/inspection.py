@@ -43,7 +43,7 @@ from model.inference.translator import PrefixTooLong
 from model.network.tokenizer import UNK_ID
 from pipeline import words as W
 from pipeline.segment import join_layout, segment
-from pipeline.spans import PLACEHOLDER_RE, Masked, restore
+from pipeline.spans import PLACEHOLDER_RE, Masked
 from pipeline.translation import ModelInput, Pipeline
 
 from .service import TooManyPieces, TranslationService, get_service
@@ -134,13 +134,13 @@ class Inspector:
             except PrefixTooLong as exc:
                 raise BadPrefix(f"prefix has {exc.pieces} pieces, more than the {exc.limit} "
                                 "the model can write") from None
-        start = restore_spans(model_prefix, masked)  # what the prefix becomes again: the user's prefix
+        start = self.pipeline.restore(model_prefix, masked)  # what the prefix becomes again: the user's prefix
         completions: dict[str, float] = {}
         for output, score in found:  # best first; restoring may make two the same (an invented span dropped)
             # The model's stop after the prefix goes, as /translate drops it; one in the prefix stays.
             model_stop = len(output.rstrip()) > len(model_prefix.rstrip())
             reopened = self.pipeline.reopened(AlignedText(closed, output), model_text, stop=model_stop).target
-            restored = restore_spans(reopened, masked)
+            restored = self.pipeline.restore(reopened, masked)
             if restored.startswith(start):
                 completions.setdefault(prefix + restored[len(start):], round(score, 4))
         kept = plausible(prefix, [Candidate(text, score) for text, score in completions.items()], n, self.options)
@@ -229,7 +229,7 @@ def explain_translation(pipeline: Pipeline, text: str) -> tuple[AlignedText, lis
     unit_confidence = {}
     for (chunk, unit), output, source, target, (spans, confidences) in zip(units, outputs, read, written, scored):
         shown = pipeline.reopened(AlignedText(source, target, target_words=spans), output.source)
-        words = [restore_spans(shown.target[s:e], chunk.masked) for s, e in shown.target_words]
+        words = [pipeline.restore(shown.target[s:e], chunk.masked) for s, e in shown.target_words]
         unit_confidence[id(chunk), unit] = follow_confidences(
             words, confidences[:len(words)], [w.text for w in results[id(chunk), unit]])
     confidence = [c for sentence in plan.plans[0] for chunk in sentence
@@ -296,11 +296,6 @@ def as_json(text: str, aligned: AlignedText, confidence: list[float]) -> dict[st
             "target_spans": [list(span) for span in aligned.target_words],
             "alignment": [list(link) for link in aligned.links],
             "confidence": [round(c, 4) for c in confidence]}
-
-
-def restore_spans(output: str, masked: Masked | None) -> str:
-    """``output`` with ``masked``'s spans put back (as it is without a masking)."""
-    return restore(output, masked) if masked is not None else output
 
 
 # ------------------------------------------------------------------------------ words for the UI

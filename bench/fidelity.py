@@ -10,7 +10,7 @@ category, German text, and for "caps" the same text in normal case) are translat
 model (``Translator.translate`` on the raw text; an input over the model's length limit counts as
 failed). Checks per category:
 
-* numbers, spans: every protected span (``pipeline.spans.find_spans``) appears in the output in its
+* numbers, spans: every protected span (``pipeline.rules.verbatim.find_spans``) appears in the output in its
   English form (``replacement``: numbers in English notation, everything else verbatim), as a whole
   token (``1,450`` does not count inside ``21,450``; ``x@y.dePlease`` is a broken address);
 * caps: the output is ALL CAPS (for ALL-CAPS input) or title case (for Title Case input); also
@@ -82,7 +82,8 @@ def read_cases(path: str | Path) -> list[Case]:
 
 def expected_spans(text: str) -> list[str]:
     """What each protected span of ``text`` must become in the English output."""
-    from pipeline.spans import find_spans, replacement
+    from pipeline.rules.verbatim import find_spans
+    from pipeline.spans import replacement
 
     return [replacement(span) for span in find_spans(text)]
 

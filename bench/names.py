@@ -6,7 +6,7 @@ Translates everyday sentences with names (``bench/data/names.tsv``: German, then
 English translation must keep as written) through the text pipeline twice: with
 ``Options(keep_names=False)`` (the model alone decides) and with the default ``keep_names=True``
 (capitalized words the checkpoint's lexicon lacks are carried over as spans,
-``pipeline.spans.with_names``). A name counts as kept when it occurs in the output as written.
+``pipeline.rules.names.with_names``). A name counts as kept when it occurs in the output as written.
 Prints the kept rate of each, and each sentence where the two differ.
 """
 

@@ -35,7 +35,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def with_place(sources: list[str], places: dict[str, str]) -> list[int]:
     """Indices of the sources with a place name or its genitive (as the pipeline finds them)."""
     from model.data.lexicon import WORD
-    from pipeline.spans import english_place
+    from pipeline.rules.names import english_place
 
     return [i for i, s in enumerate(sources) if any(english_place(w, places) for w in WORD.findall(s))]
 

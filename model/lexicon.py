@@ -6,7 +6,7 @@
 Pass the corpora the model was trained on. The lexicon (``model.data.lexicon.build_lexicon``) holds
 each German word form that those pairs translate at least as often as they copy it, or copy often,
 and as names the forms they copy more often; the pipeline then carries any capitalized word it does
-not know over like a span, as a name (``pipeline.spans.with_names``). train.py
+not know over like a span, as a name (``pipeline.rules.names.with_names``). train.py
 writes the same lexicon into the checkpoints it saves; this command is for checkpoints trained
 before that, or trained on other data than they serve.
 

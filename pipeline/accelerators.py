@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from model.inference.alignment import AlignedText
 
-from .spans import find_spans
+from .rules.verbatim import find_spans
 
 MARKERS = "&_~"
 _ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+|#x[0-9A-Fa-f]+);")

@@ -23,7 +23,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from .casing import augment_case
-from .spans import NUMBER_SLOTS, PLACEHOLDER_RE, SLOTS, Span, find_spans, placeholder, replacement
+from .numbers import COUNTING
+from .rules.verbatim import find_spans
+from .spans import NUMBER_SLOTS, PLACEHOLDER_RE, SLOTS, Span, placeholder, replacement
 
 Pair = tuple[str, str]
 
@@ -158,11 +160,7 @@ def mask_pair(de: str, en: str, rng: random.Random, *, p_names: float = 0.3,
 # Number words that translate one to one. Digits are rare in Tatoeba (under 1% of pairs), so
 # without these the model would see number placeholders too seldom to learn where they go;
 # "ein"/"one" is left out (it is mostly the article "a").
-NUMBER_WORDS = {
-    "zwei": "two", "drei": "three", "vier": "four", "fünf": "five", "sechs": "six", "sieben": "seven",
-    "acht": "eight", "neun": "nine", "zehn": "ten", "elf": "eleven", "zwölf": "twelve", "zwanzig": "twenty",
-    "dreißig": "thirty", "vierzig": "forty", "fünfzig": "fifty", "hundert": "hundred", "tausend": "thousand",
-}
+NUMBER_WORDS = COUNTING
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 
 

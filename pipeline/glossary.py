@@ -63,6 +63,7 @@ from model.data.lexicon import WORD
 
 from . import words as W
 from .casing import title_case
+from .numbers import COUNTING
 from .spans import Masked, Span
 
 KIND, PLURAL_KIND = "glossary", "glossary_plural"  # the spans' kinds: singular (or no number), plural
@@ -394,9 +395,8 @@ class _Entry:
     plural_only: bool  # the German term is itself a plural ("Termine"): English as given
 
 
-_PLURAL_CUES = frozenset("""
-    zwei drei vier fünf sechs sieben acht neun zehn elf zwölf zwanzig dreißig vierzig fünfzig hundert
-    tausend viele vielen vieler einige einigen einiger mehrere mehreren mehrerer alle allen aller beide
+_PLURAL_CUES = frozenset(COUNTING) | frozenset("""
+    viele vielen vieler einige einigen einiger mehrere mehreren mehrerer alle allen aller beide
     beiden beider wenige wenigen weniger manche manchen mancher sämtliche sämtlichen zahlreiche
     zahlreichen verschiedene verschiedenen etliche etlichen paar
 """.split())

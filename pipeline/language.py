@@ -41,7 +41,7 @@ from typing import NamedTuple
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
 from .segment import segment
-from .spans import find_spans
+from .rules.verbatim import find_spans
 
 SERVED = ("de", "en")     # what /languages lists: German (source) and English (target)
 MIN_WORDS = 3

@@ -1,21 +1,27 @@
 """German number words: "zwei" is 2, "vierundzwanzig" 24, as English writes them ("twenty-four").
 
 Used where the pipeline reads numbers written as words: measures and number words that count
-(``pipeline.measures``), clock times ("vierzehn Uhr dreißig", ``pipeline.spans``).
+(``pipeline.rules.measures``), clock times ("vierzehn Uhr dreißig", ``pipeline.rules.clock``),
+the number words of training pairs (``pipeline.augment``). The words are the table
+``pipeline/tables/numbers.tsv``.
 """
 
 from __future__ import annotations
 
 import re
 
-ONES = {"ein": (1, "one"), "zwei": (2, "two"), "drei": (3, "three"), "vier": (4, "four"), "fünf": (5, "five"),
-        "sechs": (6, "six"), "sieben": (7, "seven"), "acht": (8, "eight"), "neun": (9, "nine")}
-TEENS = {"zehn": (10, "ten"), "elf": (11, "eleven"), "zwölf": (12, "twelve"), "dreizehn": (13, "thirteen"),
-         "vierzehn": (14, "fourteen"), "fünfzehn": (15, "fifteen"), "sechzehn": (16, "sixteen"),
-         "siebzehn": (17, "seventeen"), "achtzehn": (18, "eighteen"), "neunzehn": (19, "nineteen")}
-TENS = {"zwanzig": (20, "twenty"), "dreißig": (30, "thirty"), "vierzig": (40, "forty"), "fünfzig": (50, "fifty"),
-        "sechzig": (60, "sixty"), "siebzig": (70, "seventy"), "achtzig": (80, "eighty"), "neunzig": (90, "ninety")}
-ROUND = {"hundert": (100, "a hundred"), "tausend": (1000, "a thousand")}
+from . import tables
+
+NUMBERS = {word: (int(value), english) for word, value, english in tables.rows("numbers", 3)}
+ONES = {word: entry for word, entry in NUMBERS.items() if entry[0] < 10}
+TEENS = {word: entry for word, entry in NUMBERS.items() if 10 <= entry[0] < 20}
+TENS = {word: entry for word, entry in NUMBERS.items() if 20 <= entry[0] < 100}
+ROUND = {word: (value, f"a {english}") for word, (value, english) in NUMBERS.items() if value >= 100}
+# The number words that translate one to one, "zwei" -> "two" (not "ein", mostly the article "a";
+# not sixty to ninety, which training pairs mask rarely): what ``pipeline.augment`` masks in training
+# pairs and what ``pipeline.glossary`` reads as a plural's cue.
+COUNTING = {word: english for word, (value, english) in NUMBERS.items()
+            if 2 <= value <= 12 or value in (20, 30, 40, 50, 100, 1000)}
 COMPOUND = re.compile(rf"({'|'.join(ONES)})und({'|'.join(TENS)})")
 
 

@@ -40,13 +40,15 @@ from .coverage import Coverage
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .glossary import Glossary, fit_terms
-from .measures import kept as measures_kept, number_words_kept, with_measures, with_number_words
-from .years import kept as years_kept, without_years
+from .rules import NAMES as RULE_NAMES, RULES, Context
+from .rules.abbreviations import respell_abbreviations
+from .rules.letters import signature
+from .rules.measures import kept as measures_kept, number_words_kept
+from .rules.years import kept as years_kept
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
-    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, find_spans, glued_spans, mask,
-    merge, oclock_spans, respell_abbreviations, restore, signature, slot_key, slots_needed, spaced_spans, with_abbreviations,
-    with_amounts, with_clock_times, with_names, with_ranges,
+    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, mask, merge, slot_key, slots_needed,
+    words_only,
 )
 
 
@@ -65,7 +67,7 @@ class Options:
                                    # you don'"); 6 changed no measured output (bench/README.md)
     batch_size: int = DEFAULT.batch_size  # model inputs decoded together
     keep_names: bool = True       # carry capitalized words the model's lexicon lacks over as spans
-                                  # (spans.with_names; no effect with a checkpoint without lexicon)
+                                  # (rules.names; no effect with a checkpoint without lexicon)
     caps: str = "truecase"        # ALL-CAPS, headline and lower-case input: "truecase" (rewritten in the
                                   # casing the vocabulary knows, casing.truecase, and a sentence's
                                   # lower-case start capitalized; in the output too where a
@@ -77,6 +79,8 @@ class Options:
                                   # outputs that leave words out (``pipeline.coverage``) take the
                                   # hypothesis of best score - weight x words left out; 0 = off.
                                   # Chosen on the dev sets (bench/README.md, coverage.py)
+    without_rules: tuple[str, ...] = ()  # rule families left out (names of pipeline.rules.NAMES): the
+                                         # ablation of bench/README.md; () = every rule
 
     def __post_init__(self) -> None:
         for name, minimum in (("beam_size", 1), ("max_pieces", 8), ("retries", 0), ("batch_size", 1),
@@ -89,6 +93,10 @@ class Options:
         weight = self.coverage_weight
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 <= weight < math.inf:
             raise ValueError(f"coverage_weight must be a number >= 0, got {weight!r}")
+        unknown = [name for name in self.without_rules if name not in RULE_NAMES]
+        if not isinstance(self.without_rules, tuple) or unknown:
+            raise ValueError(f"without_rules must be a tuple of rule names ({', '.join(RULE_NAMES)}), "
+                             f"got {self.without_rules!r}")
 
 
 CAPS = ("truecase", "as_is")
@@ -158,6 +166,8 @@ class Pipeline:
         self.placeholders = set(PLACEHOLDERS) <= tokenizer.user_symbols
         self.truecase = options.caps == "truecase"
         self.lexicon = translator.lexicon if options.keep_names else None
+        self.rules = tuple(rule for rule in RULES if rule.name not in options.without_rules)
+        self.signs = "names" not in options.without_rules   # a letter's signature is the names rule's too
         self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(
             lambda ch: UNK_ID not in tokenizer.encode(ch))
         # Pieces of a text as the model reads it, a full stop added where it has none (``closed``);
@@ -237,30 +247,26 @@ class Pipeline:
         return ModelInput(masked.text, masked if fits else None, text_style)
 
     def _spans(self, sentence: str, glossary: Glossary | None = None, second_try: bool = False) -> list[Span]:
-        """The protected spans of a sentence (``find_spans``; its years only in the ``second_try``,
-        ``pipeline.years``), the ``glossary``'s terms outside them, its clock times and amounts
-        (``with_clock_times``, ``with_amounts``), its measures and number words in the
-        ``second_try`` (``pipeline.measures``), its abbreviations (``with_abbreviations``), its
-        ranges of numbers and amounts (``with_ranges``), and its names and places
-        (``with_names``) where the model has a lexicon and the words are normally cased (in ALL
-        CAPS or Title Case every word looks like a name)."""
-        spans = find_spans(sentence, self.representable)
-        if self.truecase and any(s.kind == "unrepresentable" for s in spans) \
-                and style(_words_only(sentence, spans)) == "upper":
-            # ALL CAPS is read truecased: a capital the vocabulary lacks whose lower case it has
-            # (ẞ, ß's capital) is read as that.
-            spans = find_spans(sentence, self._representable_lowered)
-        if not second_try:
-            spans = without_years(sentence, spans)
-        if glossary:
-            spans = merge(spans, glossary.spans(sentence, spans))
-        spans = with_amounts(sentence, with_clock_times(sentence, spans))
-        if second_try:
-            spans = with_number_words(sentence, with_measures(sentence, spans))
-        spans = with_ranges(sentence, with_abbreviations(sentence, spans))
-        if self.lexicon is None or style(_words_only(sentence, spans)) != "normal":
-            return spans
-        return with_names(sentence, spans, self.lexicon.knows, self.places)
+        """The protected spans of a sentence: those of each of ``self.rules`` in turn
+        (``pipeline.rules``), the ``glossary``'s terms among them."""
+        context = Context(representable=self.representable,
+                          representable_lowered=self._representable_lowered if self.truecase else None,
+                          second_try=second_try, terms=glossary.spans if glossary else None,
+                          knows=self.lexicon.knows if self.lexicon is not None else None, places=self.places)
+        spans: list[Span] = []
+        for rule in self.rules:
+            spans = rule.find(sentence, spans, context)
+        return spans
+
+    def restorer(self, masked: Masked) -> W.Restorer:
+        """How the outputs of one masked input get their spans back, with the rules' repairs
+        (``Rule.repair``, in rule order)."""
+        return W.Restorer(masked, tuple(fix for rule in self.rules if (fix := rule.repair(masked)) is not None))
+
+    def restore(self, output: str, masked: Masked | None) -> str:
+        """A plain model ``output`` for ``masked`` with its spans restored and the rules' repairs
+        made (``Restorer.text``); unchanged where the input had no spans (``masked`` None)."""
+        return self.restorer(masked).text(output) if masked is not None else output
 
     def _cased(self, masked: Masked, original: str, spans: Sequence[Span], *,
                respell: bool = True, initial: bool = True, fragment: bool = False) -> tuple[str, Masked]:
@@ -274,7 +280,7 @@ class Pipeline:
         (``respell``): in ALL CAPS with ß for SS where the vocabulary has it, and its abbreviations
         that are conjunctions or adverbs written out (``respell_abbreviations``), ``original_span``
         still mapping back."""
-        text_style = style(_words_only(original, spans))
+        text_style = style(words_only(original, spans))
         if text_style != "normal" and self.truecase:
             lexicon = self.translator.lexicon
             sharp_s = respell and text_style == "upper"
@@ -286,15 +292,15 @@ class Pipeline:
                 masked = masked.respelled(cased, changes) if changes else replace(masked, text=cased)
         elif self.truecase and initial and not fragment:
             masked = replace(masked, text=capital_start(masked.text))
+        respell = respell and any(rule.name == "abbreviations" for rule in self.rules)
         return text_style, respell_abbreviations(masked) if respell else masked
 
-    @staticmethod
-    def finish(output: str, model_input: ModelInput) -> str:
+    def finish(self, output: str, model_input: ModelInput) -> str:
         """The model's ``output`` for ``model_input`` as ``translate`` finishes it: the input's
         casing style applied to its words, then the spans restored as written (placeholders the
         input lacks dropped)."""
         styled = apply_style(output, model_input.style)
-        return restore(styled, model_input.masked) if model_input.masked is not None else styled
+        return self.restore(styled, model_input.masked)
 
     def _chunks(self, text: str, start: int, end: int, glossary: Glossary | None = None,
                 second_try: bool = False) -> list[_Chunk]:
@@ -303,7 +309,7 @@ class Pipeline:
         vocabulary without placeholders, translated parts with verbatim spans between them."""
         sentence = text[start:end]
         spans = self._spans(sentence, glossary, second_try)
-        if (name := signature(text, start, end)) is not None:  # the writer's name under a closing
+        if self.signs and (name := signature(text, start, end)) is not None:  # the writer's name under a closing
             spans = merge(spans, [name])
         if self.placeholders:
             groups = _slot_groups(sentence, spans)
@@ -430,14 +436,11 @@ class Pipeline:
     def output_words(self, units, outputs: list[AlignedText]) -> dict:
         """Each model input's output as words linked to spans of the original text, placeholders
         repaired: ``{(id(chunk), unit): [Word, ...]}`` for the ``units`` of a plan."""
-        # What restoring reads from a chunk's masked text, once per chunk: a long chunk has
-        # hundreds of units, and each would read the whole text again.
-        marks: dict[int, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
+        restorers: dict[int, W.Restorer] = {}   # once per chunk (``Restorer``)
         for chunk, _ in units:
-            if id(chunk) not in marks:
-                glued = glued_spans(chunk.masked)
-                marks[id(chunk)] = (*glued, spaced_spans(chunk.masked), oclock_spans(chunk.masked))
-        return {(id(chunk), unit): self._unit_words(chunk, unit, output, marks[id(chunk)])
+            if id(chunk) not in restorers:
+                restorers[id(chunk)] = self.restorer(chunk.masked)
+        return {(id(chunk), unit): self._unit_words(chunk, unit, output, restorers[id(chunk)])
                 for (chunk, unit), output in zip(units, outputs)}
 
     def _run(self, texts: list[str], aligned: bool, glossary: Glossary | None = None) -> list[AlignedText]:
@@ -457,7 +460,7 @@ class Pipeline:
         measure's number or unit ("fünf Kilometer" -> "five miles"), a number word or a year
         (``numbers_kept``) planned again with its measures, number words and years as spans
         (``plan(..., second_try=True)``) and translated again: only then, as the model places a
-        span less well than the words (``pipeline.measures``, ``pipeline.years``). Sentence by
+        span less well than the words (``pipeline.rules.measures``, ``pipeline.rules.years``). Sentence by
         sentence, so that a text translates as its sentences do one by one (the inspector's)."""
         position = {(id(chunk), unit): k for k, (chunk, unit) in enumerate(plan.units)}
         plans = [list(sentences) for sentences in plan.plans]
@@ -465,8 +468,8 @@ class Pipeline:
         for text, layout, sentences in zip(plan.texts, plan.layouts, plans):
             for k, (start, end) in enumerate(bound for line in layout for bound in line):
                 chunks = [chunk for chunk in sentences[k] if chunk.masked is not None]
-                oclock = {id(chunk): oclock_spans(chunk.masked) for chunk in chunks}   # once per chunk, not per unit
-                translation = " ".join(restore(outputs[position[id(chunk), unit]].target, chunk.masked, oclock[id(chunk)])
+                restorers = {id(chunk): self.restorer(chunk.masked) for chunk in chunks}   # once per chunk
+                translation = " ".join(restorers[id(chunk)].text(outputs[position[id(chunk), unit]].target)
                                        for chunk in chunks for unit in chunk.units)
                 if not self.numbers_kept(text[start:end], translation):
                     sentences[k] = self._chunks(text, start, end, glossary, second_try=True)
@@ -578,9 +581,9 @@ class Pipeline:
         return _concat(source, pieces, parts)
 
     def _unit_words(self, chunk: _Chunk, unit: Range, output: AlignedText,
-                    marks: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]) -> list[W.Word]:
-        """The unit's output as words linked to original-text spans, placeholders repaired;
-        ``marks``: the chunk's glued (openers, closers), spaced and o'clock placeholders."""
+                    restorer: W.Restorer) -> list[W.Word]:
+        """The unit's output as words linked to original-text spans, placeholders repaired and
+        restored by the chunk's ``restorer``."""
         offset = unit[0]
 
         def original(i: int) -> Range:
@@ -607,8 +610,7 @@ class Pipeline:
         slots = chunk.masked.slots
         if chunk.masked.glossary:
             slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0)
-        openers, closers, spaced, oclock = marks
-        return W.restore_words(styled, slots, (openers, closers), spaced, oclock)
+        return restorer.words(styled, slots)
 
     def _assemble(self, text: str, layout, plan, results) -> AlignedText:
         """The text's translation and alignment from its sentences' chunks and units."""
@@ -682,17 +684,6 @@ def _fragment(text: str, start: int, end: int) -> bool:
     case is meant, rather than a sentence typed in lower case ("ich habe keine zeit.") or a
     letter's body after its salutation."""
     return not text[:start].strip() and not _SENTENCE_END.search(text, start, end)
-
-
-def _words_only(text: str, spans: Sequence[Span]) -> str:
-    """``text`` with its spans blanked out, for the casing style of its words: "BITTE
-    https://x.org BESUCHEN" is ALL CAPS. Letters the vocabulary lacks are part of their words
-    ("Ⓝeue Regeln Für Den ..."), names too."""
-    chars = list(text)
-    for s in spans:
-        if s.kind not in ("unrepresentable", "name"):
-            chars[s.start:s.end] = " " * (s.end - s.start)
-    return "".join(chars)
 
 
 def _shift(span: Span, by: int) -> Span:

@@ -10,13 +10,13 @@ callers (HTML markup, the inspector) need.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from model.inference.alignment import AlignedText, Range
 
 from .casing import apply_style
-from .spans import PLACEHOLDER_RE, Masked, takes_no_oclock, wrong_before
+from .spans import PLACEHOLDER_RE, Masked, glued_spans, spaced_spans
 
 
 _CLOSING = frozenset(".,;:!?)]}»“”…")
@@ -27,6 +27,11 @@ class Word:
     text: str
     gap: str = " "                                          # whitespace before the word
     sources: tuple[Range, ...] = field(default_factory=tuple)  # aligned source spans (original text)
+
+
+# A rule's repair of the model's output words for one input (``pipeline.rules.base.Rule.repair``),
+# given the placeholders' English: ``fix(words, slots) -> words``.
+Fix = Callable[[list[Word], Mapping[str, str]], list[Word]]
 
 
 def from_aligned(aligned: AlignedText, source_span: Callable[[int], Range]) -> list[Word]:
@@ -143,9 +148,7 @@ def remove_duplicates(words: list[Word], symbol: str, sources: Sequence[Range], 
 _AFTER_STOP = re.compile(r"(?<=(?:[^\W\d_]|⦆)\.)⦅[NX][0-9]+⦆")  # "Hauptstr.⦅N1⦆", "⦅X1⦆.⦅N1⦆"
 _SUFFIX = re.compile(r"(⦅([NX])[0-9]+⦆)([^\W\d_]+)")
 _STOP_AFTER = re.compile(r"(⦅[NX][0-9]+⦆)\.(?!\.)")
-_OCLOCK = re.compile(r"o['’]clock(?![\w'’])", re.IGNORECASE)
-_CLOCK = re.compile(r"clock(?![\w'’])", re.IGNORECASE)
-_ENDS_WITH_PLACEHOLDER = re.compile(r"⦅[NX][0-9]+⦆\Z")
+ENDS_WITH_PLACEHOLDER = re.compile(r"⦅[NX][0-9]+⦆\Z")  # a word that ends with a placeholder
 _INTEGER_SUFFIXES = frozenset(("st", "nd", "rd", "th", "s"))
 
 
@@ -160,15 +163,15 @@ def _fix_suffix(match: re.Match[str], slots: dict[str, str]) -> str:
     return symbol + letters if value.isdigit() and letters.lower() in _INTEGER_SUFFIXES else symbol
 
 
-def restore_words(words: list[Word], slots: dict[str, str],
+def restore_words(words: list[Word], slots: Mapping[str, str],
                   glued: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
-                  spaced: frozenset[str] = frozenset(), oclock: frozenset[str] | None = None) -> list[Word]:
+                  spaced: frozenset[str] = frozenset(), fixes: Sequence[Fix] = ()) -> list[Word]:
     """Placeholders replaced by their spans' text; unknown (invented) ones dropped. ``glued``: the
     placeholders of brackets written against the next word and against the previous one
     (``spans.glued_spans``), which lose the space the model put after or before them. ``spaced``:
     those that follow a space in the source (``spans.spaced_spans``), which get it back where the
-    model glued one to a word's stop ("Hauptstr.⦅N1⦆"). ``oclock``: those that an "o'clock" may
-    follow (``spans.oclock_spans``; None: any whose English is not a clock time)."""
+    model glued one to a word's stop ("Hauptstr.⦅N1⦆"). ``fixes``: the rules' repairs for this
+    input (``Rule.repair``), applied in order before the spans go in."""
     openers, closers = glued
     if spaced:
         words = [replace(w, text=_AFTER_STOP.sub(lambda m: f" {m[0]}" if m[0] in spaced else m[0], w.text))
@@ -179,68 +182,38 @@ def restore_words(words: list[Word], slots: dict[str, str],
             words[i] = replace(w, gap="")
         if i + 1 < len(words) and any(w.text.endswith(symbol) for symbol in openers):
             words[i + 1] = replace(words[i + 1], gap="")
-    words = _without_preposition(_without_stop(_without_oclock(words, slots, oclock), slots), slots)
-    out = []
+    for fix in fixes:
+        words = fix(words, slots)
+    words = _without_stop(words, slots)
+    out, dropped = [], False
     for w in words:
-        text = _SUFFIX.sub(lambda m: m[0] if m[1] in openers else _fix_suffix(m, slots), w.text)
+        # (an invented placeholder goes below, letters and all: "⦅X9⦆b" is "b")
+        text = _SUFFIX.sub(lambda m: m[0] if m[1] in openers or m[1] not in slots else _fix_suffix(m, slots), w.text)
         # A span whose English ends with a stop takes the stop after it ("at 8:15 p.m.", not "p.m..").
         text = _STOP_AFTER.sub(lambda m: m[1] if slots.get(m[1], "").endswith(".") else m[0], text)
+        invented = (head := PLACEHOLDER_RE.match(text)) is not None and head[0] not in slots
         text = PLACEHOLDER_RE.sub(lambda m: slots.get(m.group(), ""), text)
         if text:  # a dropped word takes its gap with it; render() ignores the first word's gap
-            out.append(replace(w, text=text))
+            # punctuation after an invented placeholder closes up to the word before: "Hello ⦅N1⦆." -> "Hello.";
+            # the spaces around a dropped word are one
+            gap = "" if invented and text[0] in _CLOSING else " " if dropped and w.gap.isspace() else w.gap
+            out.append(replace(w, text=text, gap=gap))
+        dropped = not text
     return out
 
 
-def _without_preposition(words: list[Word], slots: dict[str, str]) -> list[Word]:
-    """``words`` without a word the model wrote before a span that is wrong there
-    (``spans.wrong_before``): a preposition a country phrase says already ("of ⦅X1⦆", ⦅X1⦆ "of
-    Turkey"), "the" before a date written day first; the placeholder takes the word's gap."""
+def without_word_before(words: list[Word], slots: Mapping[str, str], wrong: Callable[[str, str], bool]) -> list[Word]:
+    """``words`` without each word the model wrote right before a placeholder that ``wrong(word,
+    english)`` says is wrong there, given the span's English (a rule's repair: "of ⦅X1⦆", ⦅X1⦆ "of
+    Turkey"); the placeholder takes the word's gap."""
     words, out = list(words), []
     for i, w in enumerate(words):
         head = PLACEHOLDER_RE.match(words[i + 1].text) if i + 1 < len(words) else None
-        if head and wrong_before(w.text, slots.get(head[0], "")):
+        if head and wrong(w.text, slots.get(head[0], "")):
             words[i + 1] = replace(words[i + 1], gap=w.gap)
             continue
         out.append(w)
     return out
-
-
-def _without_oclock(words: list[Word], slots: dict[str, str], oclock: frozenset[str] | None) -> list[Word]:
-    """``words`` without the "o'clock" the model wrote after a clock time that says it already ("um
-    20:15 Uhr" -> "at ⦅N1⦆ o'clock", ⦅N1⦆ "8:15 p.m."; ``spans.with_clock_times``) or after a span
-    not in ``oclock`` (a date: "at ⦅N1⦆ o'clock at ⦅N2⦆"); punctuation glued to it stays, less a
-    stop that the span's English ends with."""
-    out: list[Word] = []
-    i = 0
-    while i < len(words):
-        clock = _ENDS_WITH_PLACEHOLDER.search(out[-1].text) if out else None
-        misplaced = clock and (takes_no_oclock(slots.get(clock[0], "")) or oclock is not None and clock[0] not in oclock)
-        taken, rest = _oclock_at(words, i) if misplaced else (0, "")
-        if taken:
-            if rest.startswith(".") and slots[clock[0]].endswith("."):
-                rest = rest[1:]
-            if rest:
-                out.append(replace(words[i + taken - 1], text=rest, gap=""))
-            i += taken
-            continue
-        out.append(words[i])
-        i += 1
-    return out
-
-
-def _oclock_at(words: list[Word], i: int) -> tuple[int, str]:
-    """How many of ``words`` from ``i`` on spell "o'clock", and what follows it in the last: one
-    word as written, or the word alignment's three ("o", "'", "clock", written together); 0 if
-    none."""
-    match = _OCLOCK.match(words[i].text)
-    if match:
-        return 1, words[i].text[match.end():]
-    if (i + 2 < len(words) and words[i].text.lower() == "o" and words[i + 1].text in ("'", "’")
-            and not words[i + 1].gap and not words[i + 2].gap):
-        match = _CLOCK.match(words[i + 2].text)
-        if match:
-            return 3, words[i + 2].text[match.end():]
-    return 0, ""
 
 
 def _without_stop(words: list[Word], slots: dict[str, str]) -> list[Word]:
@@ -249,7 +222,7 @@ def _without_stop(words: list[Word], slots: dict[str, str]) -> list[Word]:
     ``restore_words`` does with a stop glued to the span; an ellipsis stays."""
     out: list[Word] = []
     for w in words:
-        span = _ENDS_WITH_PLACEHOLDER.search(out[-1].text) if out else None
+        span = ENDS_WITH_PLACEHOLDER.search(out[-1].text) if out else None
         if span and not w.gap and w.text.startswith(".") and not w.text.startswith("..") \
                 and slots.get(span[0], "").endswith("."):
             if len(w.text) > 1:
@@ -348,3 +321,34 @@ def render(words: Sequence[Word]) -> tuple[str, list[Range]]:
         parts.append(w.text)
         position += len(w.text)
     return "".join(parts), spans
+
+
+@dataclass(frozen=True)
+class Restorer:
+    """What restoring the outputs of one masked input reads from it, read once (a long input has
+    hundreds of units, and each would read the whole text again): its placeholders' English, the
+    glued and spaced placeholders (``spans.glued_spans``, ``spans.spaced_spans``) and the rules'
+    repairs (``Rule.repair``)."""
+
+    masked: Masked
+    fixes: tuple[Fix, ...] = ()
+    glued: tuple[frozenset[str], frozenset[str]] = field(init=False)
+    spaced: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "glued", glued_spans(self.masked))
+        object.__setattr__(self, "spaced", spaced_spans(self.masked))
+
+    def words(self, words: list[Word], slots: Mapping[str, str] | None = None) -> list[Word]:
+        """``restore_words`` of ``words`` (``slots``: the English to put in, the input's by default)."""
+        return restore_words(words, self.masked.slots if slots is None else slots, self.glued, self.spaced, self.fixes)
+
+    def text(self, output: str) -> str:
+        """A plain output (no alignment: the inspector's completions, ``Pipeline.second_try``'s
+        check) with its spans restored as ``words`` restores aligned ones, the same repairs included;
+        the whitespace around it as given (a completion's prefix ends with the space before its next word)."""
+        stripped = output.strip()
+        if not stripped:
+            return output
+        restored = render(self.words(from_text(output)))[0]
+        return output[:output.index(stripped[0])] + restored + output[len(output.rstrip()):]

@@ -16,7 +16,8 @@ from pipeline import words as W
 from pipeline.glossary import (
     Glossary, GlossaryError, Inflections, check_entries, english_plural, fit_terms, guess_gender,
     indefinite_article, noun_forms)
-from pipeline.spans import Span, find_spans, mask, slots_needed
+from pipeline.rules.verbatim import find_spans
+from pipeline.spans import Span, mask, slots_needed
 
 DING_PATH = os.environ.get("DING_PATH", "/usr/share/trans/de-en")
 DING = [

@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bench.stub_engine import CopyEngine
 from model.cli import DEFAULT_CHECKPOINT
 from model.inference.translator import Translator
-from pipeline.measures import with_measures
-from pipeline.spans import find_spans, mask
+from pipeline.rules.measures import with_measures
+from pipeline.rules.verbatim import find_spans
+from pipeline.spans import mask
 from pipeline.translation import Options, Pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,8 +80,10 @@ def test_a_sentence_whose_spans_do_not_fit_is_translated_without_them(pipeline, 
                                     Span(start + 4, start + 10, "phrase", "kaputt", "broken")], key=lambda s: s.start)
         return spans
 
-    original = translation.find_spans
-    monkeypatch.setattr(translation, "find_spans", overlapping)
+    from pipeline.rules import verbatim
+
+    original = verbatim.find_spans
+    monkeypatch.setattr(verbatim, "find_spans", overlapping)
     caplog.set_level(logging.WARNING)
     assert pipeline.translate(["Das ist kaputt: 5 €. Das kostet 5 €."]) == ["Das ist kaputt: 5 €. Das kostet €5."]
     assert "planned without its spans" in caplog.text

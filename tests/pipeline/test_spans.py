@@ -1,16 +1,34 @@
-"""pipeline/spans.py: finding protected spans, masking them with placeholders and restoring them."""
+"""pipeline/spans.py and pipeline/rules/: finding protected spans, masking them with placeholders and
+restoring them."""
 
 import pytest
 
 from model.data.ding import Places
 from model.data.lexicon import Lexicon
+from pipeline.rules import RULES
+from pipeline.rules.abbreviations import respell_abbreviations, with_abbreviations
+from pipeline.rules.amounts import with_amounts
+from pipeline.rules.clock import english_clock_time, oclock_spans, takes_no_oclock, with_clock_times
+from pipeline.rules.letters import signature
+from pipeline.rules.names import leading_preposition, with_names
+from pipeline.rules.ranges import with_ranges
+from pipeline.rules.verbatim import find_spans, the_before_date
 from pipeline.spans import (
-    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number,
-    english_clock_time, find_spans, glued_spans, mask, placeholder, respell_abbreviations, restore, signature, slots_needed,
-    with_abbreviations,
-    leading_preposition, oclock_spans, takes_no_oclock, with_amounts, with_clock_times, with_names, with_ranges,
-    wrong_before,
+    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number, glued_spans, mask,
+    placeholder, slots_needed,
 )
+from pipeline.words import Restorer
+
+
+def restore(output, masked):
+    """The model's output with the spans restored and every rule's repair made, as the pipeline does."""
+    return Restorer(masked, tuple(fix for rule in RULES if (fix := rule.repair(masked)) is not None)).text(output)
+
+
+def wrong_before(word, english):
+    """The words the rules' repairs take out before a span: "the" before a day-first date
+    (verbatim), a country phrase's preposition (names)."""
+    return the_before_date(word, english) or word.lower() == leading_preposition(english)
 
 
 def masked(text, representable=None):

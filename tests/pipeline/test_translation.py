@@ -13,7 +13,8 @@ from model.inference.translator import Translator
 from pipeline.augment import augment_pairs
 from pipeline.markup import translate_html
 from pipeline.segment import has_loop
-from pipeline.spans import PLACEHOLDER_RE, find_spans
+from pipeline.rules.verbatim import find_spans
+from pipeline.spans import PLACEHOLDER_RE
 from pipeline.translation import Options, Pipeline
 from bench.stub_engine import Recording
 from tests.conftest import SPAN_AUGMENTATION
@@ -210,7 +211,8 @@ def test_punctuation_after_a_carried_span_stays_with_it(legacy):
 ])
 @pytest.mark.parametrize("model", ["span", "legacy"])
 def test_every_span_comes_back_as_often_as_it_was_sent(text, model, pipeline, legacy):
-    from pipeline.spans import replacement, with_clock_times
+    from pipeline.rules.clock import with_clock_times
+    from pipeline.spans import replacement
 
     engine = pipeline if model == "span" else legacy
     output = engine.translate([text])[0]

@@ -1,9 +1,10 @@
-"""pipeline/measures.py: finding measures, writing them in English, and checking a translation."""
+"""pipeline/rules/measures.py: finding measures, writing them in English, and checking a translation."""
 
 import pytest
 
-from pipeline.measures import find_measures, find_number_words, kept, number_words_kept, with_measures, with_number_words
-from pipeline.spans import find_spans, mask
+from pipeline.rules.measures import find_measures, find_number_words, kept, number_words_kept, with_measures, with_number_words
+from pipeline.rules.verbatim import find_spans
+from pipeline.spans import mask
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -1,11 +1,11 @@
-"""pipeline.years: which numbers are years, and whether a translation kept them."""
+"""pipeline.rules.years: which numbers are years, and whether a translation kept them."""
 
 from __future__ import annotations
 
 import pytest
 
-from pipeline.spans import find_spans
-from pipeline.years import is_year, kept, without_years
+from pipeline.rules.verbatim import find_spans
+from pipeline.rules.years import is_year, kept, without_years
 
 
 @pytest.mark.parametrize("text, expected", [

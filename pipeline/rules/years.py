@@ -6,7 +6,7 @@ Besucher." as "We had ⦅N2⦆ million visitors in the year." (the year lost, th
 wrong place); with the digits, "since 2019" and "in 2025". The model saw years as digits in all its
 training pairs and copies them well, but not always, so a sentence whose translation does not
 have each of its years as often as the source (``kept``) is translated once more with them as
-spans (``Pipeline.second_try``, with the measures and number words of ``pipeline.measures``).
+spans (``Pipeline.second_try``, with the measures and number words of ``pipeline.rules.measures``).
 
 A year here is a number span of four digits from 1500 to 2099 that does not count a noun or an
 amount after it ("2000 Yen", "1800 Kalorien", "1999 €" stay spans), unless "Jahr", "seit" or a
@@ -20,10 +20,13 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from .spans import Span, find_spans
+from .. import tables
+from ..spans import Span
+from .base import Context
+from .verbatim import find_spans
 
 _YEAR = re.compile(r"1[5-9][0-9]{2}|20[0-9]{2}")
-_MONTHS = "Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
+_MONTHS = "|".join(tables.pairs("months"))
 _CUE = re.compile(rf"(?<!\w)(?:[Jj]ahr(?:e|es)?|seit|Seit|{_MONTHS})[ \t\u00a0]+$")
 # What follows a count rather than a year: a noun, a currency or another sign.
 _COUNTED = re.compile(r"[ \t\u00a0]*(?:[A-ZÄÖÜ]|[€$£¥%‰°])")
@@ -47,3 +50,18 @@ def kept(source: str, output: str) -> bool:
         return True
     years = Counter(s.text for s in find_spans(source) if is_year(source, s))
     return all(len(re.findall(rf"(?<![0-9]){year}(?![0-9])", output)) == n for year, n in years.items())
+
+
+class Years:
+    """The rule: in a first try a year is no span (``without_years``); in the second try it stays one."""
+
+    name = "years"
+
+    def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
+        return list(spans) if context.second_try else without_years(text, spans)
+
+    def repair(self, masked):
+        return None
+
+
+RULE = Years()

@@ -27,8 +27,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .numbers import number_word
-from .spans import Span, english_number, merge
+from ..numbers import number_word
+from ..spans import Span, english_number, merge
+from .base import Context
 
 # German unit -> English singular, and the forms that count as that unit in an English output.
 UNITS = {
@@ -116,7 +117,7 @@ def find_measures(text: str) -> list[Measure]:
 
 
 def with_measures(text: str, spans: Sequence[Span]) -> list[Span]:
-    """``spans`` (of ``spans.find_spans``) and the measures of ``text`` as spans of kind "measure",
+    """``spans`` (of ``verbatim.find_spans``) and the measures of ``text`` as spans of kind "measure",
     written in English; a number span inside a measure is part of it (its sign too: "-2 mm"), a
     measure that overlaps any other span is left out."""
     found = []
@@ -220,3 +221,18 @@ def _has_number(text: str, number: str) -> bool:
     """A number (or word) as a whole: "5" is not in "50" or "1.5", "five" not in "fifty"."""
     number = number.removeprefix("a ")  # "a hundred" may be "one hundred" or "hundred"
     return re.search(rf"(?<![\w.,]){re.escape(number)}(?![^\W_]|[.,][0-9])", text) is not None
+
+
+class Measures:
+    """The rule, in a second try only (``Pipeline.second_try``): measures, then number words, as spans."""
+
+    name = "measures"
+
+    def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
+        return with_number_words(text, with_measures(text, spans)) if context.second_try else list(spans)
+
+    def repair(self, masked):
+        return None
+
+
+RULE = Measures()

@@ -1,0 +1,174 @@
+"""Names: capitalized words the model was not taught to translate, places, and people's names.
+
+* ``with_names`` (only with a model that has a lexicon, and only in normally cased text: in ALL
+  CAPS or Title Case every word looks like a name): capitalized words the lexicon does not know
+  are names, carried over as written ("Liebe Anna," lost the name; "Hallo Lukas," became
+  "Hellasasas"); the spans of letters (``pipeline.rules.letters``) and introductions ("Ich heiße
+  Jürgen Koch"); places that English writes otherwise ("Köln" → "Cologne"), a country with the
+  article before it ("in die Türkei" → "to Turkey"); an unknown acronym with its number ("ICE 578").
+* The repair: the preposition a country phrase's English opens with goes from before its
+  placeholder ("The capital of ⦅X1⦆", ⦅X1⦆ "of Turkey").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from model.data.lexicon import WORD
+
+from ..casing import style
+from ..spans import Masked, Span, merge, words_only
+from ..words import Fix, without_word_before
+from .base import Context
+from .letters import NAME_WORD, addresses, letter_formula
+
+_SENTENCE_OPENERS = frozenset(".!?:;„\"“‚‘»«(–—")
+# A person introducing themselves names themselves: every capitalized word after "ich heiße", "er
+# heißt" (not "das heißt": "that means") or "mein Name ist" up to the clause's end is the name, a surname that is also a word too ("Ich heiße
+# Jürgen Koch." came out as "Jürgen cooking"). After "ich bin" only two or three such words: one
+# is as often a noun ("Ich bin Lehrer.").
+_INTRODUCTION = re.compile(
+    rf"(?<![\w-])(?:(?i:hei(?:ße|sse))|(?<![\w-])(?i:du|er|sie|wir|ihr)[ \t]+(?i:hei(?:ßt|sst|ßen|ssen))"
+    rf"|(?i:name)[ \t]+(?i:ist|lautet)|(?P<bin>(?i:bin)))"
+    rf"[ \t]+(?P<name>{NAME_WORD}(?:[ \t]+{NAME_WORD}){{0,2}})(?=[ \t]*(?:[,.!?;:)]|$)|[ \t]+[a-zäöüß])")
+
+
+def _introductions(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
+    """The names people give themselves in ``text`` ("Ich heiße Anna Koch"), outside ``taken``, as
+    one "name" span each."""
+    found = []
+    for match in _INTRODUCTION.finditer(text):
+        start, end = match.span("name")
+        if match["bin"] and len(match["name"].split()) < 2 or any(s < end and start < e for s, e in taken):
+            continue
+        found.append(Span(start, end, "name", match["name"]))
+    return found
+
+def english_place(word: str, places: Mapping[str, str], after: str = "") -> str | None:
+    """``word`` in English when it is one of ``places`` or a place's genitive, else None: the
+    genitive before its noun "Austria's" ("Österreichs Hauptstadt"), after it "of Norway" ("die
+    Hauptstadt Norwegens"). ``after``: the text after the word."""
+    if word in places:
+        return places[word]
+    if not (word.endswith("s") and word[:-1] in places):
+        return None
+    name = places[word[:-1]]
+    return f"{name}'s" if _NOUN_NEXT.match(after) else f"of {name}"
+
+
+_NOUN_NEXT = re.compile(r"[ \t]+[A-ZÄÖÜ]")
+# The article before a name at the end of the text before it, and "in" before that article.
+_ARTICLE_BEFORE = re.compile(r"(?:(?<!\w)(in)[ \t]+)?(?<!\w)(der|die|den|dem|des)[ \t]+\Z", re.IGNORECASE)
+# From a word's start only: a search tried every letter of a long word as a start (quadratic).
+_WORD_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]++)[ \t]*+\Z")
+
+
+def _country_phrase(text: str, start: int, english: str) -> tuple[int, str] | None:
+    """Where a German article comes before the country name at ``start`` (its English name
+    ``english`` takes none): the start of the span that takes the article in, and its English.
+    "in die Türkei" (where to) -> "to Turkey", "die Hauptstadt der Türkei" (a genitive: the article
+    after a noun) -> "of Turkey", else the article alone ("in der Schweiz" -> "in " + "Switzerland",
+    "Die Schweiz hat ..." -> "Switzerland has ..."). None without an article; "im Irak" is left to
+    the model, which writes "in Iraq" (with "im" in the span it wrote "In Iraq has a lot of oil.")."""
+    match = _ARTICLE_BEFORE.search(text, 0, start)
+    if match is None:
+        return None
+    article = match[2].lower()
+    if match[1] and article in ("die", "den"):
+        return match.start(1), f"to {english}"
+    if not match[1] and article in ("der", "des"):
+        before = text[:match.start(2)]
+        noun = _WORD_BEFORE.search(before)
+        if noun and noun[1][0].isupper() and not _opens_sentence(before[:noun.start(1)]):
+            return match.start(2), f"of {english}"
+    return match.start(2), english
+
+
+def _opens_sentence(before: str) -> bool:
+    """Whether a word after ``before`` opens its sentence (where any word is capitalized)."""
+    before = before.rstrip()
+    return not any(c.isalnum() for c in before) or before[-1] in _SENTENCE_OPENERS
+
+def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
+               places: Mapping[str, str] | None = None) -> list[Span]:
+    """``spans`` (of ``find_spans``) and, as spans of kind "name", the capitalized words of ``text``
+    outside them that ``knows(word, initial=...)`` (a ``model.data.lexicon.Lexicon``'s) does not
+    know: names, mostly ("Liebe Anna,"), carried over like the other spans. ``initial``: the word
+    opens the text or follows a sentence mark or quote, where any word is capitalized. A name takes
+    in the unrepresentable characters it contains ("Ayşe" is one name, not "Ay", "ş", "e").
+    ``places`` (``model.data.ding.place_names``): names of places that English writes otherwise,
+    which become name spans written in English ("Köln" -> "Cologne"; the model wrote "Key"), their
+    genitives too ("Österreichs Hauptstadt" -> "Austria's", "die Hauptstadt Norwegens" -> "of Norway").
+    A country of its ``countries`` takes the German article before it into its span
+    (``_country_phrase``): the model wrote "in der Schweiz" as "in the Switzerland"."""
+    taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
+    names = letter_formula(text, taken)
+    taken = sorted(taken + [(n.start, n.end) for n in names])
+    names += addresses(text, taken)
+    taken = sorted(taken + [(n.start, n.end) for n in names])
+    names += _introductions(text, taken)
+    taken = sorted(taken + [(n.start, n.end) for n in names])
+    for match in WORD.finditer(text):
+        word, start, end = match[0], match.start(), match.end()
+        if len(word) < 2 or not word[0].isupper() or any(s < end and start < e for s, e in taken):
+            continue
+        if places and (english := english_place(word, places, text[end:end + 2])):
+            phrase = _country_phrase(text, start, english) if word in getattr(places, "countries", ()) else None
+            if phrase and not any(s < start and phrase[0] < e for s, e in taken + [(n.start, n.end) for n in names]):
+                start, english = phrase
+            names.append(Span(start, end, "name", text[start:end], english))
+            continue
+        if not knows(word, initial=_opens_sentence(text[:start])):
+            names.append(_designation(text, start, end, spans) or Span(start, end, "name", word))
+    return merge(spans, names)
+
+
+# An unknown acronym and the number after it name one thing: a train, a flight, a model ("ICE 578",
+# "LH 454", "RX 350"). As two placeholders side by side, ⦅X1⦆ ⦅N1⦆, the model read the number as a
+# quantity ("The ICE 578 minutes amburgled"); as one name it places it as a noun. Not when a word
+# with a capital follows (a count of something: "die FDP 10 Prozent", "die NFL 100 Jahre").
+_ACRONYM = re.compile(r"[A-ZÄÖÜ]{2,5}")
+_NUMBER_AFTER = re.compile(r"[ \t\u00a0]([0-9]{1,5})(?!\w|[.,:/-]\w|[ \t\u00a0]*+[%‰]|[ \t\u00a0]++[A-ZÄÖÜ])")
+
+
+def _designation(text: str, start: int, end: int, spans: Sequence[Span]) -> Span | None:
+    """``text[start:end]``, an unknown word, with the number after it as one name span, where the
+    word is an acronym and that number one of ``spans``; else None."""
+    if not _ACRONYM.fullmatch(text, start, end) or (number := _NUMBER_AFTER.match(text, end)) is None:
+        return None
+    if not any(s.kind == "number" and (s.start, s.end) == number.span(1) for s in spans):
+        return None
+    return Span(start, number.end(1), "name", text[start:number.end(1)])
+
+# The prepositions that open a country phrase's English (``_country_phrase``: "of Turkey", "to Turkey").
+_COUNTRY_PREPOSITIONS = ("of", "to")
+
+
+def leading_preposition(english: str) -> str | None:
+    """The preposition a country phrase's English opens with ("of Turkey", "to Turkey":
+    ``_country_phrase``), which the model may write before the placeholder too ("The capital of
+    ⦅X1⦆" came out as "The capital of of Turkey"); else None."""
+    first, _, rest = english.partition(" ")
+    return first if rest and first in _COUNTRY_PREPOSITIONS else None
+
+
+def _without_preposition(words, slots):
+    return without_word_before(words, slots, lambda word, english: word.lower() == leading_preposition(english))
+
+
+class Names:
+    """The rule: ``with_names`` where the model has a lexicon and the words are normally cased."""
+
+    name = "names"
+
+    def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
+        if context.knows is None or style(words_only(text, spans)) != "normal":
+            return list(spans)
+        return with_names(text, spans, context.knows, context.places)
+
+    def repair(self, masked: Masked) -> Fix | None:
+        return _without_preposition
+
+
+RULE = Names()
