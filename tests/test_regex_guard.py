@@ -31,8 +31,8 @@ def compiled_patterns() -> dict[str, tuple[re.Pattern, set[str]]]:
     """``module.NAME`` -> (pattern, the methods its module calls on it)."""
     found = {}
     for package in (pipeline, app):
-        for info in pkgutil.iter_modules(package.__path__):
-            module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):   # pipeline.documents too
+            module = importlib.import_module(info.name)
             source = Path(module.__file__).read_text(encoding="utf-8")
             for name, value in vars(module).items():
                 if isinstance(value, re.Pattern):
@@ -47,6 +47,7 @@ FAMILIES = families()
 
 def test_the_guard_sees_the_patterns():
     assert len(PATTERNS) > 100 and "pipeline.spans._SPAN_RE" in PATTERNS
+    assert "pipeline.documents.epub._BODY_OPEN" in PATTERNS   # the subpackages' too
     assert PATTERNS["pipeline.icu._HEAD"][1] == {"match"}
 
 
