@@ -23,14 +23,6 @@ from pipeline import documents
 
 from .validation import ApiError
 
-MIMETYPES = {".txt": "text/plain", ".html": "text/html",
-             ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-             ".po": "text/x-gettext-translation", ".pot": "text/x-gettext-translation",
-             ".srt": "application/x-subrip", ".vtt": "text/vtt", ".json": "application/json",
-             ".md": "text/markdown", ".odt": "application/vnd.oasis.opendocument.text",
-             ".odp": "application/vnd.oasis.opendocument.presentation",
-             ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-             ".epub": "application/epub+zip"}
 NOT_SUPPORTED = f"Invalid request: file format not supported; use {documents.SUPPORTED}"
 GONE = "Not found: no such file; a translated file can be downloaded once, within {ttl} seconds"
 _UNSAFE = re.compile(r"[^\w.-]+")   # \w is Unicode: German names keep their umlauts
@@ -55,6 +47,12 @@ def download_name(filename: str, target: str) -> str:
     stem, extension = os.path.splitext(unicodedata.normalize("NFC", base))
     stem = _UNSAFE.sub("_", stem).strip("._")[:_MAX_STEM] or "file"
     return f"{stem}_{target}{documents.output_extension(extension.lower())}"
+
+
+def media_type(name: str) -> str:
+    """What a translated file called ``name`` is served as (``documents.media_type``: its
+    format's media type; any other, which the store never holds, as bytes)."""
+    return documents.media_type(os.path.splitext(name)[1]) or "application/octet-stream"
 
 
 def read_upload(upload: FileStorage, limit: int) -> bytes:

@@ -10,7 +10,6 @@ and kept in the bounded store (``filestore.py``) until their one download.
 from __future__ import annotations
 
 import io
-import os
 
 from flask import Blueprint, current_app, jsonify, request, send_file, url_for
 
@@ -19,7 +18,7 @@ from pipeline.documents import FORMATS, DocumentError, DocumentTooLarge
 from . import glossaries, spec, validation
 from .apikeys import get_api_keys
 from .api import allow_cross_origin
-from .files import GONE, MIMETYPES, download_name, extension_of, read_upload
+from .files import GONE, download_name, extension_of, media_type, read_upload
 from .filestore import StoreFull, get_store
 from .shared import StoreUnavailable
 from .service import get_service
@@ -141,9 +140,8 @@ def download_file(filename: str):
         raise ApiError(503, f"Service unavailable: {exc}") from None
     if stored is None:
         raise ApiError(404, GONE.format(ttl=current_app.config["FILE_TTL"]))
-    extension = os.path.splitext(stored.name)[1]
     # Not conditional: a Range request would be answered with a part, and the rest would be gone.
-    response = send_file(io.BytesIO(stored.data), mimetype=MIMETYPES.get(extension, "application/octet-stream"),
+    response = send_file(io.BytesIO(stored.data), mimetype=media_type(stored.name),
                          as_attachment=True, download_name=stored.name, conditional=False)
     response.headers["Cache-Control"] = "no-store"
     # An attachment, and should a browser render it anyway (a translated .html keeps its scripts

@@ -31,6 +31,7 @@ from pipeline import documents, language
 from pipeline.glossary import Glossary
 from pipeline.markup import Segment, parse_html
 from pipeline.segment import sentences
+from pipeline.texts import translate_texts
 from pipeline.coverage import Coverage
 from pipeline.translation import Options, Pipeline
 
@@ -123,7 +124,7 @@ class TranslationService:
             translated = _per_text(mixed, self.translate(runs, glossary=glossary) if runs else [])
             return [m.join(done) for m, done in zip(mixed, translated)]
         with self.model_calls(), torch.inference_mode():
-            return documents.pipeline_translate(self.pipeline.with_glossary(glossary))(texts, html=html)
+            return translate_texts(self.pipeline.with_glossary(glossary), texts, html=html)
 
     def translate_with_alternatives(self, texts: list[str], n: int, *, keep_other_languages: bool = False,
                                     glossary: Glossary | None = None) -> tuple[list[str], list[list[str]]]:

@@ -1,5 +1,5 @@
 """How long small hostile uploads hold a worker: ``pipeline.documents.read`` of each input of
-tests/pipeline/hostile_files.py with the service's limit (MAX_FILE_CHARS, 20,000), one process
+tests/pipeline/documents/hostile_files.py with the service's limit (MAX_FILE_CHARS, 20,000), one process
 per input, timed to a refusal (or to --timeout).
 
     python bench/file_budgets.py                  # every case, 300 s at most each
@@ -49,7 +49,7 @@ CASES = {
 
 def one(name: str) -> dict:
     from pipeline import documents
-    from tests.pipeline import hostile_files as hostile, office_files as office  # noqa: F401 -- for eval
+    from tests.pipeline.documents import hostile_files as hostile, office_files as office  # noqa: F401 -- for eval
 
     extension, make = CASES[name]
     data = eval(make)   # noqa: S307 -- this file's own expressions

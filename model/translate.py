@@ -183,6 +183,7 @@ def translate_file(engine, source: str, target: str, progress: bool) -> int:
 
     from model.network.checkpoint import atomic_open
     from pipeline import documents
+    from pipeline.texts import translate_texts
 
     kind = documents.extension(source)
     result = documents.output_extension(kind)  # a .pdf's translation is a .docx
@@ -192,7 +193,6 @@ def translate_file(engine, source: str, target: str, progress: bool) -> int:
         raise FileNotFoundError(2, "No such directory for --out", target)
     with open(source, "rb") as f:
         document = documents.read(kind, f.read(), seconds=None)  # a local file: no limits
-    translate = documents.pipeline_translate(engine)
 
     def in_steps(texts: list[str], html: bool = False) -> list[str]:
         out = []
@@ -200,7 +200,7 @@ def translate_file(engine, source: str, target: str, progress: bool) -> int:
                   file=sys.stderr) as bar:
             for start in range(0, len(texts), FILE_CHUNK):
                 step = texts[start:start + FILE_CHUNK]
-                out += translate(step, html=html)
+                out += translate_texts(engine, step, html=html)
                 bar.update(len(step))
         return out
 

@@ -735,7 +735,7 @@ def _concat(source: str, pieces: Sequence[Range], parts: Sequence[AlignedText]) 
 class GlossaryPipeline:
     """A ``Pipeline`` with a glossary for the calls made through it (``Pipeline.with_glossary``):
     ``translate`` and ``translate_aligned`` as the pipeline's, ``translator`` the pipeline's, so
-    that what takes a pipeline (``documents.pipeline_translate``) takes this one too."""
+    that what takes a pipeline (``texts.translate_texts``) takes this one too."""
 
     def __init__(self, pipeline: Pipeline, glossary: Glossary):
         self.pipeline = pipeline

@@ -46,7 +46,8 @@ FAMILIES = families()
 
 
 def test_the_guard_sees_the_patterns():
-    assert len(PATTERNS) > 100 and "pipeline.rules.verbatim._SPAN_RE" in PATTERNS
+    assert len(PATTERNS) > 100 and "pipeline.rules.verbatim._SPAN_RE" in PATTERNS   # the subpackages' too
+    assert "pipeline.documents.epub._BODY_OPEN" in PATTERNS
     assert PATTERNS["pipeline.icu._HEAD"][1] == {"match"}
 
 

@@ -22,8 +22,8 @@ from lxml import etree
 from app import filestore
 from app.filestore import FileStore, StoreFull, get_store
 from app.settings import SettingsError, validate
-from tests.pipeline import hostile_files as hostile
-from tests.pipeline.office_files import ODF_NAMESPACES, PNG, epub_file, odf_file, pdf_file, pptx_file
+from tests.pipeline.documents import hostile_files as hostile
+from tests.pipeline.documents.office_files import ODF_NAMESPACES, PNG, epub_file, odf_file, pdf_file, pptx_file
 
 OK = {"source": "de", "target": "en"}
 GONE = "Not found: no such file; a translated file can be downloaded once, within 600 seconds"
@@ -247,7 +247,7 @@ MORE_THAN_50000 = ("Invalid request: the {} has more than 50000 paragraphs (empt
                    "50000")
 TOO_DEEP = ("Invalid request: the .json is nested more than 100 deep, over the limit of 100 (localization files are "
             "rarely more than 10 deep)")
-HOSTILE_UPLOADS = {   # small files that held a worker for seconds to hours (tests/pipeline/hostile_files.py)
+HOSTILE_UPLOADS = {   # small files that held a worker for seconds to hours (tests/pipeline/documents/hostile_files.py)
     "epub of body tags": (lambda: hostile.epub_of(b"<html><body>" + b"<body>" * 16_000 + b"</body>"), "a.epub", 413,
                           MORE_THAN_20000.format(".epub")),
     "epub of BODY tags": (lambda: hostile.epub_of(b"<html><body>" + b"<BODY >" * 16_000 + b"</BODY >"), "a.epub", 413,

@@ -139,7 +139,7 @@ def test_translate_file_txt_and_catalog(tiny_checkpoint, pairs40, tmp_path, caps
 def test_translate_file_pdf_gives_docx(tiny_checkpoint, pairs40, tmp_path, capsys, monkeypatch):
     import docx
 
-    from tests.pipeline.office_files import pdf_file
+    from tests.pipeline.documents.office_files import pdf_file
 
     source = tmp_path / "brief.pdf"
     source.write_bytes(pdf_file([[pairs40[0][0]]]))

@@ -1,14 +1,13 @@
 """Small uploads that cost a reader much more than their size: the inputs of the file-parsing
-budgets (pipeline/documents.py's ``read(extension, data, max_chars, seconds=...)``), made in the
-tests (tests/pipeline/test_document_budgets.py, tests/app/test_files.py) and timed by
-bench/file_budgets.py."""
+budgets (``pipeline.documents.read(extension, data, max_chars, seconds=...)``), made in the
+tests (tests/pipeline/documents/, tests/app/test_files.py) and timed by bench/file_budgets.py."""
 
 from __future__ import annotations
 
 import io
 import zlib
 
-from tests.pipeline.office_files import epub_members, odf_members, pdf_bytes, pptx_file, zip_file
+from tests.pipeline.documents.office_files import epub_members, odf_members, pdf_bytes, pptx_file, zip_file, zip_members
 
 
 def nested_json(depth: int) -> bytes:
@@ -44,7 +43,7 @@ def docx_empty_paragraphs(count: int) -> bytes:
     document.add_paragraph("Guten Morgen.")
     out = io.BytesIO()
     document.save(out)
-    members = _members(out.getvalue())
+    members = zip_members(out.getvalue())
     xml = members["word/document.xml"]
     at = xml.index(b"<w:body>") + len(b"<w:body>")
     members["word/document.xml"] = xml[:at] + b"<w:p/>" * count + xml[at:]
@@ -53,18 +52,11 @@ def docx_empty_paragraphs(count: int) -> bytes:
 
 def pptx_empty_paragraphs(count: int) -> bytes:
     """A .pptx whose slide's first text box holds ``count`` empty ``<a:p/>`` after its title."""
-    members = _members(pptx_file("Guten Morgen.", [("Es regnet.", False)]))
+    members = zip_members(pptx_file("Guten Morgen.", [("Es regnet.", False)]))
     xml = members["ppt/slides/slide1.xml"]
     at = xml.index(b"</a:p>") + len(b"</a:p>")
     members["ppt/slides/slide1.xml"] = xml[:at] + b"<a:p/>" * count + xml[at:]
     return zip_file(members)
-
-
-def _members(data: bytes) -> dict[str, bytes]:
-    import zipfile
-
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        return {info.filename: archive.read(info) for info in archive.infolist()}
 
 
 def pdf_shared_stream(pages: int, stream: bytes) -> bytes:

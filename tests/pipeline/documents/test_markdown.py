@@ -1,6 +1,6 @@
-"""pipeline/markdown.py (through documents.read(".md")): text translated, markup as written.
+"""pipeline/documents/markdown.py (through documents.read(".md")): text translated, markup as written.
 
-``Upper`` (tests/pipeline/test_documents.py) upper-cases every word in place, aligned to itself,
+``Upper`` (tests/pipeline/documents/upper.py) upper-cases every word in place, aligned to itself,
 so that what is under test is where text and markup end up."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.documents import DocumentError, read
 
-from .test_documents import Upper
+from tests.pipeline.documents.upper import Upper
 
 SOURCE = """---
 title: Hallo

@@ -1,4 +1,4 @@
-"""Markdown files: text and headings translated; code, links' targets, images and HTML as written.
+""".md, Markdown files: text and headings translated; code, links' targets, images and HTML as written.
 
 markdown-it-py (CommonMark, with GFM tables and strikethrough) finds the blocks. Only the inline
 text of paragraphs, headings, list items, quotes and table cells is translated; everything else
@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
-from .segment import lines_like
+from ..segment import lines_like
+from .base import BOM, Budget, Document, Unit, refuse_control, utf8
 
 _OURS = re.compile(r'<(/?)(md-e|md-a|code|br)(?: data-m="(\d+)")?>')
 _ATOM = re.compile(r"⦅[mM](\d+)⦆")  # the pipeline keeps it as written; any case, to be safe
@@ -145,7 +146,7 @@ def _markdown(fragment: str, markup: list[tuple[str, str]]) -> str:
 
 def _balanced(text: str, segments: list[int]) -> list[str]:
     """``text`` cut into lines like its source: the hard breaks end lines, and each stretch
-    between them is balanced at spaces (outside links and HTML, ``documents.lines_like``) into
+    between them is balanced at spaces (outside links and HTML, ``segment.lines_like``) into
     as many lines as it had (``segments``), or one where the breaks moved."""
     parts = [part.strip() for part in text.split(HARD_BREAK)]
     counts = segments if len(segments) == len(parts) else [1] * len(parts)
@@ -169,9 +170,14 @@ def _segments(content: list[str]) -> list[int]:
     return counts + [current]
 
 
-class MarkdownDocument:
-    def __init__(self, text: str):
-        self.lines = text.split("\n")
+class MarkdownDocument(Document):
+    """A .md: the inline text of each block, an HTML fragment with its markup as tags."""
+
+    def __init__(self, data: bytes, budget: Budget):
+        text = utf8(data)
+        self.bom = BOM if text.startswith(BOM) else ""
+        refuse_control(text)
+        self.lines = text[len(self.bom):].split("\n")
         parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
         self.blocks: list[_Block] = []
         for token in parser.parse(_without_front_matter(self.lines)):
@@ -181,13 +187,16 @@ class MarkdownDocument:
             content = token.content.split("\n")
             self.blocks.append(_Block(token.map[0], len(content), fragment, markup, content))
         self.chars = sum(len(" ".join(block.content)) for block in self.blocks)
+        budget.add(self.chars)
 
-    def translate(self, translate) -> str:
-        done = translate([block.fragment for block in self.blocks], html=True) if self.blocks else []
+    def units(self) -> list[Unit]:
+        return [Unit(block.fragment, html=True) for block in self.blocks]
+
+    def write(self, translations: list[str]) -> bytes:
         lines = list(self.lines)
         searched: dict[int, int] = {}          # table rows hold several cells: search on
         removed: set[int] = set()
-        for block, translated in zip(self.blocks, done):
+        for block, translated in zip(self.blocks, translations, strict=True):
             new = _balanced(_markdown(translated, block.markup), _segments(block.content))
             for k, old in enumerate(block.content):
                 index = block.line + k
@@ -202,7 +211,7 @@ class MarkdownDocument:
                     searched[index] = start + len(new[k])
                 else:
                     removed.add(index)
-        return "\n".join(line for i, line in enumerate(lines) if i not in removed)
+        return (self.bom + "\n".join(line for i, line in enumerate(lines) if i not in removed)).encode("utf-8")
 
 
 def _without_front_matter(lines: list[str]) -> str:

@@ -1,5 +1,5 @@
-"""Small .odt, .odp, .pptx, .epub and .pdf files made in the tests, for tests/pipeline/test_office.py
-and tests/app/test_files.py."""
+"""Small .odt, .odp, .pptx, .epub and .pdf files made in the tests, for tests/pipeline/documents/
+and tests/app/test_files.py, and what the tests read back of a zip."""
 
 from __future__ import annotations
 
@@ -34,6 +34,19 @@ def zip_file(members: dict[str, bytes], *, stored: bool = False) -> bytes:
             packed = stored or name == "mimetype"
             archive.writestr(name, data, zipfile.ZIP_STORED if packed else zipfile.ZIP_DEFLATED)
     return out.getvalue()
+
+
+def zip_members(data: bytes) -> dict[str, bytes]:
+    """The members of the zip ``data``, name by name in their order."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {info.filename: archive.read(info) for info in archive.infolist()}
+
+
+def assert_mimetype_first_and_stored(data: bytes, mimetype: bytes) -> None:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        first = archive.infolist()[0]
+        assert (first.filename, first.compress_type, archive.read(first)) == ("mimetype", zipfile.ZIP_STORED, mimetype)
+    assert data[30:38] == b"mimetype" and data[38:38 + len(mimetype)] == mimetype   # as ODF and OCF readers sniff
 
 
 def odf_content(body: str, extension: str = ".odt", prolog: str = "") -> bytes:

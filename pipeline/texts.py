@@ -1,0 +1,31 @@
+"""Texts in, translations out, as the service's ``/translate`` and the documents ask for them.
+
+``translate_texts(pipeline, texts, html=False)`` is one translation per text: plain texts through
+``Pipeline.translate`` (ICU plural/select messages by their parts, ``pipeline.icu``; a keyboard
+accelerator onto the translated word, ``pipeline.accelerators``), HTML fragments through
+``pipeline.markup`` with the pipeline's alignment (NFC first: the word spans index the NFC form).
+A request's text comes here straight from the service; a file's texts come the same way, called
+by its ``pipeline.documents`` document.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from .accelerators import translate_marked
+from .icu import translate_messages
+from .markup import translate_html
+
+
+def translate_texts(pipeline: Any, texts: Sequence[str], html: bool = False) -> list[str]:
+    """One translation per text of ``texts`` through ``pipeline`` (a ``Pipeline`` or the
+    ``GlossaryPipeline`` of ``Pipeline.with_glossary``); with ``html`` each text is an HTML
+    fragment whose inline tags follow their words."""
+    if html:
+        return translate_html([unicodedata.normalize("NFC", t) for t in texts], pipeline.translate_aligned)
+    lexicon = pipeline.translator.lexicon
+    knows = lexicon.knows if lexicon is not None else None
+    return translate_messages(list(texts), lambda units: translate_marked(
+        units, pipeline.translate, pipeline.translate_aligned, knows))

@@ -1,0 +1,64 @@
+"""pipeline/documents/subtitles.py: .srt and .vtt subtitles in, translated subtitles out."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline import segment
+from pipeline.documents import DocumentError, read
+from tests.pipeline.documents.upper import Upper
+
+
+SRT = """1
+00:00:01,000 --> 00:00:03,500
+Die Katze schläft
+auf dem <i>Sofa</i>.
+
+2
+00:00:04,000 --> 00:00:05,250
+Guten Morgen!
+
+"""
+
+
+def test_srt_cues_keep_numbers_timings_and_their_number_of_lines():
+    translate = Upper()
+    document = read(".srt", SRT.encode())
+    assert document.chars == len("Die Katze schläft auf dem <i>Sofa</i>.") + len("Guten Morgen!")
+    out = document.translate(translate).decode()
+    # one call for the plain cues, one for the cues with tags (as HTML, the tags following their words)
+    assert translate.calls == [(["Guten Morgen!"], False), (["Die Katze schläft auf dem <i>Sofa</i>."], True)]
+    assert out == ("1\n00:00:01,000 --> 00:00:03,500\nDIE KATZE SCHLÄFT\nAUF DEM <i>SOFA</i>.\n\n"
+                   "2\n00:00:04,000 --> 00:00:05,250\nGUTEN MORGEN!\n\n")
+
+
+def test_vtt_keeps_header_notes_styles_identifiers_and_cue_settings():
+    vtt = ("WEBVTT - Untertitel\n\nSTYLE\n::cue { color: yellow }\n\nNOTE Von Hand geprüft\n\n"
+           "eins\n00:00:01.000 --> 00:00:02.000 align:start line:0\nEs regnet\nschon wieder.\n\n"
+           "00:00:03.000 --> 00:00:04.000\nBis morgen.\n")
+    out = read(".vtt", vtt.encode()).translate(Upper()).decode()
+    assert out == ("WEBVTT - Untertitel\n\nSTYLE\n::cue { color: yellow }\n\nNOTE Von Hand geprüft\n\n"
+                   "eins\n00:00:01.000 --> 00:00:02.000 align:start line:0\nES REGNET\nSCHON WIEDER.\n\n"
+                   "00:00:03.000 --> 00:00:04.000\nBIS MORGEN.\n")
+
+
+@pytest.mark.parametrize("text, lines, expected", [
+    ("The cat is sleeping on the sofa today", 2, "The cat is sleeping\non the sofa today"),
+    ("one two three four five six", 3, "one two\nthree four\nfive six"),
+    ("Hello", 2, "Hello"),                                   # fewer words than lines: as many as it has
+    ('<font color="red">The cat</font> is sleeping now', 2, '<font color="red">The cat</font> is\nsleeping now'),
+    ("a b c", 1, "a b c"),
+])
+def test_subtitle_lines_are_balanced_at_spaces_outside_tags(text, lines, expected):
+    assert segment.lines_like(text, lines) == expected
+
+
+@pytest.mark.parametrize("extension, data, message", [
+    (".srt", b"kaputt\n", "file is not a valid .srt subtitle file"),
+    (".vtt", b"kaputt\n", "file is not a valid .vtt subtitle file"),
+    (".srt", "1\n00:00:01,000 --> 00:00:02,000\nGrüße\n".encode("latin-1"), "file is not UTF-8 text"),
+])
+def test_unreadable_subtitles(extension, data, message):
+    with pytest.raises(DocumentError) as info:
+        read(extension, data)
+    assert str(info.value) == message
