@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
@@ -122,13 +122,11 @@ class Inspector:
         closed = self.pipeline.closed(model_text)
         prefix = normalize_prefix(prefix)
         model_prefix = prefix if masked is None else slots_as_placeholders(prefix, masked.slots)
-        o = self.pipeline.options
+        search = self.pipeline.options.search
         with self.service.model_lock, torch.inference_mode():
             try:
-                found = self.translator.torch.complete(closed, model_prefix, n=n, beam_size=o.beam_size,
-                                                       length_penalty=o.length_penalty,
-                                                       no_repeat_ngram_size=o.no_repeat_ngram_size,
-                                                       n_best=o.beam_size)
+                found = self.translator.torch.complete(closed, model_prefix, replace(search, n_best=search.beam_size),
+                                                       n=n)
             except UnwritablePrefix as exc:
                 raise BadPrefix(f"prefix contains characters the model cannot write: {exc.characters}") from None
             except PrefixTooLong as exc:
@@ -152,10 +150,8 @@ class Inspector:
         casing style applied. Log-probabilities and scores rounded to 4 places."""
         model_input = self._model_input(text)
         closed = self.pipeline.closed(model_input.text)
-        o = self.pipeline.options
         with self.service.model_lock, torch.inference_mode():
-            trace = self.translator.torch.beam_trace(closed, beam_size=o.beam_size, length_penalty=o.length_penalty,
-                                               no_repeat_ngram_size=o.no_repeat_ngram_size)
+            trace = self.translator.torch.beam_trace(closed, self.pipeline.options.search)
         winner = trace["winner"]
         reopened = self.pipeline.reopened(AlignedText(closed, winner["translation"]), model_input.text).target
         winner["translation"] = self.pipeline.finish(reopened, model_input)

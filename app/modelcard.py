@@ -201,7 +201,7 @@ def build(service: TranslationService) -> dict[str, Any]:
         "parameters": params,
         "fp32_size": f"{params * 4 / 1e6:.1f} MB",
         "device": str(translator.device),
-        "beam_size": service.beam_size,
+        "beam_size": service.search.beam_size,
         "config": sorted(translator.config.to_dict().items()),
         "dev_bleu": meta.get("dev_bleu"),
         "dev_bleu_facts": dev_bleu_facts(meta),

@@ -13,7 +13,7 @@ import os
 import random
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sacrebleu
@@ -27,6 +27,7 @@ from model.data.ding import place_names
 from model.inference.batching import BatchingEngine, BatchingOptions
 from model.inference.engines import CachedTranslator, EngineError, load_engine
 from model.inference.interface import Engine
+from model.search.options import DEFAULT, SearchOptions
 from pipeline import documents, language
 from pipeline.glossary import Glossary
 from pipeline.markup import Segment, parse_html
@@ -36,6 +37,7 @@ from pipeline.coverage import Coverage
 from pipeline.translation import Options, Pipeline
 
 from .memory import release_free_memory
+from .settings import search_options
 
 EXTENSION = "translation_service"
 
@@ -89,12 +91,12 @@ class Corpus:
 
 
 class TranslationService:
-    def __init__(self, translator: Engine, corpus: Corpus | None, beam_size: int,
+    def __init__(self, translator: Engine, corpus: Corpus | None, search: SearchOptions,
                  places: Mapping[str, str] | None = None, coverage: Coverage | None = None):
         self.translator = translator
-        self.pipeline = Pipeline(translator, Options(beam_size=beam_size), places, coverage)
+        self.search = search
+        self.pipeline = Pipeline(translator, Options(search=search), places, coverage)
         self.corpus = corpus
-        self.beam_size = beam_size
         # The layers of the engine: the translation cache (if on) in front of the batching
         # scheduler (if on) in front of the model (``load_engine``); metrics hook onto both.
         self.cache = translator if isinstance(translator, CachedTranslator) else None
@@ -189,7 +191,9 @@ class TranslationService:
         if not self.translator.tokenizer.encode(normalize(text)):
             raise NothingToTranslate(f"no translatable text in {text!r}")
         with self.model_lock, torch.inference_mode():
-            result = self.translator.torch.attention(text, beam_size=self.beam_size)
+            # The bare model's search with the service's beam, without the pipeline's n-gram
+            # blocking: the view shows what the network itself does with the sentence.
+            result = self.translator.torch.attention(text, replace(DEFAULT, beam_size=self.search.beam_size))
         # Four decimals keep rows summing to 1 within 1e-3 and shrink the JSON about fourfold.
         result["attention"] = {kind: [[[[round(w, 4) for w in row] for row in head] for head in layer]
                                       for layer in layers]
@@ -320,7 +324,8 @@ def init_app(app: Flask, coverage: Coverage | None = None) -> None:
         except (CorpusError, ValueError) as exc:
             raise StartupError(f"CORPUS_PATH: {exc}") from None
     langid.join()
-    app.extensions[EXTENSION] = TranslationService(translator, corpus, config["BEAM_SIZE"], places_of(config), coverage)
+    app.extensions[EXTENSION] = TranslationService(translator, corpus, search_options(config), places_of(config),
+                                                   coverage)
     release_free_memory()  # what loading read and converted, before gunicorn forks the workers
 
 

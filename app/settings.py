@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from model.data.ding import DEBIAN_PATH
+from model.search.options import SERVED, SearchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +43,7 @@ DEFAULTS: dict[str, Any] = {
     # sentence or model call with a 503 (pipeline/deadline.py). Below GUNICORN_TIMEOUT; 0 = none.
     "REQUEST_TIMEOUT": 30,
     "BATCH_LIMIT": 50,            # texts per request when q is a list (LibreTranslate's --batch-limit)
-    "BEAM_SIZE": 4,               # default beam; 1 = greedy search
+    "BEAM_SIZE": SERVED.beam_size,  # beam size; 1 = greedy search (search_options)
     "MAX_ALTERNATIVES": 3,        # most alternatives a /translate request may ask for
     "MAX_ATTENTION_CHARS": 500,   # attention is O(length^2) numbers per head: keep pages small
     "TORCH_THREADS": 0,           # intra-op threads per worker; 0 = cores / WEB_CONCURRENCY
@@ -152,6 +154,12 @@ def _as_origin(value: str) -> str:
         raise SettingsError(f"API_KEYS_ORIGIN must be an origin such as https://translate.example.com "
                             f"(http or https, a host and an optional port; no path), got {value!r}")
     return origin_of(value)
+
+
+def search_options(config: Mapping[str, Any]) -> SearchOptions:
+    """How the service searches (validated settings): the served search (``SERVED``) with the
+    ``BEAM_SIZE`` setting; the text pipeline and the inspector use it (``TranslationService``)."""
+    return replace(SERVED, beam_size=config["BEAM_SIZE"])
 
 
 def validate(config: dict[str, Any]) -> None:

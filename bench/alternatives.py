@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     served = inspection.COMPLETIONS
     every = inspection.CompletionOptions(score_margin=math.inf)  # every completion: the bench decides
     app = create_app({**DEFAULTS, "MODEL_PATH": args.checkpoint, "CORPUS_PATH": "", "DEVICE": "cpu",
-                      "TORCH_THREADS": args.threads, "BEAM_SIZE": 4, "TESTING": True, "TRANSLATION_CACHE": 0})
+                      "TORCH_THREADS": args.threads, "TESTING": True, "TRANSLATION_CACHE": 0})
     client = app.test_client()
     judged = read_judged(Path(args.judged))
     with open(args.sentences, encoding="utf-8") as f:

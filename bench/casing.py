@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import cli  # noqa: E402
+from model.search.options import SERVED  # noqa: E402
 from model.data import read_references, reference_streams  # noqa: E402
 from model.training import spread  # noqa: E402
 
@@ -32,12 +33,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     cli.add_model_args(p)
     p.add_argument("--data", required=True, help="dev corpus (any format train.py reads)")
     p.add_argument("--sentences", type=int, default=500, help="sources, spread evenly (default: 500)")
-    p.add_argument("--beam", type=int, default=4, help="beam size (default: 4)")
+    cli.add_search_args(p)
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
     cli.require_min(p, args, "sentences", 1)
-    cli.require_min(p, args, "beam", 1)
+    args.search = cli.search_options(p, args, SERVED)
     return args
 
 
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
                               ("lower-case start, as is", "as_is", opening),
                               ("lower-case start, capital", "truecase", opening)]:
         started = time.perf_counter()
-        hyps = Pipeline(translator, Options(beam_size=args.beam, caps=caps)).translate(texts)
+        hyps = Pipeline(translator, Options(search=args.search, caps=caps)).translate(texts)
         seconds = time.perf_counter() - started
         bleu = BLEU(lowercase=True).corpus_score(hyps, streams).score
         chrf = CHRF(lowercase=True).corpus_score(hyps, streams).score

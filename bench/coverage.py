@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import cli  # noqa: E402
+from model.search.options import SERVED  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "dropped.tsv"
 WORD = re.compile(r"\w+")
@@ -42,11 +43,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     cli.add_dictionary_arg(p)
     p.add_argument("--data", default=str(DEFAULT_DATA), help="GERMAN<TAB>word=en|en;... (default: %(default)s)")
     p.add_argument("--weights", default="0,1", help="coverage weights to compare, comma-separated (default: 0,1)")
-    p.add_argument("--beam", type=int, default=4, help="beam size (default: 4)")
+    cli.add_search_args(p)
     p.add_argument("--show", action="store_true", help="print the outputs that differ from the first weight's")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
-    cli.require_min(p, args, "beam", 2)
+    args.search = cli.search_options(p, args, SERVED, minimum_beam=2)
     try:
         args.weights = [float(w) for w in args.weights.split(",")]
     except ValueError:
@@ -94,10 +95,10 @@ def _main(argv: list[str] | None) -> int:
     places = cli.load_places(args)
     coverage.load()
     sentences = [german for german, _ in cases]
-    Pipeline(translator, Options(beam_size=args.beam), places, coverage).translate(sentences[:2])   # warm up
+    Pipeline(translator, Options(search=args.search), places, coverage).translate(sentences[:2])   # warm up
     runs = []
     for weight in args.weights:
-        pipeline = Pipeline(translator, Options(beam_size=args.beam, coverage_weight=weight), places, coverage)
+        pipeline = Pipeline(translator, Options(search=args.search, coverage_weight=weight), places, coverage)
         outputs, seconds = [], []
         for sentence in sentences:
             start = time.perf_counter()

@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from dataclasses import replace
 from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,12 +62,12 @@ class RawCT2:
     def __init__(self, engine):
         self.engine, self.tokenizer = engine, engine.tokenizer
 
-    def translate(self, texts, beam_size=1, batch_size=64):
+    def translate(self, texts, search):
         from model.data import normalize
 
         ids = self.tokenizer.encode_batch([normalize(t) for t in texts])
         results = self.engine.engine_translator().translate_batch(
-            [self.tokenizer.pieces(s) for s in ids], beam_size=beam_size, max_batch_size=batch_size)
+            [self.tokenizer.pieces(s) for s in ids], beam_size=search.beam_size, max_batch_size=search.batch_size)
         piece_ids = self.engine.piece_ids
         return [self.tokenizer.decode([piece_ids[p] for p in r.hypotheses[0]]) for r in results]
 
@@ -91,17 +92,20 @@ def time_cell(translator, texts: list[str], beam: int, batched: bool) -> tuple[f
     all threads) is steadier than wall time on a shared machine."""
     import torch
 
+    from model.search.options import DEFAULT
+
+    search = replace(DEFAULT, beam_size=beam)  # the bare model's search
     cpu = time.process_time()
     with torch.inference_mode():
         if batched:
             start = time.perf_counter()
-            outputs = translator.translate(texts, beam_size=beam, batch_size=64)
+            outputs = translator.translate(texts, search)
             latencies = [time.perf_counter() - start]
         else:
             outputs, latencies = [], []
             for text in texts:
                 start = time.perf_counter()
-                outputs += translator.translate([text], beam_size=beam)
+                outputs += translator.translate([text], search)
                 latencies.append(time.perf_counter() - start)
     cpu_ms = (time.process_time() - cpu) * 1000 / len(texts)
     return len(texts) / sum(latencies), statistics.median(latencies) * 1000, cpu_ms, outputs
@@ -134,8 +138,9 @@ def bench_model(engines: dict, batched: list[str], single: list[str], repeats: i
 
 def bench_bleu(engines: dict, sources: list[str], streams: list) -> dict:
     from model.evaluate import score, translate_all
+    from model.search.options import SERVED
 
-    args = SimpleNamespace(raw=False, beam=4, length_penalty=0.6, batch_size=64)
+    args = SimpleNamespace(raw=False, search=SERVED)  # through the text pipeline, as served
     result = {}
     for name, translator in engines.items():
         if isinstance(translator, RawCT2):

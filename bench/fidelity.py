@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from model import cli  # noqa: E402
+from model.search.options import DEFAULT, SERVED  # noqa: E402
 
 CASES = Path(__file__).with_name("fidelity_sentences.tsv")
 CATEGORIES = ("numbers", "spans", "caps", "html", "long")
@@ -203,22 +204,23 @@ def evaluate(cases: list[Case], outputs: dict[Case, str | None], normals: dict[C
 
 # ------------------------------------------------------------------------------------- translating
 
-def bare_translate(translator, texts: list[str], beam: int) -> list[str | None]:
+def bare_translate(translator, texts: list[str], search) -> list[str | None]:
     """The model on the raw texts; None for a text it refuses (too long)."""
     try:
-        return list(translator.translate(texts, beam_size=beam))
+        return list(translator.translate(texts, search))
     except ValueError:  # one text over the limit fails the batch: find which, one by one
         outputs: list[str | None] = []
         for text in texts:
             try:
-                outputs.append(translator.translate([text], beam_size=beam)[0])
+                outputs.append(translator.translate([text], search)[0])
             except ValueError:
                 outputs.append(None)
         return outputs
 
 
-def run_system(system: str, cases: list[Case], translator, pipeline, beam: int) -> tuple[dict, dict]:
-    """Outputs for every case and for the normal-case forms of the caps cases."""
+def run_system(system: str, cases: list[Case], translator, pipeline, bare) -> tuple[dict, dict]:
+    """Outputs for every case and for the normal-case forms of the caps cases; the bare model
+    searches with ``bare``."""
     from pipeline.markup import translate_html
 
     plain = [c for c in cases if c.category != "html"]
@@ -227,7 +229,7 @@ def run_system(system: str, cases: list[Case], translator, pipeline, beam: int) 
     if system == "pipeline":
         done = pipeline.translate(texts) + translate_html([c.text for c in html], pipeline.translate_aligned)
     else:
-        done = bare_translate(translator, texts + [c.text for c in html], beam)
+        done = bare_translate(translator, texts + [c.text for c in html], bare)
     it = iter(done)
     outputs = {c: next(it) for c in plain}
     normals = {c: next(it) for c in plain if c.normal}
@@ -299,10 +301,9 @@ def timed_pipeline(pipeline, texts: list[str]) -> tuple[list[str], dict[str, flo
 
 
 def measure_overhead(args, translator, pipeline, sentences: list[str]) -> dict:
-    o = pipeline.options
-    search = dict(beam_size=o.beam_size, length_penalty=o.length_penalty, batch_size=o.batch_size)
+    search = args.bare
     timed_pipeline(pipeline, sentences[:8])  # warm-up: lazy imports, caches, allocator
-    translator.translate(sentences[:8], **search)
+    translator.translate(sentences[:8], search)
     runs: list[dict[str, float]] = []
     bare: list[float] = []
     for repeat in range(args.repeats):
@@ -311,13 +312,13 @@ def measure_overhead(args, translator, pipeline, sentences: list[str]) -> dict:
                 runs.append(timed_pipeline(pipeline, sentences)[1])
             else:
                 started = time.perf_counter()
-                translator.translate(sentences, **search)
+                translator.translate(sentences, search)
                 bare.append(time.perf_counter() - started)
             print(f"repeat {repeat + 1}/{args.repeats}: {which} done", file=sys.stderr, flush=True)
     median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
     b = statistics.median(bare)
     text = median["plan"] + median["assemble"]
-    return {"sentences": len(sentences), "repeats": args.repeats, "beam": o.beam_size, "bare_s": round(b, 3),
+    return {"sentences": len(sentences), "repeats": args.repeats, "beam": search.beam_size, "bare_s": round(b, 3),
             "pipeline_s": round(median["total"], 3), "plan_s": round(median["plan"], 4),
             "assemble_s": round(median["assemble"], 4), "model_s": round(median["model"], 3),
             "model_inputs": int(median["inputs"]), "retries": int(median["retries"]),
@@ -343,7 +344,7 @@ def print_overhead(r: dict, header: str) -> None:
 def parse_args(argv):
     p = cli.make_parser("bench/fidelity.py", __doc__)
     cli.add_model_args(p)
-    p.add_argument("--beam", type=int, default=4, help="beam size, 1 = greedy (default: 4)")
+    cli.add_search_args(p)
     p.add_argument("--cases", default=str(CASES), help="test texts (default: bench/fidelity_sentences.tsv)")
     p.add_argument("--show", action="store_true", help="print every failed case")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
@@ -353,8 +354,10 @@ def parse_args(argv):
     p.add_argument("--repeats", type=int, default=3, help="--overhead: runs of each system (default: 3)")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
-    for name in ("beam", "sentences", "repeats"):
+    for name in ("sentences", "repeats"):
         cli.require_min(p, args, name, 1)
+    args.search = cli.search_options(p, args, SERVED)  # the pipeline's
+    args.bare = cli.search_options(p, args, DEFAULT)   # the bare model's: no n-gram blocking
     if not args.overhead and args.corpus:
         p.error("--corpus needs --overhead")
     if not Path(args.cases).is_file():
@@ -368,7 +371,7 @@ def main(argv=None) -> int:
     translator = cli.load_translator(args)
     from pipeline.translation import Options, Pipeline
 
-    pipeline = Pipeline(translator, Options(beam_size=args.beam))
+    pipeline = Pipeline(translator, Options(search=args.search))
     header = (f"{Path(args.checkpoint).name} ({translator.num_parameters():,} parameters, "
               f"{'placeholders' if pipeline.placeholders else 'no placeholders: spans cut around'}), "
               f"beam {args.beam}, load average {os.getloadavg()[0]:.2f}")
@@ -379,7 +382,7 @@ def main(argv=None) -> int:
         reports = {}
         for system in SYSTEMS:
             print(f"translating {len(cases)} texts: {system}", file=sys.stderr, flush=True)
-            reports[system] = evaluate(cases, *run_system(system, cases, translator, pipeline, args.beam))
+            reports[system] = evaluate(cases, *run_system(system, cases, translator, pipeline, args.bare))
         print_report(reports, cases, header)
         if args.show:
             show_failures(reports)

@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import cli  # noqa: E402
+from model.search.options import SERVED  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "glossary.tsv"
 DING = "/usr/share/trans/de-en"
@@ -41,12 +42,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     cli.add_engine_args(p)
     p.add_argument("--data", default=str(DEFAULT_DATA),
                    help="German<TAB>term<TAB>English term<TAB>sg|pl (default: %(default)s)")
-    p.add_argument("--beam", type=int, default=4, help="beam size (default: 4)")
+    cli.add_search_args(p)
     p.add_argument("--ding", default=DING, help="Ding dictionary for noun plurals; '' = rules only (default: %(default)s)")
     p.add_argument("--show", action="store_true", help="print the sentences that miss the term or its number")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
-    cli.require_min(p, args, "beam", 1)
+    args.search = cli.search_options(p, args, SERVED)
     return args
 
 
@@ -90,7 +91,7 @@ def _main(argv: list[str] | None) -> int:
             raise ValueError(f"{term!r} has two English terms: {entries[term]!r}, {english!r}")
     inflections = Inflections.from_path(args.ding)
     glossary = Glossary(entries, inflections)
-    pipeline = Pipeline(cli.load_translator(args), Options(beam_size=args.beam))
+    pipeline = Pipeline(cli.load_translator(args), Options(search=args.search))
     texts = [german for german, *_ in cases]
     without = pipeline.translate(texts)
     plan = pipeline.plan(texts, glossary)  # Pipeline.translate(texts, glossary=glossary), by its stages

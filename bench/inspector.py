@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from model.search.options import SERVED  # noqa: E402
+
 TARGET_MS = 150.0
 # A typical Tatoeba sentence: 7 pieces (the dev median is 8). The README also gives figures for a
 # longer one (14 pieces): "Ich habe gestern im Garten ein kleines Buch über alte Züge gelesen."
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkpoint", default=str(ROOT / "checkpoints" / "de-en.pt"))
     parser.add_argument("--calls", type=int, default=30)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--beam", type=int, default=4, help="BEAM_SIZE of the app")
+    parser.add_argument("--beam", type=int, default=SERVED.beam_size, help="BEAM_SIZE of the app (default: %(default)s)")
     parser.add_argument("--engine", default="auto", choices=("auto", "ct2", "torch"), help="ENGINE of the app")
     parser.add_argument("--sentence", default=SENTENCE)
     parser.add_argument("--prefix", default=None)

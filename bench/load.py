@@ -40,6 +40,7 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,12 +48,14 @@ if str(ROOT) not in sys.path:  # bench/ is a folder of scripts: ``python bench/l
     sys.path.insert(0, str(ROOT))
 
 from bench import server  # noqa: E402
+from model.search.options import DEFAULT, SERVED  # noqa: E402
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_CLIENTS, MAX_DURATION = 64, 300
 DEFAULT_SENTENCES = ROOT / "checkpoints" / "random-sample.tsv"
-BEAM = 4            # the service's default BEAM_SIZE, used for the bare engine too
-RAW_BATCH = 64
+# The bare engine's search: the service's default BEAM_SIZE, batches of the engines' default size.
+RAW_SEARCH = replace(DEFAULT, beam_size=SERVED.beam_size)
+BEAM, RAW_BATCH = RAW_SEARCH.beam_size, RAW_SEARCH.batch_size
 IDLE = 0.5          # seconds after the load before the memory is read: the workers have gone idle
 
 
@@ -200,7 +203,7 @@ def bare_engine(checkpoint: str, threads: int):
     from pipeline.ending import close_sentence
 
     engine = CT2Translator.from_checkpoint(checkpoint, "cpu", quantization="int8", threads=threads)
-    return lambda texts: engine.output_ids([close_sentence(t) for t in texts], beam_size=BEAM, batch_size=RAW_BATCH)
+    return lambda texts: engine.output_ids([close_sentence(t) for t in texts], RAW_SEARCH)
 
 
 def raw_throughput(checkpoint: str, sentences: list[str], threads: int) -> float:

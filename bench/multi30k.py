@@ -31,12 +31,14 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from model import cli  # noqa: E402
+from model.search.options import DEFAULT  # noqa: E402
 
 # Small corpus (29k pairs): more dropout than on Tatoeba, a short warmup, an eval per ~epoch.
 TRAIN_ARGS = ["--preset", "small", "--dropout", "0.3", "--max-tokens", "2048", "--lr", "1e-3", "--warmup", "500",
@@ -53,7 +55,7 @@ def parse_args(argv):
                    help="training wall time of this call (default: 140, what reached the target on 2 CPU cores)")
     p.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     p.add_argument("--skip-train", action="store_true", help="only score the run already in --out")
-    p.add_argument("--beam", type=int, default=4, help="beam size of the beam rows (default: 4)")
+    cli.add_search_args(p)  # --beam: the beam rows' (and validation's) beam size
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("train_args", nargs=argparse.REMAINDER, help="after --: extra train.py flags")
     args = p.parse_args(argv)
@@ -65,7 +67,7 @@ def parse_args(argv):
                 p.error(f"{split}.{lang}.gz not found in --data-dir {args.data_dir!r}")
     if args.max_minutes <= 0:
         p.error(f"--max-minutes must be > 0, got {args.max_minutes!r}")
-    cli.require_min(p, args, "beam", 1)
+    args.search = cli.search_options(p, args, DEFAULT)  # the bare model's
     args.train_args = [a for a in args.train_args if a != "--"]
     return args
 
@@ -113,7 +115,7 @@ def select(args, translator_cls):
     val, translators = {}, {}
     for name, path in candidates.items():
         translators[name] = translator = translator_cls.from_checkpoint(path, device="auto")
-        val[name] = score(translator.translate(src, beam_size=args.beam), ref)["bleu"]
+        val[name] = score(translator.translate(src, args.search), ref)["bleu"]
         print(f"val BLEU (beam {args.beam}) of {name}: {val[name]:.2f}", file=sys.stderr, flush=True)
     chosen = max(val, key=val.get)
     return chosen, {"checkpoint": str(candidates[chosen]), "val_bleu": val}, translators[chosen]
@@ -133,7 +135,7 @@ def main(argv=None) -> int:
     rows = {}
     for beam in sorted({1, args.beam}):
         started = time.time()
-        hyps = translator.translate(src, beam_size=beam)
+        hyps = translator.translate(src, replace(args.search, beam_size=beam))
         rows["greedy" if beam == 1 else f"beam {beam}"] = score(hyps, ref) | {
             "sentences_per_s": round(len(src) / (time.time() - started), 1)}
     meta = translator.meta

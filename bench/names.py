@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import cli  # noqa: E402
+from model.search.options import SERVED  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "names.tsv"
 
@@ -28,10 +29,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     cli.add_model_args(p)
     cli.add_dictionary_arg(p)
     p.add_argument("--data", default=str(DEFAULT_DATA), help="German<TAB>names,... (default: %(default)s)")
-    p.add_argument("--beam", type=int, default=4, help="beam size (default: 4)")
+    cli.add_search_args(p)
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
-    cli.require_min(p, args, "beam", 1)
+    args.search = cli.search_options(p, args, SERVED)
     return args
 
 
@@ -60,8 +61,8 @@ def _main(argv: list[str] | None) -> int:
     if translator.lexicon is None:
         raise ValueError(f"{translator.checkpoint} has no lexicon: add one with python -m model.lexicon")
     texts = [german for german, _ in cases]
-    without = Pipeline(translator, Options(beam_size=args.beam, keep_names=False)).translate(texts)
-    with_names = Pipeline(translator, Options(beam_size=args.beam), cli.load_places(args)).translate(texts)
+    without = Pipeline(translator, Options(search=args.search, keep_names=False)).translate(texts)
+    with_names = Pipeline(translator, Options(search=args.search), cli.load_places(args)).translate(texts)
     total = sum(len(names) for _, names in cases)
     for label, outputs in (("without name detection", without), ("with name detection", with_names)):
         n = kept(outputs, cases)

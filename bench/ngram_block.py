@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,6 +36,7 @@ from model.data import (  # noqa: E402
     clean_pairs, group_references, grouped_split, normalize, read_pairs, reference_streams,
 )
 from model.search.decoding import beam_search  # noqa: E402
+from model.search.options import DEFAULT, SearchOptions  # noqa: E402
 from model.inference.translator import Translator  # noqa: E402
 
 
@@ -59,10 +61,11 @@ def parse_args(argv):
     p.add_argument("--sentences", type=int, default=500, help="sources per set, spread evenly (default: 500)")
     p.add_argument("--sizes", type=int, nargs="+", default=[0, 2, 3, 4, 5],
                    help="n values, the first is the baseline (default: 0 2 3 4 5)")
-    p.add_argument("--beam", type=int, default=4, help="beam size (default: 4)")
+    cli.add_search_args(p)
     p.add_argument("--threads", type=int, default=2, help="torch threads (default: 2)")
     p.add_argument("--show", action="store_true", help="print every changed output to stderr")
     args = p.parse_args(argv)
+    args.search = cli.search_options(p, args, DEFAULT)  # the bare model's; --sizes sets the blocking
     return args
 
 
@@ -87,17 +90,17 @@ def general_dev(path: str, n: int) -> tuple[list[str], list[list[str]]]:
     return [sources[i] for i in keep], [refs[i] for i in keep]
 
 
-def translate(tr: Translator, sources: list[str], beam: int, n: int, batch_size: int = 32) -> list[str]:
+def translate(tr: Translator, sources: list[str], search: SearchOptions) -> list[str]:
     ids = tr.tokenizer.encode_batch([normalize(s) for s in sources])
     ids = [s[: tr.config.max_len - 1] for s in ids]
     order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))
     out = [""] * len(ids)
-    for k in range(0, len(order), batch_size):
-        chunk = [i for i in order[k:k + batch_size] if ids[i]]
+    for k in range(0, len(order), search.batch_size):
+        chunk = [i for i in order[k:k + search.batch_size] if ids[i]]
         if not chunk:
             continue
         batch = Batch.make([ids[i] for i in chunk], device=tr.device)
-        for i, hyps in zip(chunk, beam_search(tr.model, batch, beam_size=beam, no_repeat_ngram_size=n)):
+        for i, hyps in zip(chunk, beam_search(tr.model, batch, search)):
             out[i] = tr.tokenizer.decode(hyps[0].tokens)
     return out
 
@@ -121,7 +124,7 @@ def main(argv=None) -> int:
         streams, base = reference_streams(refs), None
         for n in args.sizes:
             start = time.perf_counter()
-            hyps = translate(tr, sources, args.beam, n)
+            hyps = translate(tr, sources, replace(args.search, no_repeat_ngram_size=n))
             secs = time.perf_counter() - start
             base = hyps if base is None else base
             score = bleu.corpus_score(hyps, streams).score

@@ -39,7 +39,7 @@ def main() -> int:
     for name, text in families().items():
         if args.family and name not in args.family:
             continue
-        pipeline = Pipeline(engine, Options(beam_size=4))
+        pipeline = Pipeline(engine, Options())
         cpu, wall = time.process_time(), time.perf_counter()
         try:
             pipeline.translate([text])

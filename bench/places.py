@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import cli  # noqa: E402
+from model.search.options import SERVED  # noqa: E402
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -25,10 +26,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     cli.add_model_args(p)
     cli.add_dictionary_arg(p)
     p.add_argument("--data", action="append", required=True, help="a corpus as train.py reads it; repeat for several")
-    p.add_argument("--beam", type=int, default=4, help="beam size (default: 4)")
+    cli.add_search_args(p)
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
-    cli.require_min(p, args, "beam", 1)
+    args.search = cli.search_options(p, args, SERVED)
     return args
 
 
@@ -49,8 +50,8 @@ def _main(argv: list[str] | None) -> int:
     if not places:
         raise ValueError("no place names: install Debian's trans-de-en or give --dictionary PATH")
     translator = cli.load_translator(args)
-    without = Pipeline(translator, Options(beam_size=args.beam))
-    with_places = Pipeline(translator, Options(beam_size=args.beam), places)
+    without = Pipeline(translator, Options(search=args.search))
+    with_places = Pipeline(translator, Options(search=args.search), places)
     for path in args.data:
         sources, streams = load_corpus(path)
         picked = with_place(sources, places)

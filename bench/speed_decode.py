@@ -27,6 +27,9 @@ from torch import Tensor  # noqa: E402
 from model.network.batch import Batch  # noqa: E402
 from model.network.config import ModelConfig  # noqa: E402
 from model.search.decoding import beam_search, greedy_search  # noqa: E402
+from model.search.options import SearchOptions  # noqa: E402
+
+BEAM4 = SearchOptions(beam_size=4)  # the "beam4" cells
 from model.network.tokenizer import EOS_ID  # noqa: E402
 from model.network.transformer import Transformer  # noqa: E402
 
@@ -93,7 +96,7 @@ def _run_decoding(model, sources: list[list[int]], search: str, batch_size: int,
         if search == "greedy":
             results = greedy_search(model, batch, use_cache=use_cache)
         else:
-            results = [h[0].tokens for h in beam_search(model, batch, beam_size=4, use_cache=use_cache)]
+            results = [h[0].tokens for h in beam_search(model, batch, BEAM4, use_cache=use_cache)]
         for i, tokens in zip(chunk, results):
             out[i] = tokens
     return out

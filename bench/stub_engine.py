@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from model.inference.alignment import AlignedText
 from model.inference.interface import TorchBacked
 from model.inference.translator import Translator
+from model.search.options import DEFAULT, SearchOptions
 
 _WORD = re.compile(r"\S+")
 
@@ -27,16 +28,16 @@ class CopyEngine(TorchBacked):
     def __init__(self, translator: Translator):
         self.torch = translator
 
-    def output_ids(self, texts: Sequence[str], **search) -> list[list[int]]:
+    def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:
         return [self.tokenizer.encode(text) for text in texts]
 
-    def translate(self, texts: Sequence[str], **search) -> list[str]:
+    def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
         return list(texts)
 
-    def translate_aligned(self, texts: Sequence[str], **search) -> list[AlignedText]:
+    def translate_aligned(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[AlignedText]:
         return [copied(text) for text in texts]
 
-    def translate_n_best(self, texts: Sequence[str], **search) -> list[list[tuple[str, float]]]:
+    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         return [[(text, 0.0)] for text in texts]
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs) -> list[AlignedText]:
@@ -52,6 +53,6 @@ class Recording:
     def __getattr__(self, name):
         return getattr(self.translator, name)
 
-    def translate(self, texts, **kwargs):
+    def translate(self, texts, search=DEFAULT):
         self.calls.append(list(texts))
-        return self.translator.translate(texts, **kwargs)
+        return self.translator.translate(texts, search)

@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import cli  # noqa: E402
+from model.search.options import SERVED  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "tags.tsv"
 WORD = re.compile(r"\w+")
@@ -35,11 +36,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     cli.add_model_args(p)
     cli.add_engine_args(p, default="ct2")
     p.add_argument("--data", default=str(DEFAULT_DATA), help="HTML<TAB>words (default: %(default)s)")
-    p.add_argument("--beam", type=int, default=4, help="beam size (default: 4)")
+    cli.add_search_args(p)
     p.add_argument("--show", action="store_true", help="print every element that is not right")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
-    cli.require_min(p, args, "beam", 1)
+    args.search = cli.search_options(p, args, SERVED)
     return args
 
 
@@ -79,7 +80,7 @@ def _main(argv: list[str] | None) -> int:
 
     args = parse_args(argv)
     cases = read_cases(args.data)
-    pipeline = Pipeline(cli.load_translator(args), Options(beam_size=args.beam))
+    pipeline = Pipeline(cli.load_translator(args), Options(search=args.search))
     outputs = translate_html([markup for markup, _ in cases], pipeline.translate_aligned)
     counts = dict.fromkeys(VERDICTS, 0)
     for (markup, allowed), output in zip(cases, outputs):

@@ -13,6 +13,9 @@ Every command follows the same contract:
   ``--threads`` sets torch's CPU threads (default: see ``set_threads``).
 * Commands that translate may offer ``--engine torch|ct2|auto`` and ``--quantization`` (``add_engine_args``,
   model/inference/engines.py); ``load_translator`` then loads that engine (CTranslate2 gets the same threads).
+* Commands that search declare ``--beam``, ``--length-penalty``, ``--batch-size`` (and ``--n-best``)
+  with ``add_search_args``, defaulting to the served search (``model.search.options.SERVED``), and
+  turn them into one ``SearchOptions`` with ``search_options``.
 
 torch is only imported once the arguments are valid, so ``--help`` and argument errors are fast.
 """
@@ -24,6 +27,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +35,7 @@ from model.network.threads import available_cpus, set_threads  # noqa: F401  (th
 
 if TYPE_CHECKING:
     from model.inference.translator import Translator
+    from model.search.options import SearchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CHECKPOINT = ROOT / "checkpoints" / "de-en.pt"
@@ -77,6 +82,42 @@ def add_engine_args(parser: argparse.ArgumentParser, *, default: str = "torch") 
     parser.add_argument("--torch-precision", default="auto", choices=("auto", "fp32", "bf16"),
                         help="the PyTorch weights (alignment; translation with --engine torch): auto = bf16 beside "
                              "ct2 on a CPU with native bfloat16, else fp32, as the app's TORCH_PRECISION (default: auto)")
+
+
+def add_search_args(parser: argparse.ArgumentParser, *, with_n_best: bool = False) -> None:
+    """--beam, --length-penalty and --batch-size (``with_n_best``: --n-best too): the knobs of the
+    search (``SearchOptions``), defaulting to the served ones (``SERVED``); ``search_options``
+    reads them back."""
+    from model.search.options import SERVED
+
+    parser.add_argument("--beam", type=int, default=SERVED.beam_size, metavar="N",
+                        help="beam size; 1 = greedy search (default: %(default)s)")
+    parser.add_argument("--length-penalty", type=float, default=SERVED.length_penalty, metavar="A",
+                        help="GNMT length penalty alpha of beam search; 0 = none (default: %(default)s)")
+    parser.add_argument("--batch-size", type=int, default=SERVED.batch_size, metavar="N",
+                        help="sentences decoded together (default: %(default)s)")
+    if with_n_best:
+        parser.add_argument("--n-best", type=int, default=SERVED.n_best, metavar="K",
+                            help="print the K best translations per line as INDEX<TAB>SCORE<TAB>TEXT "
+                                 "(default: %(default)s)")
+
+
+def search_options(parser: argparse.ArgumentParser, args: argparse.Namespace, base: "SearchOptions",
+                   *, minimum_beam: int = 1) -> "SearchOptions":
+    """The ``SearchOptions`` of ``add_search_args``'s flags, the other knobs as in ``base``: ``SERVED``
+    through the text pipeline, ``DEFAULT`` for the bare model (no n-gram blocking). A bad value
+    is a one-line ``parser.error`` naming the flag (--beam below ``minimum_beam``, a --n-best
+    over --beam)."""
+    require_min(parser, args, "beam", minimum_beam)
+    if hasattr(args, "n_best"):  # only commands that print n-best lists have the flag
+        require_min(parser, args, "n_best", 1)
+    n_best = getattr(args, "n_best", base.n_best)
+    require_min(parser, args, "batch_size", 1)
+    require_finite_nonnegative(parser, args, "length_penalty")
+    if n_best > args.beam:
+        parser.error(f"--n-best {n_best} needs --beam >= {n_best}, got --beam {args.beam}")
+    return replace(base, beam_size=args.beam, length_penalty=args.length_penalty, batch_size=args.batch_size,
+                   n_best=n_best)
 
 
 def add_dictionary_arg(parser: argparse.ArgumentParser) -> None:

@@ -18,7 +18,8 @@ Inputs:
   once and scored against ALL its English translations (Tatoeba has many per sentence).
 
 Sources are translated as the service and ``model.translate`` do, through the text pipeline
-(protected spans, casing, long-input splitting); --raw scores the bare model instead.
+(protected spans, casing, long-input splitting); --raw scores the bare model instead (searched
+without the pipeline's n-gram blocking).
 A reverse model (train.py --direction en-de) translates English: give it English --src and German
 --ref, or a corpus with --data (its sides are swapped), and --raw (the pipeline reads German).
 
@@ -44,7 +45,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from model.search.options import DEFAULT
+from model.search.options import DEFAULT, SERVED
 
 from . import cli
 
@@ -64,10 +65,7 @@ def parse_args(argv: Sequence[str] | None):
                    "repeat for several references per sentence")
     p.add_argument("--data", metavar="CORPUS", help="a parallel corpus instead of --src/--ref (all references "
                    "of each German sentence are used)")
-    p.add_argument("--beam", type=int, default=4, metavar="N", help="beam size; 1 = greedy search (default: 4)")
-    p.add_argument("--length-penalty", type=float, default=DEFAULT.length_penalty, metavar="A",
-                   help="GNMT length penalty alpha for beam search (default: %(default)s)")
-    p.add_argument("--batch-size", type=int, default=64, metavar="N", help="sentences decoded together (default: 64)")
+    cli.add_search_args(p)
     p.add_argument("--raw", action="store_true", help="score the bare model, without the text pipeline")
     p.add_argument("--coverage-weight", type=float, metavar="W",
                    help="the text pipeline's cost of a left-out source word when it picks among the beam's "
@@ -76,9 +74,8 @@ def parse_args(argv: Sequence[str] | None):
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the two score lines")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
-    for name in ("beam", "batch_size"):
-        cli.require_min(p, args, name, 1)
-    cli.require_finite_nonnegative(p, args, "length_penalty")
+    # The bare model (--raw) searches without the text pipeline's n-gram blocking.
+    args.search = cli.search_options(p, args, DEFAULT if args.raw else SERVED)
     cli.require_finite_nonnegative(p, args, "coverage_weight")
     if args.data is not None and (args.src is not None or args.ref):
         p.error("--data cannot be combined with --src/--ref")
@@ -119,24 +116,23 @@ def load_corpus(path: str, to: str = "de-en") -> tuple[list[str], list[list[str 
 
 
 def translate_all(translator: "Translator", sources: list[str], args) -> list[str]:
-    """Hypotheses in input order; length-sorted chunks give tight batches and a progress bar."""
+    """Hypotheses in input order; length-sorted chunks give tight batches and a progress bar.
+    ``args.search``: the ``SearchOptions`` (``parse_args``)."""
     from tqdm import tqdm
 
     from pipeline.translation import Options, Pipeline
 
     if args.raw:
         def run(texts: list[str]) -> list[str]:
-            return translator.translate(texts, beam_size=args.beam, length_penalty=args.length_penalty,
-                                        batch_size=args.batch_size)
+            return translator.translate(texts, args.search)
     else:
         given = getattr(args, "coverage_weight", None)   # bench/engines.py builds its own args
         weight = {} if given is None else {"coverage_weight": given}
-        run = Pipeline(translator, Options(beam_size=args.beam, length_penalty=args.length_penalty,
-                                           batch_size=args.batch_size, **weight),
-                       cli.load_places(args), cli.load_coverage(args)).translate
+        run = Pipeline(translator, Options(search=args.search, **weight), cli.load_places(args),
+                       cli.load_coverage(args)).translate
     order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
     hyps = [""] * len(sources)
-    step = args.batch_size * 4
+    step = args.search.batch_size * 4
     with tqdm(total=len(sources), unit="sent", file=sys.stderr, disable=None, leave=False) as bar:
         for start in range(0, len(order), step):
             chunk = order[start:start + step]
@@ -187,7 +183,8 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.json:
         record = {"bleu": round(s["bleu"].score, 2), "chrf": round(s["chrf"].score, 2),
                   "bleu_signature": s["bleu_signature"], "chrf_signature": s["chrf_signature"],
-                  "sentences": len(sources), "beam": args.beam, "length_penalty": args.length_penalty,
+                  "sentences": len(sources), "beam": args.search.beam_size,
+                  "length_penalty": args.search.length_penalty,
                   "pipeline": not args.raw, "checkpoint": args.checkpoint}
         print(json.dumps(record, ensure_ascii=False))
     else:

@@ -16,7 +16,7 @@ the text pipeline (``pipeline/``): sentences and over-long clauses are translate
 joined, numbers, URLs, e-mail addresses, emoji and other protected spans are carried over (numbers
 in English notation), ALL-CAPS input comes back in capitals. --raw gives each line to the model
 as it is instead (normalized: NFC, whitespace runs collapsed; a line longer than the model's
-limit is an error), to study the bare model.
+limit is an error), to study the bare model: searched without the pipeline's n-gram blocking.
 
 Output (UTF-8, "\\n" line ends), in input order:
 
@@ -55,7 +55,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
-from model.search.options import DEFAULT
+from model.search.options import DEFAULT, SERVED
 
 from . import cli
 
@@ -69,13 +69,7 @@ def parse_args(argv: Sequence[str] | None):
     cli.add_model_args(p)
     cli.add_engine_args(p, default="auto")
     cli.add_dictionary_arg(p)
-    p.add_argument("--beam", type=int, default=4, metavar="N", help="beam size; 1 = greedy search (default: 4)")
-    p.add_argument("--length-penalty", type=float, default=DEFAULT.length_penalty, metavar="A",
-                   help="GNMT length penalty alpha for beam search; 0 = none (default: %(default)s)")
-    p.add_argument("--n-best", type=int, default=1, metavar="K",
-                   help="print the K best translations per line as INDEX<TAB>SCORE<TAB>TEXT (default: 1)")
-    p.add_argument("--batch-size", type=int, default=64, metavar="N",
-                   help="sentences decoded together (default: 64)")
+    cli.add_search_args(p, with_n_best=True)
     p.add_argument("--raw", action="store_true",
                    help="give each line to the model as it is, without the text pipeline")
     p.add_argument("--file", metavar="IN", help="translate this file (.txt, .html, .docx, .po, .pot, .srt, .vtt) instead of stdin")
@@ -87,11 +81,8 @@ def parse_args(argv: Sequence[str] | None):
     if args.file is not None and (args.raw or args.n_best > 1):
         p.error("--file translates through the text pipeline, with one translation: not with --raw or --n-best")
     cli.check_model_args(p, args)
-    for name in ("beam", "n_best", "batch_size"):
-        cli.require_min(p, args, name, 1)
-    cli.require_finite_nonnegative(p, args, "length_penalty")
-    if args.n_best > args.beam:
-        p.error(f"--n-best {args.n_best} needs --beam >= {args.n_best}, got --beam {args.beam}")
+    # The bare model (--raw) searches without the text pipeline's n-gram blocking.
+    args.search = cli.search_options(p, args, DEFAULT if args.raw else SERVED)
     return args
 
 
@@ -216,9 +207,8 @@ def _main(argv: Sequence[str] | None) -> int:
     from pipeline.translation import Options, Pipeline
 
     translator = cli.load_translator(args)  # before reading stdin: a bad checkpoint fails at once
-    engine = translator if args.raw else Pipeline(translator, Options(
-        beam_size=args.beam, length_penalty=args.length_penalty, batch_size=args.batch_size), cli.load_places(args),
-        cli.load_coverage(args))
+    engine = translator if args.raw else Pipeline(translator, Options(search=args.search), cli.load_places(args),
+                                                  cli.load_coverage(args))
     if args.file is not None:
         return translate_file(engine, args.file, args.out, progress=not args.no_progress)
     out = sys.stdout
@@ -226,15 +216,13 @@ def _main(argv: Sequence[str] | None) -> int:
     for chunk in read_chunks(sys.stdin.buffer):
         if args.n_best > 1:
             if args.raw:
-                results = translator.translate_n_best(chunk, beam_size=args.beam, n_best=args.n_best,
-                                                      length_penalty=args.length_penalty, batch_size=args.batch_size)
+                results = translator.translate_n_best(chunk, args.search)
             else:
                 results = engine.translate_n_best(chunk, args.n_best)
             text = "".join(f"{index + i}\t{score:.4f}\t{_one_line(hyp)}\n"
                            for i, hyps in enumerate(results) for hyp, score in hyps)
         else:
-            results = (translator.translate(chunk, beam_size=args.beam, length_penalty=args.length_penalty,
-                                            batch_size=args.batch_size) if args.raw else engine.translate(chunk))
+            results = translator.translate(chunk, args.search) if args.raw else engine.translate(chunk)
             text = "".join(f"{_one_line(hyp)}\n" for hyp in results)
         index += len(chunk)
         out.write(text)

@@ -32,7 +32,7 @@ from functools import lru_cache
 from model.inference.alignment import AlignedText, Range
 from model.network.tokenizer import UNK_ID
 from model.inference.interface import Engine
-from model.search.options import DEFAULT
+from model.search.options import SERVED, SearchOptions
 
 from . import deadline
 from . import words as W
@@ -58,14 +58,11 @@ _LEADING_PUNCTUATION = re.compile(r"\s*([,;:.!?)\]}»“”…]+)\s*")
 
 @dataclass(frozen=True)
 class Options:
-    beam_size: int = 4            # 1 = greedy
+    search: SearchOptions = SERVED  # how the model searches (model/search/options.py): beam, length
+                                  # penalty, n-gram blocking, batch size
     max_pieces: int = 24          # longest model input; longer sentences are cut at clauses. 24 kept
                                   # short-sentence BLEU and lost least on long ones (bench/README.md)
     retries: int = 2              # rounds of re-translating implausibly short or looping outputs
-    length_penalty: float = DEFAULT.length_penalty  # GNMT alpha of beam search
-    no_repeat_ngram_size: int = 6  # a loop guard: smaller n block legitimate repeats ("you don't ...
-                                   # you don'"); 6 changed no measured output (bench/README.md)
-    batch_size: int = DEFAULT.batch_size  # model inputs decoded together
     keep_names: bool = True       # carry capitalized words the model's lexicon lacks over as spans
                                   # (rules.names; no effect with a checkpoint without lexicon)
     caps: str = "truecase"        # ALL-CAPS, headline and lower-case input: "truecase" (rewritten in the
@@ -83,8 +80,9 @@ class Options:
                                          # ablation of bench/README.md; () = every rule
 
     def __post_init__(self) -> None:
-        for name, minimum in (("beam_size", 1), ("max_pieces", 8), ("retries", 0), ("batch_size", 1),
-                              ("no_repeat_ngram_size", 0)):
+        if not isinstance(self.search, SearchOptions):
+            raise ValueError(f"search must be a SearchOptions, got {self.search!r}")
+        for name, minimum in (("max_pieces", 8), ("retries", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
@@ -378,10 +376,8 @@ class Pipeline:
     def _n_best(self, plan: Plan, n: int, best_outputs: list[AlignedText]) -> list[list[tuple[str, float]]]:
         texts, layouts, plans, units, sources = plan.texts, plan.layouts, plan.plans, plan.units, plan.sources
         inputs = [self.closed(s) for s in sources]
-        o = self.options
-        hyps = self.translator.translate_n_best(inputs, beam_size=max(o.beam_size, n), n_best=n,
-                                                length_penalty=o.length_penalty, batch_size=o.batch_size,
-                                                no_repeat_ngram_size=o.no_repeat_ngram_size)
+        search = self.options.search
+        hyps = self.translator.translate_n_best(inputs, replace(search, beam_size=max(search.beam_size, n), n_best=n))
         owner = [i for i, plan in enumerate(plans) for sentence in plan for chunk in sentence
                  if chunk.masked is not None for _ in chunk.units]
         best = self.output_words(units, best_outputs)
@@ -487,14 +483,12 @@ class Pipeline:
         if not sources:
             return []
         deadline.check()   # before each call of the model, retries included
-        t, o = self.translator, self.options
-        search = dict(beam_size=o.beam_size, length_penalty=o.length_penalty, batch_size=o.batch_size,
-                      no_repeat_ngram_size=o.no_repeat_ngram_size)
+        t, search = self.translator, self.options.search
         inputs = [self.closed(s) for s in sources]
         if aligned:
-            outputs = t.translate_aligned(inputs, **search)
+            outputs = t.translate_aligned(inputs, search)
         else:
-            outputs = [AlignedText(s, out) for s, out in zip(inputs, t.translate(inputs, **search))]
+            outputs = [AlignedText(s, out) for s, out in zip(inputs, t.translate(inputs, search))]
         outputs = [self.reopened(output, source) for output, source in zip(outputs, sources)]
         self._with_better_hypotheses(outputs, inputs, sources, aligned)
         if depth < self.options.retries:
@@ -518,16 +512,14 @@ class Pipeline:
           ``Options.coverage_weight`` per word it leaves out, among those without the faults above.
         """
         t, o = self.translator, self.options
-        if o.beam_size < 2:
+        if o.search.beam_size < 2:
             return
         weight, coverage = o.coverage_weight, self.coverage
         off = [i for i, output in enumerate(outputs)
                if self._needs_another(output) or coverage is not None and coverage.missing(sources[i], output.target)]
         if not off:
             return
-        hyps = t.translate_n_best([inputs[i] for i in off], beam_size=o.beam_size, n_best=o.beam_size,
-                                  length_penalty=o.length_penalty, batch_size=o.batch_size,
-                                  no_repeat_ngram_size=o.no_repeat_ngram_size)
+        hyps = t.translate_n_best([inputs[i] for i in off], replace(o.search, n_best=o.search.beam_size))
         chosen: dict[int, str] = {}  # output index -> the hypothesis as the model wrote it
         for i, candidates in zip(off, hyps):
             best: tuple[float, str, AlignedText] | None = None

@@ -215,5 +215,5 @@ def release_pipeline(release_checkpoint):
     from pipeline.translation import Options, Pipeline
 
     coverage = Coverage(load_dictionary(DEBIAN_PATH).lookup) if os.path.isfile(DEBIAN_PATH) else None
-    return Pipeline(load_engine(release_checkpoint, engine="ct2", device="cpu"), Options(beam_size=4),
+    return Pipeline(load_engine(release_checkpoint, engine="ct2", device="cpu"), Options(),
                     coverage=coverage)

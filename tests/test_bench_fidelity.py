@@ -13,9 +13,11 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
+from model.search.options import SERVED
 from tests.conftest import ROOT
 
 spec = importlib.util.spec_from_file_location("bench_fidelity", ROOT / "bench" / "fidelity.py")
@@ -165,7 +167,7 @@ def test_timed_stages_give_what_translate_gives(tiny_checkpoint):
     from model.inference.translator import Translator
     from pipeline.translation import Options, Pipeline
 
-    pipeline = Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(beam_size=1))
+    pipeline = Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(search=replace(SERVED, beam_size=1)))
     texts = ["Ich habe 1.450 Euro.", "NOTAUSGANG FREIHALTEN.", "Schreib an a@b.de!\n\nDanke."]
     outputs, times = fidelity.timed_pipeline(pipeline, texts)
     assert outputs == pipeline.translate(texts)

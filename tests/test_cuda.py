@@ -8,6 +8,7 @@ import torch
 
 from model.inference.translator import Translator
 from model.network.batch import Batch
+from model.search.options import SearchOptions
 
 pytestmark = [pytest.mark.cuda,
               pytest.mark.skipif(not torch.cuda.is_available(),
@@ -20,7 +21,7 @@ def test_translations_on_the_gpu_are_the_cpus(tiny_checkpoint, pairs40):
     gpu = Translator.from_checkpoint(tiny_checkpoint, "cuda")
     assert gpu.device.type == "cuda" and torch.backends.cuda.matmul.allow_tf32
     assert gpu.translate(german) == cpu.translate(german)
-    assert gpu.translate(german, beam_size=4) == cpu.translate(german, beam_size=4)
+    assert gpu.translate(german, SearchOptions(beam_size=4)) == cpu.translate(german, SearchOptions(beam_size=4))
 
 
 def test_batches_reach_the_gpu_as_built(pairs40):

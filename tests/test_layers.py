@@ -68,3 +68,100 @@ def test_no_private_reach_ins_between_modules():
     files = [p for package in (*PACKAGES, "bench") for p in (ROOT / package).rglob("*.py")] + [ROOT / "train.py"]
     found = [hit for path in sorted(files) for hit in _private_reach_ins(path)]
     assert found == []
+
+
+# ------------------------------------------------------------------ search knobs have one owner
+
+SEARCH_OPTIONS = ROOT / "model" / "search" / "options.py"
+# SearchOptions' fields, and the names they went by before they had one owner.
+SEARCH_KNOBS = {"beam_size", "length_penalty", "n_best", "max_len_a", "max_len_b", "min_len", "no_repeat_ngram_size",
+                "batch_size", "beam", "alpha", "length_penalty_alpha", "no_repeat"}
+SEARCH_FLAGS = {"--beam", "--length-penalty", "--batch-size", "--n-best", "--no-repeat-ngram-size"}
+
+
+def _literal(node: ast.AST | None) -> bool:
+    """A value written out (4, 0.6, -1, "x", None), not a name that refers to one (nor a
+    protocol's ``...``: "has a default")."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and node.value is not Ellipsis
+
+
+def _field_default(node: ast.AST | None) -> ast.AST | None:
+    """The default of a class attribute: itself, or ``field(default=...)``'s."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "field":
+        return next((k.value for k in node.keywords if k.arg == "default"), None)
+    return node
+
+
+def _knob_defaults(source: str, name: str, commands: bool = False) -> list[str]:
+    """Literal defaults of search knobs in ``source``: of parameters, of class attributes
+    (dataclass fields), and of the search flags in ``add_argument``; with ``commands`` (a module of
+    the library or its commands, other than model/cli.py), every declaration of a search flag."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = node.args
+            positional = a.posonlyargs + a.args
+            pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults))
+            pairs += [(arg, d) for arg, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+            found += [f"{name}:{d.lineno} {getattr(node, 'name', 'lambda')}({arg.arg}={ast.unparse(d)})"
+                      for arg, d in pairs if arg.arg in SEARCH_KNOBS and _literal(d)]
+        elif isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                if isinstance(statement, ast.AnnAssign):
+                    targets, value = [statement.target], statement.value
+                elif isinstance(statement, ast.Assign):
+                    targets, value = statement.targets, statement.value
+                else:
+                    continue
+                found += [f"{name}:{statement.lineno} {node.name}.{t.id} = {ast.unparse(value)}" for t in targets
+                          if isinstance(t, ast.Name) and t.id in SEARCH_KNOBS and _literal(_field_default(value))]
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument":
+            flags = {a.value for a in node.args if isinstance(a, ast.Constant)} & SEARCH_FLAGS
+            default = next((k.value for k in node.keywords if k.arg == "default"), None)
+            if flags and (commands or _literal(default)):
+                found.append(f"{name}:{node.lineno} add_argument({', '.join(sorted(flags))}"
+                             + (f", default={ast.unparse(default)})" if default is not None else ")"))
+    return sorted(found, key=lambda hit: int(hit.split(":")[1].split()[0]))
+
+
+def test_search_knob_defaults_are_written_only_in_search_options():
+    """Every default of a search knob comes from ``SearchOptions`` (model/search/options.py), and
+    the commands' search flags are declared once, in ``model.cli.add_search_args``."""
+    files = [p for package in (*PACKAGES, "bench") for p in (ROOT / package).rglob("*.py")] + [ROOT / "train.py"]
+    found = []
+    for path in sorted(files):
+        if path == SEARCH_OPTIONS:
+            continue
+        relative = path.relative_to(ROOT)
+        commands = relative.parts[0] in PACKAGES and relative != Path("model/cli.py")
+        found += _knob_defaults(path.read_text(encoding="utf-8"), str(relative), commands)
+    assert found == []
+
+
+def test_knob_defaults_are_found_wherever_they_hide():
+    source = '''
+from dataclasses import dataclass, field
+
+def translate(texts, *, beam_size=4, length_penalty=DEFAULT.length_penalty): ...
+def rank(result, alpha: float = 0.6, /): ...
+def align(sources, *, batch_size: int = ...): ...
+pick = lambda hyps, n_best=1: hyps[:n_best]
+
+@dataclass
+class Options:
+    no_repeat_ngram_size: int = 6
+    batch_size: int = field(default=64)
+    search: SearchOptions = SERVED
+    min_len = -1
+
+p.add_argument("--beam", type=int, default=4)
+p.add_argument("--length-penalty", type=float, default=SERVED.length_penalty)
+'''
+    assert _knob_defaults(source, "x.py") == [
+        "x.py:4 translate(beam_size=4)", "x.py:5 rank(alpha=0.6)", "x.py:7 lambda(n_best=1)",
+        "x.py:11 Options.no_repeat_ngram_size = 6", "x.py:12 Options.batch_size = field(default=64)",
+        "x.py:14 Options.min_len = -1", "x.py:16 add_argument(--beam, default=4)"]
+    assert _knob_defaults(source, "x.py", commands=True)[-2:] == [
+        "x.py:16 add_argument(--beam, default=4)", "x.py:17 add_argument(--length-penalty, default=SERVED.length_penalty)"]

@@ -12,6 +12,7 @@ import json
 import os
 import re
 from pathlib import PurePath
+from dataclasses import replace
 
 import pytest
 import torch
@@ -25,6 +26,7 @@ from model.network.config import preset
 from model.inference.alignment import AlignedText, target_words
 from model.inference.explain import attention_sources, occlusion_sources, retranslations
 from model.inference.translator import Translator
+from model.search.options import SERVED, SearchOptions
 from pipeline.glossary import Glossary, Inflections
 from pipeline.markup import translate_html
 from pipeline.translation import Options, Pipeline
@@ -161,8 +163,8 @@ EXAMPLES = [
 
 @pytest.mark.parametrize("german, greedy, beam", EXAMPLES)
 def test_translations(translator, german, greedy, beam):
-    assert translator.translate([german], beam_size=1) == [greedy]
-    assert translator.translate([german], beam_size=4) == [beam]
+    assert translator.translate([german], SearchOptions(beam_size=1)) == [greedy]
+    assert translator.translate([german], SearchOptions(beam_size=4)) == [beam]
 
 
 # Through the text pipeline, as the app translates (beam 4): numbers, URLs, emoji, casing, layout.
@@ -292,7 +294,7 @@ PIPELINE_EXAMPLES = [
 @pytest.mark.parametrize("german, english", PIPELINE_EXAMPLES)
 def test_pipeline_translations(translator, german, english):
     places = place_names(DEBIAN_PATH)  # as the app reads them (DICTIONARY_PATH)
-    assert Pipeline(translator, Options(beam_size=4), places).translate([german]) == [english]
+    assert Pipeline(translator, Options(), places).translate([german]) == [english]
 
 
 # ------------------------------------------------------------------- bench/places.py on the release model
@@ -339,7 +341,7 @@ def test_scores_the_sources_with_a_place_without_and_with(tmp_path):
 def test_a_text_that_lost_a_measure_or_a_year_is_translated_again_with_it_as_a_span(release_pipeline, texts,
                                                                                       expected, calls):
     recording = Recording(release_pipeline.translator)
-    pipeline = Pipeline(recording, Options(beam_size=4))
+    pipeline = Pipeline(recording, Options())
     assert pipeline.translate(texts) == expected
     assert recording.calls == calls
     # the best of an n-best list is the same translation
@@ -432,12 +434,13 @@ def test_a_hypothesis_with_every_placeholder_goes_before_repair(release_pipeline
     # the release model's PyTorch weights (ENGINE=torch, the inspector): the best two for "Um ⦅N1⦆
     # Uhr." write the time twice, the third once; the pipeline takes the third
     torch_model = translator
-    hypotheses = [text for text, _ in torch_model.translate_n_best(["Um ⦅N1⦆ Uhr."], beam_size=4, n_best=4)[0]]
+    four_best = SearchOptions(beam_size=4, n_best=4)
+    hypotheses = [text for text, _ in torch_model.translate_n_best(["Um ⦅N1⦆ Uhr."], four_best)[0]]
     assert [h.count("⦅N1⦆") for h in hypotheses] == [2, 2, 1, 2] and hypotheses[2] == "At ⦅N1⦆ o'clock."
-    assert Pipeline(torch_model, Options(beam_size=4)).translate(["Um 9:30 Uhr"]) == ["At 9:30"]
+    assert Pipeline(torch_model, Options()).translate(["Um 9:30 Uhr"]) == ["At 9:30"]
     # CTranslate2's int8 weights rank that one first (v3.7's best three wrote the time twice)
     t = release_pipeline.translator
-    hypotheses = [text for text, _ in t.translate_n_best(["Um ⦅N1⦆ Uhr."], beam_size=4, n_best=4)[0]]
+    hypotheses = [text for text, _ in t.translate_n_best(["Um ⦅N1⦆ Uhr."], four_best)[0]]
     assert [h.count("⦅N1⦆") for h in hypotheses] == [1, 2, 2, 2] and hypotheses[0] == "At ⦅N1⦆ o'clock."
     assert release_pipeline.translate(["Um 9:30 Uhr"]) == ["At 9:30"]
     aligned = release_pipeline.translate_aligned(["Um 9:30 Uhr"])[0]
@@ -446,7 +449,8 @@ def test_a_hypothesis_with_every_placeholder_goes_before_repair(release_pipeline
     # greedy search has no other hypothesis: the repeated placeholder is removed, the first kept. Wrong
     # with v3.7 and v3.8, whose greedy output puts words between the two ("At 9:30, there's o'clock"); v3.6's
     # "⦅N1⦆ o'clock at ⦅N1⦆" gave "9:30 at", the "o'clock" right after the time dropped
-    assert Pipeline(t, Options(beam_size=1)).translate(["Um 9:30 Uhr"]) == ["At 9:30, there's o'clock"]
+    greedy = Options(search=replace(SERVED, beam_size=1))
+    assert Pipeline(t, greedy).translate(["Um 9:30 Uhr"]) == ["At 9:30, there's o'clock"]
 
 
 # ------------------------------------------------------------------------------ with a glossary

@@ -18,6 +18,7 @@ import train
 from model.network.checkpoint import read_checkpoint
 from model.data import read_pairs
 from model.inference.translator import Translator
+from model.search.options import SearchOptions
 from tests.conftest import PAIRS40, ROOT
 
 pytestmark = pytest.mark.slow  # train.py trains: in subprocesses, in process, or the session's tiny run
@@ -45,7 +46,7 @@ def test_tiny_learns_40_pairs_by_heart(tiny_checkpoint, pairs40):
     german = [de for de, _ in pairs40]
     english = [en for _, en in pairs40]
     assert translator.translate(german) == english
-    assert translator.translate(german, beam_size=4) == english
+    assert translator.translate(german, SearchOptions(beam_size=4)) == english
 
 
 def test_vocabulary_reserves_the_placeholders(tiny_checkpoint, tmp_path):

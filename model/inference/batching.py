@@ -67,7 +67,7 @@ class BatchingOptions:
 @dataclass
 class _Call:
     texts: list[str]
-    search: dict[str, Any]
+    search: SearchOptions
     key: tuple
     arrived: float = field(default_factory=time.monotonic)
     done: threading.Event = field(default_factory=threading.Event)
@@ -96,17 +96,13 @@ class BatchingEngine(Wrapping):
 
     # ------------------------------------------------------------------------------ batched
 
-    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
-                   batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
-        """As the inner engine's ``output_ids``, translated together with concurrent callers' texts."""
-        options = SearchOptions(beam_size=beam_size, length_penalty=length_penalty, batch_size=batch_size,
-                                no_repeat_ngram_size=no_repeat_ngram_size)
+    def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:
+        """As the inner engine's ``output_ids``, translated together with concurrent callers' texts
+        (those of the same ``search.output_key``; the batch takes its first call's ``search``)."""
         texts = list(texts)
         if not texts:
             return []
-        search = dict(beam_size=beam_size, length_penalty=float(length_penalty), batch_size=batch_size,
-                      no_repeat_ngram_size=no_repeat_ngram_size)
-        call = _Call(texts, search, options.output_key)
+        call = _Call(texts, search, search.output_key)
         with self._ready:
             self._start()
             self._queue.append(call)
@@ -119,12 +115,11 @@ class BatchingEngine(Wrapping):
             raise call.error
         return call.result
 
-    def translate(self, texts: Sequence[str], **search: Any) -> list[str]:
-        return [self.tokenizer.decode(ids) for ids in self.output_ids(texts, **search)]
+    def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
+        return [self.tokenizer.decode(ids) for ids in self.output_ids(texts, search)]
 
-    def translate_aligned(self, texts: Sequence[str], **search: Any) -> list[AlignedText]:
-        outputs = self.output_ids(texts, **search)
-        return self.align(texts, outputs, batch_size=search.get("batch_size", DEFAULT.batch_size))
+    def translate_aligned(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[AlignedText]:
+        return self.align(texts, self.output_ids(texts, search), batch_size=search.batch_size)
 
     def queued(self) -> int:
         """Calls waiting for the scheduler to take them."""
@@ -139,9 +134,9 @@ class BatchingEngine(Wrapping):
     # ------------------------------------------------------------------------------ one at a time
     # (the pass-throughs of ``Wrapping``, under the model lock that batches take too)
 
-    def translate_n_best(self, texts: Sequence[str], **search: Any) -> list[list[tuple[str, float]]]:
+    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         with self.lock:
-            return super().translate_n_best(texts, **search)
+            return super().translate_n_best(texts, search)
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
         with self.lock:
@@ -226,7 +221,7 @@ class BatchingEngine(Wrapping):
         try:
             with self.lock if self.parallel == 1 else contextlib.nullcontext():
                 engine_started = time.monotonic()
-                outputs = self.inner.output_ids(texts, **batch[0].search)
+                outputs = self.inner.output_ids(texts, batch[0].search)
                 engine_seconds = time.monotonic() - engine_started
         except BaseException as exc:  # noqa: BLE001 - handed to the callers, never lost
             if len(batch) == 1:

@@ -14,13 +14,14 @@ Decoding is mapped onto CTranslate2 so that float32 outputs are ours (tests/mode
   sentence's own limit (a greedy prefix does not depend on the limit); in beam search a sentence
   still searching at its own limit's last step is searched again alone under its own limit.
 - Length penalty: CT2 divides by ``length ** length_penalty`` and, with no penalty, stops a
-  sentence as soon as its best beam ends; ours is GNMT's ``((5 + length) / 6) ** alpha`` (length
-  with EOS) and stops once ``beam_size`` hypotheses have ended. So CT2 gets a negligible penalty
+  sentence as soon as its best beam ends; ours is GNMT's ``((5 + length) / 6) ** length_penalty``
+  (length with EOS, ``SearchOptions.penalty``) and stops once ``beam_size`` hypotheses have
+  ended. So CT2 gets a negligible penalty
   (``_CT2_PENALTY``: its stopping rule is then ours), returns all ``beam_size`` hypotheses with
   their scores, and we recover each log-probability and rank by GNMT ourselves. n-best lists
   need one more step, see ``_beam``.
-- Never produced: PAD and BOS (``suppress_sequences``); EOS not before one piece
-  (``min_decoding_length=1``); ``no_repeat_ngram_size`` as ours (EOS never blocked).
+- Never produced: PAD and BOS (``suppress_sequences``); EOS not before ``min_len`` pieces
+  (``min_decoding_length``); ``no_repeat_ngram_size`` as ours (EOS never blocked).
 
 Both normalize a step's probabilities over the pieces an output may contain (PAD and BOS never
 are: ``decoding.piece_logp``). Known differences: CT2 also renormalizes over what its constraints
@@ -48,12 +49,13 @@ import tempfile
 import threading
 import weakref
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from model.inference.alignment import AlignedText
 from model.network.config import require_int
-from model.search.options import DEFAULT, SearchOptions, length_penalty
+from model.search.options import DEFAULT, SearchOptions
 from model.inference.ct2_converter import model_files, require_ctranslate2, vocabulary
 from model.network.tokenizer import BOS_ID, PAD_ID
 from model.inference.interface import TorchBacked
@@ -165,112 +167,100 @@ class CT2Translator(TorchBacked):
 
     # ------------------------------------------------------------------------------ public API
 
-    def translate(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
-                  batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[str]:
+    def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
         """As ``Translator.translate``: one English line per German input, same order."""
-        outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
-                                  batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
-        return [self.tokenizer.decode(ids) for ids in outputs]
+        return [self.tokenizer.decode(ids) for ids in self.output_ids(texts, search)]
 
-    def translate_n_best(self, texts: Sequence[str], *, beam_size: int = 4, n_best: int = 1,
-                         length_penalty: float = DEFAULT.length_penalty, batch_size: int = DEFAULT.batch_size,
-                         no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[tuple[str, float]]]:
-        """As ``Translator.translate_n_best``: up to ``n_best`` (translation, score) pairs, best first."""
-        SearchOptions(beam_size=beam_size, batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size, n_best=n_best)
+    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        """As ``Translator.translate_n_best``: up to ``search.n_best`` (translation, score) pairs, best first."""
         ids = self.torch.source_ids(texts)
-        found = self._beam(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size, n_best)
+        found = self._beam(ids, search)
         results: list[list[tuple[str, float]]] = [[("", 0.0)] for _ in texts]
         for i, hyps in found.items():
-            results[i] = [(self.tokenizer.decode(tokens), score) for tokens, score in hyps[:n_best]]
+            results[i] = [(self.tokenizer.decode(tokens), score) for tokens, score in hyps[:search.n_best]]
         return results
 
-    def translate_aligned(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
-                          batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[AlignedText]:
+    def translate_aligned(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[AlignedText]:
         """As ``Translator.translate_aligned``: CT2 translates, the PyTorch model aligns."""
-        outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
-                                  batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
-        return self.torch.align(texts, outputs, batch_size=batch_size)
+        return self.torch.align(texts, self.output_ids(texts, search), batch_size=search.batch_size)
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
               batch_size: int = DEFAULT.batch_size) -> list[AlignedText]:
         return self.torch.align(sources, outputs_ids, batch_size=batch_size)
 
-    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
-                   batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
+    def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:
         """The output piece ids of the best translation of each text ([] for an empty one)."""
-        SearchOptions(beam_size=beam_size, batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
         ids = self.torch.source_ids(texts)
         out: list[list[int]] = [[] for _ in ids]
-        if beam_size == 1:
-            for i, tokens in self._greedy(ids, batch_size, no_repeat_ngram_size).items():
+        if search.beam_size == 1:
+            for i, tokens in self._greedy(ids, search).items():
                 out[i] = tokens
         else:
-            for i, hyps in self._beam(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size).items():
+            for i, hyps in self._beam(ids, replace(search, n_best=1)).items():
                 out[i] = hyps[0][0]
         return out
 
     # ------------------------------------------------------------------------------ searches
 
-    def _limit(self, pieces: int) -> int:
+    def _limit(self, pieces: int, search: SearchOptions) -> int:
         """Most output pieces (EOS not counted) of a source of ``pieces`` pieces, as ``max_lengths``."""
-        budget = DEFAULT.budget(pieces + 1)  # tokens with EOS, source with EOS
+        budget = search.budget(pieces + 1)  # tokens with EOS, source with EOS
         return min(max(budget, 1), self.torch.config.max_len - 1) - 1
 
-    def _call(self, ids: list[list[int]], rows: list[int], max_length: int, batch_size: int, **options):
+    def _call(self, ids: list[list[int]], rows: list[int], max_length: int, search: SearchOptions, **options):
         return self.engine_translator().translate_batch(
-            [[self._pieces[i] for i in ids[r]] for r in rows], max_batch_size=batch_size,
-            max_decoding_length=max_length, min_decoding_length=1, max_input_length=0,
-            suppress_sequences=self._suppress, **options)
+            [[self._pieces[i] for i in ids[r]] for r in rows], max_batch_size=search.batch_size,
+            max_decoding_length=max_length, min_decoding_length=search.min_len, max_input_length=0,
+            suppress_sequences=self._suppress, no_repeat_ngram_size=search.no_repeat_ngram_size, **options)
 
-    def _greedy(self, ids: list[list[int]], batch_size: int, no_repeat: int) -> dict[int, list[int]]:
+    def _greedy(self, ids: list[list[int]], search: SearchOptions) -> dict[int, list[int]]:
         """Greedy output ids of every non-empty source, each cut to its own length limit."""
         rows = [i for i, s in enumerate(ids) if s]
         if not rows:
             return {}
-        longest = max(self._limit(len(ids[r])) for r in rows)
-        results = self._call(ids, rows, longest, batch_size, beam_size=1, no_repeat_ngram_size=no_repeat)
-        return {r: [self.piece_ids[p] for p in res.hypotheses[0]][:self._limit(len(ids[r]))]
+        longest = max(self._limit(len(ids[r]), search) for r in rows)
+        results = self._call(ids, rows, longest, search, beam_size=1)
+        return {r: [self.piece_ids[p] for p in res.hypotheses[0]][:self._limit(len(ids[r]), search)]
                 for r, res in zip(rows, results)}
 
-    def _beam(self, ids: list[list[int]], beam_size: int, alpha: float, batch_size: int, no_repeat: int,
-              n_best: int = 1) -> dict[int, list[tuple[list[int], float]]]:
+    def _beam(self, ids: list[list[int]], search: SearchOptions) -> dict[int, list[tuple[list[int], float]]]:
         """The ended hypotheses of every non-empty source as (ids, GNMT score), best first: the
-        best one exactly ours; with ``n_best`` > 1 all ``beam_size`` of them exactly ours."""
+        best one exactly ours; with ``search.n_best`` > 1 all ``beam_size`` of them exactly ours."""
         # When several beams end in the step that completes a sentence, CT2 keeps all of them
         # and returns the best-scoring beam_size, ours keeps the first to end (beam_size in all).
         # The best after the length penalty is the same (an earlier, worse-scoring hypothesis
         # never wins), the rest may differ; for those CT2 searches on (patience 2) and returns
         # twice as many, and ours are the beam_size that ended first.
-        every = n_best > 1
+        every, beam_size = search.n_best > 1, search.beam_size
         options = dict(beam_size=beam_size, patience=2 if every else 1,
                        num_hypotheses=2 * beam_size if every else beam_size, length_penalty=_CT2_PENALTY,
-                       return_scores=True, no_repeat_ngram_size=no_repeat)
+                       return_scores=True)
         rows = [i for i, s in enumerate(ids) if s]
         if not rows:
             return {}
         # One call under the longest limit. Up to its own limit's last step a sentence's search
         # is the same under any longer limit, so only one still searching then (its longest
         # hypothesis reaches limit - 1 pieces) is searched again under its own limit.
-        longest = max(self._limit(len(ids[r])) for r in rows)
+        longest = max(self._limit(len(ids[r]), search) for r in rows)
         found: dict[int, list[tuple[list[int], float]]] = {}
         again: dict[int, list[int]] = {}
-        for r, res in zip(rows, self._call(ids, rows, longest, batch_size, **options)):
-            own = self._limit(len(ids[r]))
+        for r, res in zip(rows, self._call(ids, rows, longest, search, **options)):
+            own = self._limit(len(ids[r]), search)
             if own < longest and max(map(len, res.hypotheses)) >= own - 1:
                 again.setdefault(own, []).append(r)
             else:
-                found[r] = self._ranked(res, beam_size, alpha, every)
+                found[r] = self._ranked(res, search)
         for own, group in again.items():
-            for r, res in zip(group, self._call(ids, group, own, batch_size, **options)):
-                found[r] = self._ranked(res, beam_size, alpha, every)
+            for r, res in zip(group, self._call(ids, group, own, search, **options)):
+                found[r] = self._ranked(res, search)
         return found
 
-    def _ranked(self, result, beam_size: int, alpha: float, every: bool) -> list[tuple[list[int], float]]:
+    def _ranked(self, result, search: SearchOptions) -> list[tuple[list[int], float]]:
         """One sentence's hypotheses as (ids, log-probability / GNMT penalty), best first."""
         # Undo CT2's normalization: the score is then the log-probability.
         hyps = [([self.piece_ids[p] for p in tokens], score * len(tokens) ** _CT2_PENALTY)
                 for tokens, score in zip(result.hypotheses, result.scores)]
-        if every:  # in the order ours collects them: by step, then by score
-            hyps = sorted(hyps, key=lambda h: (len(h[0]), -h[1]))[:beam_size]
-        scored = [(tokens, logp / length_penalty(len(tokens) + 1, alpha)) for tokens, logp in hyps]
+        if search.n_best > 1:  # in the order ours collects them: by step, then by score
+            hyps = sorted(hyps, key=lambda h: (len(h[0]), -h[1]))[:search.beam_size]
+        scored = [(tokens, logp / search.penalty(len(tokens) + 1)) for tokens, logp in hyps]
         return sorted(scored, key=lambda h: -h[1])

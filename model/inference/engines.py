@@ -174,30 +174,19 @@ class CachedTranslator(Wrapping):
             self.store.clear()
             self.hits = self.misses = 0
 
-    def translate(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
-                  batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[str]:
-        outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
-                                  batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
-        return [self.inner.tokenizer.decode(ids) for ids in outputs]
+    def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
+        return [self.inner.tokenizer.decode(ids) for ids in self.output_ids(texts, search)]
 
-    def translate_aligned(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
-                          batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[AlignedText]:
-        outputs = self.output_ids(texts, beam_size=beam_size, length_penalty=length_penalty,
-                                  batch_size=batch_size, no_repeat_ngram_size=no_repeat_ngram_size)
-        return self.inner.align(texts, outputs, batch_size=batch_size)
+    def translate_aligned(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[AlignedText]:
+        return self.inner.align(texts, self.output_ids(texts, search), batch_size=search.batch_size)
 
-    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
-                   batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
+    def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:
         """Best output ids per text: cached ones, and the misses translated together."""
-        options = SearchOptions(beam_size=beam_size, length_penalty=length_penalty, batch_size=batch_size,
-                                no_repeat_ngram_size=no_repeat_ngram_size)
-        keys = [(text, *options.output_key) for text in texts]
+        keys = [(text, *search.output_key) for text in texts]
         found = self.store.get_many(list(dict.fromkeys(keys)))
         missing = list(dict.fromkeys(key for key in keys if key not in found))
         if missing:
-            computed = self.inner.output_ids([key[0] for key in missing], beam_size=beam_size,
-                                   length_penalty=length_penalty, batch_size=batch_size,
-                                   no_repeat_ngram_size=no_repeat_ngram_size)
+            computed = self.inner.output_ids([key[0] for key in missing], search)
             found.update(zip(missing, computed))
             self.store.put_many({key: found[key] for key in missing})
         hits = len(keys) - len(missing)

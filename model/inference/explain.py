@@ -45,7 +45,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 
@@ -54,7 +54,7 @@ from model.inference.alignment import (
 from model.network.batch import Batch
 from model.search.decoding import Hypothesis, beam_search
 from model.search.incremental import IncrementalDecoder
-from model.search.options import DEFAULT
+from model.search.options import SearchOptions
 from model.search.scoring import piece_logp
 from model.network.tokenizer import BOS_ID, UNK_ID, Tokenizer
 from model.network.transformer import Transformer
@@ -278,10 +278,9 @@ class Completion:
 
 @torch.inference_mode()
 def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], plan: PrefixPlan, index: PieceIndex,
-             *, n: int, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
-             candidates: int | None = None, n_best: int = 1) -> list[Completion]:
-    """Completions of ``plan`` for up to ``n`` distinct next words, up to ``n_best`` (at most
-    ``beam_size``) for each, best score first; none that translates a source word again
+             search: SearchOptions, *, n: int, candidates: int | None = None) -> list[Completion]:
+    """Completions of ``plan`` for up to ``n`` distinct next words, up to ``search.n_best`` (at
+    most its ``beam_size``) for each, best score first; none that translates a source word again
     (``retranslations``).
 
     ``candidates`` (default 2n) next words are found (``next_words``; several can be the same word:
@@ -291,8 +290,6 @@ def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], p
     in all, and what was kept before is checked again against what turned out translated."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be an integer >= 1, got {n!r}")
-    if isinstance(n_best, bool) or not isinstance(n_best, int) or not 1 <= n_best <= beam_size:
-        raise ValueError(f"n_best must be an integer between 1 and beam_size {beam_size!r}, got {n_best!r}")
     words: dict[str, tuple[list[int], float]] = {}
     room = model.config.max_len - 2 - len(plan.forced)  # beam_search's most forced pieces, less the prefix's
     for tokens, score in next_words(_Decoder(model, src_ids, plan.forced), plan, index, candidates or 2 * n, room):
@@ -303,18 +300,18 @@ def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], p
     if not forced:
         return []
 
-    def search(rows: list[int], banned: list[list[int]] | None) -> list[list[Hypothesis]]:
+    every = replace(search, n_best=search.beam_size)  # each row's every ended hypothesis
+
+    def run(rows: list[int], banned: list[list[int]] | None) -> list[list[Hypothesis]]:
         batch = Batch.make([list(src_ids)] * len(rows), device=next(model.parameters()).device)
-        return beam_search(model, batch, beam_size=beam_size, n_best=beam_size, length_penalty_alpha=length_penalty,
-                           no_repeat_ngram_size=no_repeat_ngram_size, forced_prefix=[forced[r] for r in rows],
-                           banned=banned)
+        return beam_search(model, batch, every, forced_prefix=[forced[r] for r in rows], banned=banned)
 
     pool: list[list[Hypothesis]] = [[] for _ in forced]
     covered: list[set[int]] = [set() for _ in forced]  # per row: source words its forced pieces translate
     banned: list[set[str]] = [set() for _ in forced]   # per row: forced words written again, banned after them
     rows = list(range(len(forced)))
     for _ in range(SEARCHES):
-        found = search(rows, [banned_pieces(tokenizer, banned[r]) for r in rows] if any(banned) else None)
+        found = run(rows, [banned_pieces(tokenizer, banned[r]) for r in rows] if any(banned) else None)
         again = iter(retranslations(model, tokenizer, src_ids,
                                     [(h.tokens, len(forced[r]), covered[r]) for r, hyps in zip(rows, found) for h in hyps]))
         redo = []
@@ -350,7 +347,7 @@ def complete(model: Transformer, tokenizer: Tokenizer, src_ids: Sequence[int], p
             texts = by_word.setdefault(word, {}) if texts is None else texts
             if text not in texts or h.score > texts[text].score:
                 texts[text] = Completion(h.tokens, text, word, h.score)
-    found = [c for texts in by_word.values() for c in sorted(texts.values(), key=lambda c: -c.score)[:n_best]]
+    found = [c for texts in by_word.values() for c in sorted(texts.values(), key=lambda c: -c.score)[:search.n_best]]
     return sorted(found, key=lambda c: -c.score)
 
 

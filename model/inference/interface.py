@@ -6,7 +6,8 @@ network itself (alignment by attention, confidences by teacher forcing, the atte
 inspector's completion and beam trace) runs on the PyTorch translator of the same checkpoint,
 ``engine.torch``. ``TorchBacked`` gives an engine the attributes that come from it, and
 ``Wrapping`` an engine in front of another (the cache, the cross-request batcher) everything it
-passes through to that one.
+passes through to that one. Every search is told how to search by one ``SearchOptions``
+(``model/search/options.py``), never by loose keywords.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from model.network.config import ModelConfig
     from model.network.tokenizer import Tokenizer
     from model.network.transformer import Transformer
+    from model.search.options import SearchOptions
 
 
 class Engine(Protocol):
@@ -45,10 +47,11 @@ class Engine(Protocol):
     def lexicon(self) -> Lexicon | None: ...
     def num_parameters(self) -> int: ...
     def source_ids(self, texts: Sequence[str]) -> list[list[int]]: ...
-    def output_ids(self, texts: Sequence[str], **search: Any) -> list[list[int]]: ...
-    def translate(self, texts: Sequence[str], **search: Any) -> list[str]: ...
-    def translate_aligned(self, texts: Sequence[str], **search: Any) -> list[AlignedText]: ...
-    def translate_n_best(self, texts: Sequence[str], **search: Any) -> list[list[tuple[str, float]]]: ...
+    # ``search`` defaults to ``model.search.options.DEFAULT`` (greedy); n-best lists need one.
+    def output_ids(self, texts: Sequence[str], search: SearchOptions = ...) -> list[list[int]]: ...
+    def translate(self, texts: Sequence[str], search: SearchOptions = ...) -> list[str]: ...
+    def translate_aligned(self, texts: Sequence[str], search: SearchOptions = ...) -> list[AlignedText]: ...
+    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]: ...
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
               batch_size: int = ...) -> list[AlignedText]: ...
     def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], *,
@@ -116,8 +119,8 @@ class Wrapping(TorchBacked):
     def torch(self) -> Translator:
         return self.inner.torch
 
-    def translate_n_best(self, texts: Sequence[str], **search: Any) -> list[list[tuple[str, float]]]:
-        return self.inner.translate_n_best(texts, **search)
+    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        return self.inner.translate_n_best(texts, search)
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
         return self.inner.align(sources, outputs_ids, **kwargs)

@@ -29,7 +29,7 @@ from model.data.lexicon import Lexicon
 from model.network.checkpoint import CheckpointError, build_from_checkpoint, read_checkpoint
 from model.data import normalize
 from model.search.decoding import beam_search, greedy_search, max_lengths
-from model.search.options import DEFAULT
+from model.search.options import DEFAULT, SearchOptions
 from model.search.scoring import capture_attention, teacher_force
 from model.inference.explain import PieceIndex, complete, normalize_prefix, plan_prefix, word_confidences
 from model.network.tokenizer import Tokenizer
@@ -122,43 +122,32 @@ class Translator:
         order = sorted((i for i, s in enumerate(ids) if s), key=lambda i: -len(ids[i]))
         return [order[k:k + batch_size] for k in range(0, len(order), batch_size)]
 
-    def translate_n_best(
-        self, texts: Sequence[str], *, beam_size: int = 4, n_best: int = 1, length_penalty: float = DEFAULT.length_penalty,
-        batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
-    ) -> list[list[tuple[str, float]]]:
-        """Up to ``n_best`` (translation, score) pairs per input, best first."""
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
+    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        """Up to ``search.n_best`` (translation, score) pairs per input, best first, by beam search."""
         ids = self.source_ids(texts)
         results: list[list[tuple[str, float]]] = [[("", 0.0)] for _ in texts]
-        for chunk in self._batches(ids, batch_size):
+        for chunk in self._batches(ids, search.batch_size):
             batch = Batch.make([ids[i] for i in chunk], device=self.device)
-            hyps = beam_search(self.model, batch, beam_size=beam_size, n_best=n_best,
-                               length_penalty_alpha=length_penalty, no_repeat_ngram_size=no_repeat_ngram_size)
+            hyps = beam_search(self.model, batch, search)
             for i, sent_hyps in zip(chunk, hyps):
                 results[i] = [(self.tokenizer.decode(h.tokens), h.score) for h in sent_hyps]
         return results
 
-    def translate(
-        self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty, batch_size: int = DEFAULT.batch_size,
-        no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
-    ) -> list[str]:
+    def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
         """One English line per German input, same order. Beam size 1 is greedy search.
 
         Every search emits at least one piece for a non-empty input (``min_len=1``), so a
         non-empty text never translates to "". ``no_repeat_ngram_size`` blocks repeated piece
         n-grams (0 = off)."""
         ids = self.source_ids(texts)
-        return [self.tokenizer.decode(out) for out in
-                self._output_ids(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size)]
+        return [self.tokenizer.decode(out) for out in self._output_ids(ids, search)]
 
-    def output_ids(self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty,
-                   batch_size: int = DEFAULT.batch_size, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
+    def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:
         """The output piece ids of the best translation of each text ([] for an empty one), by the
         searches of ``translate`` (the engines' common interface: ``CT2Translator.output_ids``)."""
-        return self._output_ids(self.source_ids(texts), beam_size, length_penalty, batch_size, no_repeat_ngram_size)
+        return self._output_ids(self.source_ids(texts), search)
 
-    def attention(self, text: str, *, beam_size: int = 1) -> dict[str, Any]:
+    def attention(self, text: str, search: SearchOptions = DEFAULT) -> dict[str, Any]:
         """The translation of ``text`` and every attention weight behind it, as plain lists.
 
         ``attention`` holds ``encoder`` [L][H][S][S], ``decoder`` [L][H][T][T] and ``cross``
@@ -168,10 +157,10 @@ class Translator:
         if not src_ids:
             raise ValueError("cannot show attention for an empty text")
         batch = Batch.make([src_ids], device=self.device)
-        if beam_size > 1:
-            out_ids = beam_search(self.model, batch, beam_size=beam_size)[0][0].tokens
+        if search.beam_size > 1:
+            out_ids = beam_search(self.model, batch, search)[0][0].tokens
         else:
-            out_ids = greedy_search(self.model, batch)[0]
+            out_ids = greedy_search(self.model, batch, search)[0]
         weights = capture_attention(self.model, src_ids, out_ids)
         pieces = self.tokenizer.pieces
         return {
@@ -185,34 +174,26 @@ class Translator:
             },
         }
 
-    def _output_ids(self, ids: list[list[int]], beam_size: int, length_penalty: float,
-                    batch_size: int, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> list[list[int]]:
+    def _output_ids(self, ids: list[list[int]], search: SearchOptions) -> list[list[int]]:
         """Output ids for source ids, by the same searches as ``translate`` ([] for empty input)."""
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
         out: list[list[int]] = [[] for _ in ids]
-        for chunk in self._batches(ids, batch_size):
+        for chunk in self._batches(ids, search.batch_size):
             batch = Batch.make([ids[i] for i in chunk], device=self.device)
-            if beam_size > 1:
-                found = [h[0].tokens for h in beam_search(self.model, batch, beam_size=beam_size,
-                                                           length_penalty_alpha=length_penalty,
-                                                           no_repeat_ngram_size=no_repeat_ngram_size)]
+            if search.beam_size > 1:
+                found = [h[0].tokens for h in beam_search(self.model, batch, search)]
             else:
-                found = greedy_search(self.model, batch, no_repeat_ngram_size=no_repeat_ngram_size)
+                found = greedy_search(self.model, batch, search)
             for i, tokens in zip(chunk, found):
                 out[i] = tokens
         return out
 
-    def translate_aligned(
-        self, texts: Sequence[str], *, beam_size: int = 1, length_penalty: float = DEFAULT.length_penalty, batch_size: int = DEFAULT.batch_size,
-        no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
-    ) -> list[AlignedText]:
+    def translate_aligned(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[AlignedText]:
         """``translate`` plus a word alignment of each output with its input.
 
         ``source`` of each result is the text exactly as passed in; its word spans index it."""
         ids = self.source_ids(texts)
-        outputs = self._output_ids(ids, beam_size, length_penalty, batch_size, no_repeat_ngram_size)
-        return align_outputs(self.model, self.tokenizer, texts, outputs, batch_size=batch_size)
+        outputs = self._output_ids(ids, search)
+        return align_outputs(self.model, self.tokenizer, texts, outputs, batch_size=search.batch_size)
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
               batch_size: int = DEFAULT.batch_size) -> list[AlignedText]:
@@ -243,11 +224,10 @@ class Translator:
     def piece_index(self) -> PieceIndex:
         return PieceIndex(self.tokenizer)
 
-    def complete(self, text: str, prefix: str, *, n: int = 5, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty,
-                 no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size, n_best: int = 1) -> list[tuple[str, float]]:
+    def complete(self, text: str, prefix: str, search: SearchOptions, *, n: int = 5) -> list[tuple[str, float]]:
         """(translation, score) pairs for ``text`` that start with the English ``prefix``
         (``explain.normalize_prefix``-ed; it may end inside a word), for up to ``n`` distinct next
-        words, up to ``n_best`` translations each (``explain.complete``: none that translates a
+        words, up to ``search.n_best`` translations each (``explain.complete``: none that translates a
         source word again), best first; the score is beam search's (log-probability / GNMT length
         penalty). Raises ``explain.UnwritablePrefix`` or ``PrefixTooLong``."""
         src = self.source_ids([text])[0]
@@ -259,28 +239,26 @@ class Translator:
         pieces = len(plan.forced) + len(self.tokenizer.encode(prefix.rpartition(" ")[2]))
         if pieces > room:
             raise PrefixTooLong(pieces, room)
-        found = complete(self.model, self.tokenizer, src, plan, self.piece_index, n=n, beam_size=beam_size,
-                         length_penalty=length_penalty, no_repeat_ngram_size=no_repeat_ngram_size, n_best=n_best)
+        found = complete(self.model, self.tokenizer, src, plan, self.piece_index, search, n=n)
         return [(prefix + c.text[len(plan.text):], c.score) for c in found]
 
-    def beam_trace(self, text: str, *, beam_size: int = 4, length_penalty: float = DEFAULT.length_penalty,
-                   no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size) -> dict[str, Any]:
-        """The beam search behind the translation of ``text``, step by step (``model/search/beamtrace.py``):
-        ``source_pieces``, the settings, ``max_length`` (output budget in pieces, EOS included),
+    def beam_trace(self, text: str, search: SearchOptions) -> dict[str, Any]:
+        """The beam search of ``search`` behind the translation of ``text``, step by step
+        (``model/search/beamtrace.py``): ``source_pieces``, the settings (``beam_size``,
+        ``length_penalty``, ``no_repeat_ngram_size``), ``max_length`` (output budget in pieces, EOS included),
         ``steps``, ``stop_reason`` and ``winner`` (with its ``translation``)."""
         src = self.source_ids([text])[0]
         if not src:
             raise ValueError("cannot trace the search for an empty text")
         batch = Batch.make([src], device=self.device)
         trace = BeamTrace(self.tokenizer.pieces)
-        a, b = DEFAULT.max_len_a, DEFAULT.max_len_b
-        best = beam_search(self.model, batch, beam_size=beam_size, length_penalty_alpha=length_penalty,
-                           no_repeat_ngram_size=no_repeat_ngram_size, max_len_a=a, max_len_b=b, recorder=trace)[0][0]
+        best = beam_search(self.model, batch, search, recorder=trace)[0][0]
         result = trace.result(0, best)
         result["winner"]["translation"] = self.tokenizer.decode(best.tokens)
-        budget = int(max_lengths(batch.src_mask, a, b, self.config.max_len)[0])
-        return {"source_pieces": self.tokenizer.pieces(src), "beam_size": beam_size, "length_penalty": length_penalty,
-                "no_repeat_ngram_size": no_repeat_ngram_size, "max_length": budget, **result}
+        budget = int(max_lengths(batch.src_mask, search, self.config.max_len)[0])
+        return {"source_pieces": self.tokenizer.pieces(src), "beam_size": search.beam_size,
+                "length_penalty": search.length_penalty, "no_repeat_ngram_size": search.no_repeat_ngram_size,
+                "max_length": budget, **result}
 
 
 class PrefixTooLong(ValueError):

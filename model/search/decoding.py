@@ -4,8 +4,9 @@ Shapes follow the legend in ``model/network/attention.py``; K is the beam size.
 
 Both searches encode once and, by default, decode incrementally with a key/value cache; with
 ``use_cache=False`` every step re-runs the decoder over the whole prefix (same result, slower;
-kept for tests and benchmarks). The output length is capped per sentence at
-``max_len_a * source_length + max_len_b`` tokens (as in fairseq), and by the model's ``max_len``.
+kept for tests and benchmarks). Both take a ``SearchOptions`` (``model/search/options.py``); the
+output length is capped per sentence at ``max_len_a * source_length + max_len_b`` tokens (as in
+fairseq), and by the model's ``max_len``.
 
 Constraints on each step's log-probabilities (``_constrain``), shared by both searches so that they
 agree on what may be produced, as fairseq's ``--min-len`` and ``--no-repeat-ngram-size``:
@@ -44,7 +45,7 @@ import torch
 from torch import Tensor
 
 from model.network.batch import Batch, padding_mask
-from model.search.options import DEFAULT, SearchOptions, length_penalty
+from model.search.options import DEFAULT, SearchOptions
 from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
 from model.network.transformer import Transformer
 from model.search.incremental import IncrementalDecoder
@@ -76,15 +77,11 @@ class BeamStep:
 BeamRecorder = Callable[[BeamStep], None]
 
 
-def max_lengths(src_mask: Tensor, max_len_a: float, max_len_b: int, model_max_len: int) -> Tensor:
+def max_lengths(src_mask: Tensor, search: SearchOptions, model_max_len: int) -> Tensor:
     """(B, 1, 1, S) -> (B,) output budget in tokens, EOS included."""
     src_len = src_mask.sum(dim=(1, 2, 3))  # (B,)
-    limit = (src_len.float() * max_len_a + max_len_b).long()
+    limit = (src_len.float() * search.max_len_a + search.max_len_b).long()
     return limit.clamp(min=1, max=model_max_len - 1)
-
-
-def _check_constraints(min_len: int, no_repeat_ngram_size: int) -> None:
-    SearchOptions(min_len=min_len, no_repeat_ngram_size=no_repeat_ngram_size)
 
 
 def _block_ngrams(pieces: Tensor, logp: Tensor, n: int) -> None:
@@ -180,24 +177,22 @@ def _force(logp: Tensor, forced: Tensor, t: int, model_logp: Tensor) -> None:
 
 
 @torch.inference_mode()
-def greedy_search(
-    model: Transformer, batch: Batch, *, max_len_a: float = DEFAULT.max_len_a, max_len_b: int = DEFAULT.max_len_b,
-    use_cache: bool = True, min_len: int = DEFAULT.min_len, no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
-) -> list[list[int]]:
+def greedy_search(model: Transformer, batch: Batch, search: SearchOptions = DEFAULT, *,
+                  use_cache: bool = True) -> list[list[int]]:
     """Most probable allowed token at every step. Returns per sentence the output ids (no BOS/EOS).
 
-    Sentences that have emitted EOS leave the batch, so no work is spent on them. ``min_len`` and
-    ``no_repeat_ngram_size``: see the module docstring."""
-    _check_constraints(min_len, no_repeat_ngram_size)
+    Sentences that have emitted EOS leave the batch, so no work is spent on them. Of ``search``,
+    the length budget, ``min_len`` and ``no_repeat_ngram_size`` apply (see the module docstring);
+    the beam's knobs do not."""
     B = batch.src.size(0)
     device = batch.src.device
-    limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
+    limit = max_lengths(batch.src_mask, search, model.config.max_len)  # (B,)
     step = IncrementalDecoder(model, encode_distinct(model, batch), batch.src_mask, use_cache)
     prefix = torch.full((B, 1), BOS_ID, dtype=torch.long, device=device)  # (Ba, t + 1)
     active = torch.arange(B, device=device)  # original index of each row still decoding
     outputs: list[list[int]] = [[] for _ in range(B)]
     for t in range(int(limit.max())):
-        logp = _constrain(step(prefix), prefix, limit[active] <= t + 1, min_len, no_repeat_ngram_size)
+        logp = _constrain(step(prefix), prefix, limit[active] <= t + 1, search.min_len, search.no_repeat_ngram_size)
         next_tok = logp.argmax(dim=-1)  # (Ba,)
         prefix = torch.cat([prefix, next_tok[:, None]], dim=1)  # (Ba, t + 2)
         ended = next_tok == EOS_ID  # (Ba,)
@@ -217,20 +212,15 @@ def greedy_search(
 def beam_search(
     model: Transformer,
     batch: Batch,
+    search: SearchOptions,
     *,
-    beam_size: int = 4,
-    length_penalty_alpha: float = DEFAULT.length_penalty,
-    n_best: int = DEFAULT.n_best,
-    max_len_a: float = DEFAULT.max_len_a,
-    max_len_b: int = DEFAULT.max_len_b,
     use_cache: bool = True,
-    min_len: int = DEFAULT.min_len,
-    no_repeat_ngram_size: int = DEFAULT.no_repeat_ngram_size,
     forced_prefix: Sequence[Sequence[int]] | None = None,
     banned: Sequence[Sequence[int]] | None = None,
     recorder: BeamRecorder | None = None,
 ) -> list[list[Hypothesis]]:
-    """Batched beam search. Returns for every sentence its ``n_best`` hypotheses, best first.
+    """Batched beam search of ``search.beam_size`` beams. Returns for every sentence its
+    ``search.n_best`` hypotheses, best first.
 
     A hypothesis ends when it emits EOS; a sentence is done once it holds ``beam_size`` ended
     hypotheses (fairseq's rule), and done sentences leave the batch so no work is spent on them.
@@ -238,14 +228,13 @@ def beam_search(
     pieces each sentence must start with), ``banned`` (pieces each sentence may not produce
     otherwise) and ``recorder``: its last section.
     """
-    _check_beam_args(beam_size, n_best, min_len, no_repeat_ngram_size)
-    B, K = batch.src.size(0), beam_size
+    B, K = batch.src.size(0), search.beam_size
     device = batch.src.device
-    limit = max_lengths(batch.src_mask, max_len_a, max_len_b, model.config.max_len)  # (B,)
+    limit = max_lengths(batch.src_mask, search, model.config.max_len)  # (B,)
     forced = _forced_pieces(forced_prefix, B, model.config.vocab_size, device)  # (B, P) or None
     ban = _banned_pieces(banned, B, model.config.vocab_size, device)  # (B, V) or None
     if forced is not None:
-        limit = _prefix_limit(limit, forced, max_len_b, model.config.max_len)
+        limit = _prefix_limit(limit, forced, search.max_len_b, model.config.max_len)
     step = IncrementalDecoder(model, encode_distinct(model, batch), batch.src_mask, use_cache)
     # Only the first beam is live at the start, or the K beams would be K copies of one.
     scores = torch.full((B, K), float("-inf"), device=device)  # (B, K) sum of log-probs
@@ -261,15 +250,15 @@ def beam_search(
         at_limit = limit[active] <= t + 1  # (Ba,)
         row_forced = None if forced is None else forced.index_select(0, active).repeat_interleave(K, dim=0)
         row_ban = None if ban is None else ban.index_select(0, active).repeat_interleave(K, dim=0)
-        logp = _next_logp(step, prefix, at_limit.repeat_interleave(K), min_len, no_repeat_ngram_size, row_forced, t,
-                          row_ban)
+        logp = _next_logp(step, prefix, at_limit.repeat_interleave(K), search.min_len, search.no_repeat_ngram_size,
+                          row_forced, t, row_ban)
         V = logp.size(-1)
         cand = (scores[:, :, None] + logp.view(Ba, K, V)).view(Ba, K * V)  # (Ba, K*V)
         top_scores, top_idx = cand.topk(2 * K, dim=-1)  # (Ba, 2K): enough for K non-EOS continuations
         top_beam, top_tok = top_idx // V, top_idx % V  # (Ba, 2K)
         is_eos = (top_tok == EOS_ID) & torch.isfinite(top_scores)
         collected = _collect_ended(ended, active, prefix.view(Ba, K, -1), top_scores, top_beam, is_eos, t + 1,
-                                   length_penalty_alpha, K)
+                                   search)
         # Live continuations: the best K candidates that are not EOS.
         rank = torch.where(is_eos, float("inf"), torch.arange(2 * K, device=device, dtype=torch.float))
         keep = rank.argsort(dim=-1)[:, :K]  # (Ba, K)
@@ -286,7 +275,7 @@ def beam_search(
             break
         if not bool(still.all()):
             active, scores, prefix = _keep_sentences(still, active, scores, prefix, step, K)
-    return [sorted(hyps, key=lambda h: -h.score)[:n_best] for hyps in ended]
+    return [sorted(hyps, key=lambda h: -h.score)[:search.n_best] for hyps in ended]
 
 
 def _keep_sentences(still: Tensor, active: Tensor, scores: Tensor, prefix: Tensor, step: IncrementalDecoder,
@@ -344,14 +333,11 @@ def _next_logp(step: IncrementalDecoder, prefix: Tensor, at_limit: Tensor, min_l
     return logp
 
 
-def _check_beam_args(beam_size: int, n_best: int, min_len: int, no_repeat_ngram_size: int) -> None:
-    SearchOptions(beam_size=beam_size, n_best=n_best, min_len=min_len, no_repeat_ngram_size=no_repeat_ngram_size)
-
-
-def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, alpha,
-                   K) -> list[tuple[int, int, float]]:
+def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length,
+                   search: SearchOptions) -> list[tuple[int, int, float]]:
     """Move every EOS candidate among the top K of its sentence into ``ended``; returns them as
     (row, candidate, score) for a recorder."""
+    K = search.beam_size
     found = is_eos[:, :K].nonzero()  # (E, 2): (row, candidate)
     if found.numel() == 0:
         return []
@@ -359,7 +345,7 @@ def _collect_ended(ended, active, prefix, top_scores, top_beam, is_eos, length, 
     # One copy each instead of one per ended hypothesis (each a device sync on a GPU).
     sentences = active[rows].tolist()
     tokens = prefix[rows, top_beam[rows, cols], 1:].tolist()
-    penalty = length_penalty(length, alpha)  # a Python float: scores divide in double precision
+    penalty = search.penalty(length)  # a Python float: scores divide in double precision
     scores = [score / penalty for score in top_scores[rows, cols].tolist()]
     collected = []
     for row, col, sent, toks, score in zip(rows.tolist(), cols.tolist(), sentences, tokens, scores):

@@ -20,6 +20,7 @@ from torch import Tensor
 from model.network.batch import Batch, padding_mask
 from model.network.tokenizer import BOS_ID, PAD_ID
 from model.network.transformer import AttentionWeights, Transformer
+from model.search.options import DEFAULT
 
 
 def piece_logp(logits: Tensor) -> Tensor:
@@ -64,7 +65,7 @@ def _forward(model: Transformer, batch: Batch, attention: AttentionWeights | Non
 
 @torch.inference_mode()
 def teacher_force(model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *,
-                  batch_size: int = 64, cross: bool = False) -> list[Forced]:
+                  batch_size: int = DEFAULT.batch_size, cross: bool = False) -> list[Forced]:
     """Per (source, output) pair the log-probability of each output piece and, with ``cross``, the
     cross-attention behind it (the row of a piece is the step that produced it; the last row
     produced EOS, the last column is the source EOS). Sources of similar length share a batch."""

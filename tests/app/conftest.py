@@ -108,9 +108,9 @@ def model_calls(app, monkeypatch) -> list[list[str]]:
     calls: list[list[str]] = []
     original = translator.translate
 
-    def spy(texts, **kwargs):
+    def spy(texts, *search):
         calls.append(list(texts))
-        return original(texts, **kwargs)
+        return original(texts, *search)
 
     monkeypatch.setattr(translator, "translate", spy)
     return calls

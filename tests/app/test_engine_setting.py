@@ -16,6 +16,7 @@ from model.inference.alignment import AlignedText
 from model.inference.batching import BatchingEngine
 from model.inference.engines import CachedTranslator, engine_name, resolve_engine
 from model.inference.translator import Translator
+from model.search.options import DEFAULT, SearchOptions
 
 from .conftest import isolated_environ
 
@@ -107,7 +108,7 @@ def test_repeated_sentences_skip_the_model(make_app, monkeypatch):
     cache = service.translator
     calls = []
     original = cache.inner.output_ids
-    monkeypatch.setattr(cache.inner, "output_ids", lambda texts, **kw: calls.append(list(texts)) or original(texts, **kw))
+    monkeypatch.setattr(cache.inner, "output_ids", lambda texts, *search: calls.append(list(texts)) or original(texts, *search))
     assert service.translate(["Guten Morgen. Vielen Dank."]) == ["Good morning. Thank you very much."]
     # The form re-sends the whole text as it grows: only the new sentence reaches the model.
     assert service.translate(["Guten Morgen. Vielen Dank. Ich habe Hunger."]) == [
@@ -128,9 +129,9 @@ class FakeEngine:
     def decode(self, ids):
         return f"<{ids[0]}>"
 
-    def output_ids(self, texts, **search):
+    def output_ids(self, texts, search):
         self.calls.append((list(texts), search))
-        return [[len(t) + search["beam_size"]] for t in texts]
+        return [[len(t) + search.beam_size] for t in texts]
 
     def align(self, sources, outputs, batch_size=64):
         return [AlignedText(s, self.decode(o)) for s, o in zip(sources, outputs)]
@@ -140,12 +141,14 @@ def test_cache_is_lru_and_keyed_by_options():
     fake = FakeEngine()
     cache = CachedTranslator(fake, 2)
     assert cache.translate(["a", "bb", "a"]) == ["<2>", "<3>", "<2>"]
-    assert fake.calls == [(["a", "bb"], dict(beam_size=1, length_penalty=0.6, batch_size=64, no_repeat_ngram_size=0))]
-    assert cache.translate(["a"], beam_size=4) == ["<5>"]  # another beam size: another entry
+    assert fake.calls == [(["a", "bb"], DEFAULT)]
+    assert cache.translate(["a"], SearchOptions(beam_size=4)) == ["<5>"]  # another beam size: another entry
     assert len(cache) == 2 and cache.translate(["bb"]) == ["<3>"]  # "a" (beam 1) was the oldest
     assert [c[0] for c in fake.calls] == [["a", "bb"], ["a"]]
     assert cache.translate(["a"]) == ["<2>"] and [c[0] for c in fake.calls][-1] == ["a"]
     assert (cache.hits, cache.misses) == (2, 4)
+    assert cache.translate(["a"], SearchOptions(batch_size=8)) == ["<2>"]  # the batch size is no part of the key
+    assert (cache.hits, cache.misses) == (3, 4)
     assert cache.translate_aligned(["bb"]) == [AlignedText("bb", "<3>")]
     assert cache.engine == "fake" and engine_name(cache) == "fake"
     ids = cache.output_ids(["bb"])
@@ -155,12 +158,7 @@ def test_cache_is_lru_and_keyed_by_options():
     assert (len(cache), cache.hits, cache.misses) == (0, 0, 0)
 
 
-def test_cache_checks_options_even_on_hits():
-    cache = CachedTranslator(FakeEngine(), 2)
-    cache.translate(["a"])
-    with pytest.raises(ValueError) as info:
-        cache.translate(["a"], batch_size=0)
-    assert str(info.value) == "batch_size must be >= 1, got 0"
+def test_cache_size_is_checked():
     with pytest.raises(ValueError) as info:
         CachedTranslator(FakeEngine(), 0)
     assert str(info.value) == "size must be an integer >= 1, got 0"

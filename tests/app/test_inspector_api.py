@@ -18,6 +18,7 @@ from app import create_app, inspection
 from app.spec import document
 from model.network.batch import Batch
 from model.search.decoding import beam_search
+from model.search.options import SERVED, SearchOptions
 from model.inference.explain import word_confidences
 from model.search.scoring import teacher_force
 from pipeline.segment import join_layout, segment
@@ -238,7 +239,7 @@ def test_complete_scores_are_the_search_s(client, app):
     completions = post(client, "/api/complete", q="Ich liebe Musik.", prefix="I lo", n=1)["completions"]
     translator = app.extensions["translation_service"].translator
     best = beam_search(translator.model, Batch.make([translator.tokenizer.encode("Ich liebe Musik.")]),
-                       beam_size=1, no_repeat_ngram_size=6)[0][0]
+                       SearchOptions(beam_size=1, no_repeat_ngram_size=6))[0][0]
     assert completions == [{"text": "I love music.", "score": round(best.score, 4)}]
 
 
@@ -271,8 +272,7 @@ def test_beam_agrees_with_beam_search(beam_client, q):
     assert (body["beam_size"], body["length_penalty"], body["no_repeat_ngram_size"]) == (4, 0.6, 6)
     translator = beam_client.application.extensions["translation_service"].translator
     src = translator.tokenizer.encode(q)
-    best = beam_search(translator.model, Batch.make([src]), beam_size=4, length_penalty_alpha=0.6,
-                       no_repeat_ngram_size=6)[0][0]
+    best = beam_search(translator.model, Batch.make([src]), SERVED)[0][0]
     winner = body["winner"]
     assert set(winner) == {"id", "pieces", "logprob", "score", "translation"}
     assert winner["pieces"] == translator.tokenizer.pieces(best.tokens) and winner["score"] == round(best.score, 4)

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from app.service import Corpus, TranslationService, chrf, get_service, thread_count
+from model.search.options import SearchOptions
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +19,12 @@ def test_loaded_once_per_app(app, service):
     with app.app_context():
         assert get_service() is service
     assert service.translator.device == torch.device("cpu")
+
+
+def test_one_search_for_the_pipeline_and_the_inspector(service):
+    # BEAM_SIZE=1 (app_config) in the served search: n-gram blocking of 6 as the pipeline's loop guard
+    assert service.search == SearchOptions(beam_size=1, length_penalty=0.6, no_repeat_ngram_size=6, batch_size=64)
+    assert service.pipeline.options.search is service.search
 
 
 def test_translates_every_corpus_sentence(service, pairs40):
@@ -35,7 +42,7 @@ def test_inference_mode_and_no_grad(service, monkeypatch):
     seen = []
     original = service.translator.translate
     monkeypatch.setattr(service.translator, "translate",
-                        lambda texts, **kw: seen.append(torch.is_inference_mode_enabled()) or original(texts, **kw))
+                        lambda texts, *search: seen.append(torch.is_inference_mode_enabled()) or original(texts, *search))
     service.translate(["Es regnet."])
     assert seen == [True]
 

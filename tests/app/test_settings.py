@@ -6,7 +6,8 @@ import pytest
 import torch
 
 from app import StartupError, create_app
-from app.settings import DEFAULTS, SettingsError, from_env, validate
+from app.settings import DEFAULTS, SettingsError, from_env, search_options, validate
+from model.search.options import SearchOptions
 
 
 def valid(**changes):
@@ -23,6 +24,12 @@ def test_defaults_are_valid_and_point_to_the_shipped_model():
     assert config["DEVICE"] == "auto"
     assert config["MAX_CONTENT_LENGTH"] == DEFAULTS["MAX_CONTENT_LENGTH"]
     assert config["API_KEYS"] == frozenset()
+
+
+def test_the_search_of_the_settings():
+    assert DEFAULTS["BEAM_SIZE"] == 4
+    assert search_options(valid()) == SearchOptions(beam_size=4, no_repeat_ngram_size=6)
+    assert search_options(valid(BEAM_SIZE=" 2 ")) == SearchOptions(beam_size=2, no_repeat_ngram_size=6)
 
 
 def test_from_env_reads_only_known_names():

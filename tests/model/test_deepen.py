@@ -7,6 +7,7 @@ import pytest
 from model import deepen
 from model.inference.translator import Translator
 from model.network.checkpoint import load_checkpoint, read_checkpoint
+from model.search.options import SearchOptions
 
 
 def run(argv, capsys):
@@ -27,7 +28,7 @@ def test_the_deeper_checkpoint_translates_the_same(tiny_checkpoint, pairs40, tmp
     assert meta["deepened_from"] == {"encoder_layers": 2, "step": read_checkpoint(tiny_checkpoint)["meta"]["step"]}
     sources = [de for de, _ in pairs40]
     translate = [Translator.from_checkpoint(path, "cpu").translate for path in (tiny_checkpoint, out)]
-    assert translate[1](sources, beam_size=4) == translate[0](sources, beam_size=4)
+    assert translate[1](sources, SearchOptions(beam_size=4)) == translate[0](sources, SearchOptions(beam_size=4))
 
 
 def test_train_init_goes_on_from_it(tiny_checkpoint, corpus_path, tmp_path, capsys):

@@ -34,7 +34,7 @@ def engine():
 def spent(engine, text: str) -> float:
     times = []
     for _ in range(2):
-        pipeline = Pipeline(engine, Options(beam_size=4))
+        pipeline = Pipeline(engine, Options())
         start = time.process_time()
         output = pipeline.translate([text])[0]
         times.append(time.process_time() - start)

@@ -6,11 +6,13 @@ The dictionary is a few lines in Ding's format written for these tests (not take
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from bench.stub_engine import CopyEngine
 from model.data.ding import DingDictionary
+from model.search.options import SERVED, SearchOptions
 from pipeline.coverage import Coverage
 from pipeline.translation import Options, Pipeline
 
@@ -83,10 +85,10 @@ class NBest(CopyEngine):
         self.table = table
         self.n_best_calls: list[list[str]] = []
 
-    def translate(self, texts: Sequence[str], **search) -> list[str]:
+    def translate(self, texts: Sequence[str], search: SearchOptions = SERVED) -> list[str]:
         return [self.table[text][0][0] for text in texts]
 
-    def translate_n_best(self, texts: Sequence[str], **search) -> list[list[tuple[str, float]]]:
+    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         self.n_best_calls.append(list(texts))
         return [self.table[text] for text in texts]
 
@@ -106,7 +108,7 @@ def engine(tiny_checkpoint):
 
 
 def test_an_output_that_leaves_a_word_out_takes_a_hypothesis_that_does_not(engine, coverage):
-    pipeline = Pipeline(engine, Options(beam_size=4), coverage=coverage)
+    pipeline = Pipeline(engine, Options(), coverage=coverage)
     engine.n_best_calls.clear()
     assert pipeline.translate(["Ich muss heute arbeiten.", "Das Auto ist neu."]) == [
         "I have to work today.", "The car is new."]
@@ -115,13 +117,13 @@ def test_an_output_that_leaves_a_word_out_takes_a_hypothesis_that_does_not(engin
 
 def test_a_hypothesis_far_below_the_best_is_not_taken(engine, coverage):
     # "I went to the park." covers "Park" but scores 1.8 below the best: more than one word's weight
-    assert Pipeline(engine, Options(beam_size=4), coverage=coverage).translate(["Ich ging in den Park."]) == [
+    assert Pipeline(engine, Options(), coverage=coverage).translate(["Ich ging in den Park."]) == [
         "I went."]
-    assert Pipeline(engine, Options(beam_size=4, coverage_weight=2.0), coverage=coverage).translate(
+    assert Pipeline(engine, Options(coverage_weight=2.0), coverage=coverage).translate(
         ["Ich ging in den Park."]) == ["I went to the park."]
 
 
-@pytest.mark.parametrize("options", [Options(beam_size=4, coverage_weight=0), Options(beam_size=1)])
+@pytest.mark.parametrize("options", [Options(coverage_weight=0), Options(search=replace(SERVED, beam_size=1))])
 def test_off_with_weight_zero_or_greedy_search(engine, coverage, options):
     engine.n_best_calls.clear()
     assert Pipeline(engine, options, coverage=coverage).translate(["Ich muss heute arbeiten."]) == ["I must today."]
@@ -129,7 +131,7 @@ def test_off_with_weight_zero_or_greedy_search(engine, coverage, options):
 
 
 def test_off_without_a_dictionary(engine):
-    assert Pipeline(engine, Options(beam_size=4)).translate(["Ich muss heute arbeiten."]) == ["I must today."]
+    assert Pipeline(engine, Options()).translate(["Ich muss heute arbeiten."]) == ["I must today."]
 
 
 @pytest.mark.parametrize(("weight", "message"), [

@@ -6,11 +6,14 @@ tests/test_release.py, with these examples and ``check``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model.data.software import directives
+from model.search.options import SERVED
 from pipeline.translation import Options, Pipeline
 
 # One of each kind the issue lists: printf with flags, width, precision and positions; Python;
@@ -50,7 +53,7 @@ def check(pipeline: Pipeline, example) -> None:
 
 @pytest.fixture(scope="module")
 def fixture_pipeline(span_translator):
-    return Pipeline(span_translator, Options(beam_size=1))
+    return Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1)))
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)

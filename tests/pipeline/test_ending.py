@@ -1,8 +1,11 @@
 """pipeline/ending.py: unpunctuated model inputs are closed with a full stop that never shows."""
 
+from dataclasses import replace
+
 import pytest
 
 from model.inference.alignment import AlignedText
+from model.search.options import SERVED
 from pipeline.ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
 
 
@@ -97,7 +100,7 @@ def pipeline(tiny_checkpoint):
     from model.inference.translator import Translator
     from pipeline.translation import Options, Pipeline
 
-    return Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(beam_size=1))
+    return Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(search=replace(SERVED, beam_size=1)))
 
 
 def test_an_unpunctuated_sentence_is_translated_as_the_sentence(pipeline, pairs40):

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow   # loads the release checkpoint
 
 @pytest.fixture(scope="module")
 def pipeline():
-    return Pipeline(CopyEngine(Translator.from_checkpoint(DEFAULT_CHECKPOINT, device="cpu")), Options(beam_size=4))
+    return Pipeline(CopyEngine(Translator.from_checkpoint(DEFAULT_CHECKPOINT, device="cpu")), Options())
 
 
 def assert_survives(pipeline, text: str) -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from dataclasses import replace
 
 import pytest
 
 from model.data import clean_pairs, read_pairs
 from model.inference.translator import Translator
+from model.search.options import SERVED
 from pipeline.augment import augment_pairs
 from pipeline.markup import translate_html
 from pipeline.segment import has_loop
@@ -31,7 +33,7 @@ def training_pairs(span_corpus, span_checkpoint):
 
 @pytest.fixture(scope="module")
 def pipeline(span_translator) -> Pipeline:
-    return Pipeline(span_translator, Options(beam_size=1))
+    return Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1)))
 
 
 def _template(pairs, family: str):
@@ -67,14 +69,14 @@ def test_spans_link_to_their_source(pipeline, training_pairs):
 
 
 def test_all_caps_is_translated_and_stays_all_caps(span_translator, training_pairs):
-    pipeline = Pipeline(span_translator, Options(beam_size=1, caps="as_is"))
+    pipeline = Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1), caps="as_is"))
     upper = [(de, en) for de, en in training_pairs if de.isupper() and not PLACEHOLDER_RE.search(de)]
     assert len(upper) >= 5
     assert pipeline.translate([de for de, _ in upper]) == [en for _, en in upper]
 
 
 def test_all_caps_is_truecased_by_default(span_translator, training_pairs):
-    pipeline = Pipeline(span_translator, Options(beam_size=1))
+    pipeline = Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1)))
     assert pipeline.truecase is True
     # the upper-cased copies of pairs the model also knows as written: truecased, they are those
     upper = [(de, en) for de, en in training_pairs if de.isupper() and not PLACEHOLDER_RE.search(de)]
@@ -107,7 +109,7 @@ def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs4
     words = " und ".join((clauses * 8)[:140]).split()  # about 500 words, no sentence end
     assert len(words) >= 480
     recording = Recording(Translator.from_checkpoint(tiny_checkpoint, device="cpu"))
-    pipeline = Pipeline(recording, Options(beam_size=1, max_pieces=40))
+    pipeline = Pipeline(recording, Options(search=replace(SERVED, beam_size=1), max_pieces=40))
     output = pipeline.translate([" ".join(words)])[0]
     first = recording.calls[0]  # one batch with every piece; retries (if any) come after it
     assert all(text.endswith(".") for text in first)               # each piece closed (pipeline/ending.py)
@@ -118,10 +120,9 @@ def test_long_unpunctuated_input_reaches_the_model_whole(tiny_checkpoint, pairs4
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"beam_size": 0}, "beam_size must be an integer >= 1, got 0"),
+    ({"search": {"beam_size": 4}}, "search must be a SearchOptions, got {'beam_size': 4}"),
     ({"max_pieces": 4}, "max_pieces must be an integer >= 8, got 4"),
     ({"retries": -1}, "retries must be an integer >= 0, got -1"),
-    ({"no_repeat_ngram_size": 1.5}, "no_repeat_ngram_size must be an integer >= 0, got 1.5"),
     ({"caps": "loud"}, "caps must be one of truecase, as_is, got 'loud'"),
 ])
 def test_options_reject_bad_values(options, message):
@@ -179,7 +180,7 @@ def test_html_projects_a_tag_onto_its_word(pipeline):
 
 @pytest.fixture(scope="module")
 def legacy(legacy_checkpoint) -> Pipeline:
-    return Pipeline(Translator.from_checkpoint(legacy_checkpoint, device="cpu"), Options(beam_size=1))
+    return Pipeline(Translator.from_checkpoint(legacy_checkpoint, device="cpu"), Options(search=replace(SERVED, beam_size=1)))
 
 
 def test_without_placeholder_symbols_spans_are_carried_over(legacy):
@@ -250,15 +251,15 @@ def test_names_the_lexicon_lacks_are_carried_over(span_translator, german, model
     # train.py wrote the lexicon of the 50 pairs into the checkpoint: "Zug" is translated there,
     # the names are copied, and these names were never seen at all.
     assert span_translator.lexicon.knows("Zug") and not span_translator.lexicon.knows("Tom")
-    pipeline = Pipeline(span_translator, Options(beam_size=1))
+    pipeline = Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1)))
     assert pipeline.model_input(german).text == model_text
     assert pipeline.translate([german]) == [english]
 
 
 def test_names_are_left_to_the_model_when_asked_or_in_capitals(span_translator):
-    without = Pipeline(span_translator, Options(beam_size=1, keep_names=False))
+    without = Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1), keep_names=False))
     assert without.model_input("Ich heiße Kowalczyk.").text == "Ich heiße Kowalczyk."
-    pipeline = Pipeline(span_translator, Options(beam_size=1))
+    pipeline = Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1)))
     # In ALL CAPS every word looks like a name: only the spans are masked, the words truecased.
     assert not PLACEHOLDER_RE.search(pipeline.model_input("ICH HEISSE KOWALCZYK.").text)
     # The style is that of the words, not of a URL's lower-case letters.
@@ -270,7 +271,7 @@ def test_names_are_left_to_the_model_when_asked_or_in_capitals(span_translator):
 
 @pytest.fixture(scope="module")
 def tiny(tiny_checkpoint) -> Pipeline:
-    return Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(beam_size=1))
+    return Pipeline(Translator.from_checkpoint(tiny_checkpoint, device="cpu"), Options(search=replace(SERVED, beam_size=1)))
 
 
 def test_a_lower_case_start_is_read_with_its_capital(tiny, pairs40):
@@ -282,7 +283,7 @@ def test_a_lower_case_start_is_read_with_its_capital(tiny, pairs40):
     assert tiny.translate([de for de, _ in pairs]) == [en for _, en in pairs]
     assert tiny.translate(["Guten Morgen.\n\nich habe Hunger.\nwir gehen nach Hause."]) == [
         "Good morning.\n\nI am hungry.\nWe are going home."]
-    as_is = Pipeline(tiny.translator, Options(beam_size=1, caps="as_is"))
+    as_is = Pipeline(tiny.translator, Options(search=replace(SERVED, beam_size=1), caps="as_is"))
     assert as_is.model_input("ich habe Hunger.").text == "ich habe Hunger."
     assert tiny.model_input("ich habe Hunger.").text == "Ich habe Hunger."
 
@@ -294,5 +295,5 @@ def test_all_lower_case_text_is_truecased(tiny):
     assert [tiny.model_input(t).text for t in ("wo ist der bahnhof?", "die katze schläft.")] == [
         "Wo ist der Bahnhof?", "Die Katze schläft."]
     assert tiny.translate(["wo ist der bahnhof?"]) == ["Where is the train station?"]
-    as_is = Pipeline(tiny.translator, Options(beam_size=1, caps="as_is"))
+    as_is = Pipeline(tiny.translator, Options(search=replace(SERVED, beam_size=1), caps="as_is"))
     assert as_is.model_input("wo ist der bahnhof?").text == "wo ist der bahnhof?"

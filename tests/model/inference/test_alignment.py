@@ -12,6 +12,7 @@ import torch
 from model.inference.alignment import (AlignedText, align_words, cross_attention, reduce_cross, source_words, target_words,
                              word_attention, word_spans)
 from model.search.scoring import capture_attention
+from model.search.options import SearchOptions
 from model.network.tokenizer import Tokenizer, training_sentences
 from model.inference.translator import Translator
 from tests.conftest import ROOT, read_pairs40
@@ -182,7 +183,7 @@ def test_batched_cross_attention_equals_one_sentence_capture(translator):
 
 def test_translate_aligned_invariants(translator, pairs40):
     texts = [de for de, _ in pairs40] + ["", "  Ich   liebe\tMusik. "]
-    aligned = translator.translate_aligned(texts, batch_size=7)
+    aligned = translator.translate_aligned(texts, SearchOptions(batch_size=7))
     assert [a.target for a in aligned] == translator.translate(texts)
     assert [a.source for a in aligned] == texts
     assert aligned[-2] == AlignedText(source="", target="")
@@ -215,8 +216,8 @@ def test_align_given_output_equals_translate_aligned(translator):
 
 def test_beam_search_output_is_aligned_too(translator):
     text = "Wo ist mein Schlüssel?"
-    a = translator.translate_aligned([text], beam_size=3)[0]
-    assert a.target == translator.translate([text], beam_size=3)[0]
+    a = translator.translate_aligned([text], SearchOptions(beam_size=3))[0]
+    assert a.target == translator.translate([text], SearchOptions(beam_size=3))[0]
     assert a.links
 
 
@@ -227,7 +228,10 @@ def test_overlong_input_is_refused(translator, method):
     assert n > 255
     call = getattr(translator, method)
     with pytest.raises(ValueError) as err:
-        call(["Hallo.", long], [[], []]) if method == "align" else call(["Hallo.", long])
+        if method == "align":
+            call(["Hallo.", long], [[], []])
+        else:
+            call(["Hallo.", long], SearchOptions(beam_size=4))
     assert str(err.value) == f"text 1 has {n!r} pieces, but the model takes at most 255 pieces per text: split it first"
 
 

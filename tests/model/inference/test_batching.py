@@ -9,6 +9,7 @@ import pytest
 
 from model.inference.batching import BatchingEngine, BatchingOptions
 from model.inference.engines import CachedTranslator, load_engine
+from model.search.options import DEFAULT, SearchOptions
 
 TEXTS = ["Guten Morgen.", "Vielen Dank.", "Ich habe Hunger.", "Wo ist der Bahnhof?", "Hallo.", "Ich liebe dich."]
 TOO_LONG = "Hallo " * 600  # more pieces than the model reads: the engines raise ValueError
@@ -27,14 +28,14 @@ def batcher(inner):
     return engine
 
 
-def in_threads(engine, calls: list[list[str]], **search) -> tuple[list, list[threading.Thread]]:
+def in_threads(engine, calls: list[list[str]], search: SearchOptions = DEFAULT) -> tuple[list, list[threading.Thread]]:
     """Start one thread per call while the engine's lock is held, so that every call is queued
     before the first engine call runs; returns (results by call, threads)."""
     results: list = [None] * len(calls)
 
     def run(k: int) -> None:
         try:
-            results[k] = engine.output_ids(calls[k], **search)
+            results[k] = engine.output_ids(calls[k], search)
         except Exception as exc:  # noqa: BLE001 - the test compares it
             results[k] = exc
 
@@ -62,8 +63,9 @@ def until(condition, seconds: float = 10) -> None:
 @pytest.mark.parametrize("beam_size", [1, 4])
 def test_concurrent_calls_get_their_own_outputs_exactly(batcher, inner, beam_size):
     calls = [[TEXTS[0]], [TEXTS[1], TEXTS[2]], [TEXTS[3]], [TEXTS[4], TEXTS[5], TEXTS[0]]]
-    alone = [inner.output_ids(call, beam_size=beam_size) for call in calls]
-    results, _ = in_threads(batcher, calls, beam_size=beam_size)
+    search = SearchOptions(beam_size=beam_size)
+    alone = [inner.output_ids(call, search) for call in calls]
+    results, _ = in_threads(batcher, calls, search)
     assert results == alone
     # The first call went alone (the scheduler took it before the others came); the other three
     # calls, 6 sentences, went to the engine together.
@@ -92,9 +94,9 @@ class Slow:
     def __init__(self, inner, seconds: float):
         self.inner, self.seconds = inner, seconds
 
-    def output_ids(self, texts, **search):
+    def output_ids(self, texts, search=DEFAULT):
         time.sleep(self.seconds)
-        return self.inner.output_ids(texts, **search)
+        return self.inner.output_ids(texts, search)
 
 
 def test_a_call_run_again_reports_its_queue_wait_without_the_failed_attempt(inner):
@@ -114,7 +116,7 @@ def test_different_search_options_are_not_mixed(batcher, inner):
     results: list = [None] * 4
 
     def run(k: int, beam: int) -> None:
-        results[k] = batcher.output_ids(calls[k], beam_size=beam)
+        results[k] = batcher.output_ids(calls[k], SearchOptions(beam_size=beam))
 
     threads = [threading.Thread(target=run, args=(k, 1 if k % 2 else 4)) for k in range(4)]
     with batcher.lock:
@@ -125,7 +127,7 @@ def test_different_search_options_are_not_mixed(batcher, inner):
             until(lambda: batcher.queued() == k)
     for thread in threads:
         thread.join(10)
-    assert results == [inner.output_ids(c, beam_size=1 if k % 2 else 4) for k, c in enumerate(calls)]
+    assert results == [inner.output_ids(c, SearchOptions(beam_size=1 if k % 2 else 4)) for k, c in enumerate(calls)]
     assert batcher.batches == [(1, 1), (2, 2), (1, 1)]  # both beam-1 calls together, then the beam-4 one
 
 
@@ -142,8 +144,8 @@ def test_wrappers_and_pass_through_calls(batcher, inner):
     assert batcher.translate(TEXTS[:2]) == inner.translate(TEXTS[:2])
     aligned = batcher.translate_aligned(TEXTS[:1])
     assert [a.target for a in aligned] == inner.translate(TEXTS[:1])
-    assert batcher.translate_n_best(TEXTS[:1], beam_size=4, n_best=2) == inner.translate_n_best(
-        TEXTS[:1], beam_size=4, n_best=2)
+    two = SearchOptions(beam_size=4, n_best=2)
+    assert batcher.translate_n_best(TEXTS[:1], two) == inner.translate_n_best(TEXTS[:1], two)
     assert batcher.output_ids([]) == [] and batcher.batches == [(2, 1), (1, 1)]
     assert (batcher.engine, batcher.tokenizer, batcher.config) == (inner.engine, inner.tokenizer, inner.config)
 
@@ -200,13 +202,13 @@ class Overlapping:
         self.now = self.most = 0
         self.count = threading.Lock()
 
-    def output_ids(self, texts, **search):
+    def output_ids(self, texts, search=DEFAULT):
         with self.count:
             self.now += 1
             self.most = max(self.most, self.now)
         try:
             time.sleep(0.02)
-            return self.inner.output_ids(texts, **search)
+            return self.inner.output_ids(texts, search)
         finally:
             with self.count:
                 self.now -= 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import io
 import os
 import sys
@@ -17,7 +16,8 @@ pytest.importorskip("ctranslate2")
 from model import translate  # noqa: E402
 from model.search import decoding  # noqa: E402
 from model.inference.ct2_engine import CT2Translator  # noqa: E402
-from model.search.options import DEFAULT  # noqa: E402
+from model.network.batch import Batch  # noqa: E402
+from model.search.options import DEFAULT, SearchOptions  # noqa: E402
 from model.network.transformer import Transformer  # noqa: E402
 from model.inference.translator import Translator  # noqa: E402
 
@@ -49,26 +49,30 @@ def corpus(pairs40) -> list[str]:
 
 
 def test_length_rule_is_decodings():
-    for search in (decoding.greedy_search, decoding.beam_search):
-        defaults = inspect.signature(search).parameters
-        assert (defaults["max_len_a"].default, defaults["max_len_b"].default) == (DEFAULT.max_len_a, DEFAULT.max_len_b)
+    """CT2's limits come from ``SearchOptions.budget``, the searches' from ``decoding.max_lengths``."""
+    sources = [[5] * n for n in (1, 4, 10, 30)]
+    options = SearchOptions(max_len_a=1.2, max_len_b=3)
+    for search in (DEFAULT, options):
+        limits = decoding.max_lengths(Batch.make(sources).src_mask, search, 1000).tolist()
+        assert limits == [search.budget(len(s) + 1) for s in sources]
     assert DEFAULT.budget(11) == int(11 * 1.5 + 10)
 
 
 @pytest.mark.parametrize("beam, no_repeat", [(1, 0), (4, 0), (1, 2), (4, 2), (4, 6)])
 def test_float32_outputs_are_ours(torch_translator, ct2_float32, corpus, beam, no_repeat):
-    options = dict(beam_size=beam, no_repeat_ngram_size=no_repeat)
-    assert ct2_float32.translate(corpus, **options) == torch_translator.translate(corpus, **options)
+    options = SearchOptions(beam_size=beam, no_repeat_ngram_size=no_repeat)
+    assert ct2_float32.translate(corpus, options) == torch_translator.translate(corpus, options)
 
 
 def test_float32_outputs_do_not_depend_on_batch_size(ct2_float32, corpus):
-    assert ct2_float32.translate(corpus, beam_size=4, batch_size=3) == ct2_float32.translate(corpus, beam_size=4)
+    assert ct2_float32.translate(corpus, SearchOptions(beam_size=4, batch_size=3)) == ct2_float32.translate(
+        corpus, SearchOptions(beam_size=4))
 
 
-@pytest.mark.parametrize("beam, n_best, alpha", [(4, 4, 0.6), (4, 2, 1.0), (4, 3, 0.0), (1, 1, 0.6)])
-def test_float32_n_best_lists_are_ours(torch_translator, ct2_float32, corpus, beam, n_best, alpha):
-    options = dict(beam_size=beam, n_best=n_best, length_penalty=alpha)
-    ours, theirs = torch_translator.translate_n_best(corpus, **options), ct2_float32.translate_n_best(corpus, **options)
+@pytest.mark.parametrize("beam, n_best, penalty", [(4, 4, 0.6), (4, 2, 1.0), (4, 3, 0.0), (1, 1, 0.6)])
+def test_float32_n_best_lists_are_ours(torch_translator, ct2_float32, corpus, beam, n_best, penalty):
+    options = SearchOptions(beam_size=beam, n_best=n_best, length_penalty=penalty)
+    ours, theirs = torch_translator.translate_n_best(corpus, options), ct2_float32.translate_n_best(corpus, options)
     # Both engines normalize over the same pieces (decoding.piece_logp), so the lists are the same.
     # Scores differ by what CT2 renormalizes after forbidding EOS first (engine_ct2's docstring):
     # this tiny model gives EOS up to ~3e-3 at the first step.
@@ -91,10 +95,11 @@ def test_greedy_outputs_are_ours_up_to_the_length_limit(untrained, pairs40):
     untrained, ct2 = untrained
     texts = [de for de, _ in pairs40[:12]]
     ids = untrained.source_ids(texts)
-    ours = untrained._output_ids(ids, 1, 0.6, 64)
+    ours = untrained._output_ids(ids, DEFAULT)
     assert [len(out) for out in ours] == [int((len(s) + 1) * 1.5 + 10) - 1 for s in ids]
     assert ct2.output_ids(texts) == ours
-    assert ct2.output_ids(texts, no_repeat_ngram_size=2) == untrained._output_ids(ids, 1, 0.6, 64, 2)
+    blocked = SearchOptions(no_repeat_ngram_size=2)
+    assert ct2.output_ids(texts, blocked) == untrained._output_ids(ids, blocked)
 
 
 def test_beam_outputs_at_the_length_limit_do_not_depend_on_batching(untrained, pairs40):
@@ -103,16 +108,17 @@ def test_beam_outputs_at_the_length_limit_do_not_depend_on_batching(untrained, p
     without EOS's log-probability, ours with it: there the engines may differ)."""
     _, ct2 = untrained
     texts = [de for de, _ in pairs40[:12]]
-    alone = [ct2.translate_n_best([t], beam_size=4, n_best=4)[0] for t in texts]
-    batched = ct2.translate_n_best(texts, beam_size=4, n_best=4)
+    every = SearchOptions(beam_size=4, n_best=4)
+    alone = [ct2.translate_n_best([t], every)[0] for t in texts]
+    batched = ct2.translate_n_best(texts, every)
     assert [[t for t, _ in hyps] for hyps in batched] == [[t for t, _ in hyps] for hyps in alone]
     assert all(abs(a - b) < 1e-4 for x, y in zip(batched, alone) for (_, a), (_, b) in zip(x, y))
-    assert ct2.translate(texts, beam_size=4) == [hyps[0][0] for hyps in alone]
+    assert ct2.translate(texts, SearchOptions(beam_size=4)) == [hyps[0][0] for hyps in alone]
 
 
 def test_aligned_and_align_are_the_pytorch_models(torch_translator, ct2_float32, corpus):
-    assert ct2_float32.translate_aligned(corpus[:45], beam_size=4) == torch_translator.translate_aligned(
-        corpus[:45], beam_size=4)
+    beam = SearchOptions(beam_size=4)
+    assert ct2_float32.translate_aligned(corpus[:45], beam) == torch_translator.translate_aligned(corpus[:45], beam)
     outputs = [torch_translator.tokenizer.encode("Thank you.")] * 2
     assert ct2_float32.align(corpus[:2], outputs) == torch_translator.align(corpus[:2], outputs)
 
@@ -121,37 +127,24 @@ def test_int8_stays_close(torch_translator, ct2_int8, pairs40, corpus):
     """Stated margin for int8 weights: the 40 learned pairs still all right (BLEU 100 greedy and
     beam 4), and at most 1 in 10 outputs of the whole test corpus different from float32 ours."""
     de, en = [d for d, _ in pairs40], [e for _, e in pairs40]
-    for beam in (1, 4):
-        hyps = ct2_int8.translate(de, beam_size=beam)
+    for beam in (SearchOptions(beam_size=1), SearchOptions(beam_size=4)):
+        hyps = ct2_int8.translate(de, beam)
         assert round(sacrebleu.corpus_bleu(hyps, [en]).score, 2) == 100.0
-        same = sum(a == b for a, b in zip(ct2_int8.translate(corpus, beam_size=beam),
-                                          torch_translator.translate(corpus, beam_size=beam)))
+        same = sum(a == b for a, b in zip(ct2_int8.translate(corpus, beam), torch_translator.translate(corpus, beam)))
         assert same >= 0.9 * len(corpus)
 
 
 def test_empty_and_overlong_input(torch_translator, ct2_float32):
     assert ct2_float32.translate(["", "  ", "\u200b", "Guten Morgen."]) == ["", "", "", "Good morning."]
-    assert ct2_float32.translate_n_best(["", "Guten Morgen."], beam_size=2, n_best=2)[0] == [("", 0.0)]
-    assert ct2_float32.translate([]) == [] and ct2_float32.translate_n_best([]) == []
+    two = SearchOptions(beam_size=2, n_best=2)
+    assert ct2_float32.translate_n_best(["", "Guten Morgen."], two)[0] == [("", 0.0)]
+    assert ct2_float32.translate([]) == [] and ct2_float32.translate_n_best([], two) == []
     overlong = "Hallo " * torch_translator.config.max_len
     with pytest.raises(ValueError) as theirs:
         ct2_float32.translate(["Gut.", overlong])
     with pytest.raises(ValueError) as ours:
         torch_translator.translate(["Gut.", overlong])
     assert str(theirs.value) == str(ours.value)
-
-
-@pytest.mark.parametrize("options, message", [
-    (dict(batch_size=0), "batch_size must be >= 1, got 0"),
-    (dict(beam_size=0), "beam_size must be >= 1, got 0"),
-    (dict(no_repeat_ngram_size=-1), "no_repeat_ngram_size must be an integer >= 0, got -1"),
-    (dict(beam_size=2, n_best=3), "n_best must be between 1 and beam_size 2, got 3"),
-])
-def test_bad_options(ct2_float32, options, message):
-    call = ct2_float32.translate_n_best if "n_best" in options else ct2_float32.translate
-    with pytest.raises(ValueError) as info:
-        call(["Gut."], **options)
-    assert str(info.value) == message
 
 
 def test_everything_else_is_the_pytorch_translators(torch_translator, ct2_float32):

@@ -9,6 +9,7 @@ from model.inference import engines
 from model.inference.engines import EngineError, load_engine, resolve_precision
 from model.inference.translator import Translator
 from model.network import threads
+from model.search.options import SearchOptions
 
 
 @pytest.mark.parametrize("precision, engine, flags, expected", [
@@ -47,7 +48,7 @@ def test_bf16_weights_align_as_fp32_ones(tiny_checkpoint, pairs40):
     assert (full.precision, half.precision) == ("fp32", "bf16")
     assert half.model.embed.weight.dtype == torch.bfloat16
     sources = [de for de, _ in pairs40]
-    outputs = full.output_ids(sources, beam_size=1)
+    outputs = full.output_ids(sources, SearchOptions(beam_size=1))
     # bf16 rounding may tip a near tie of attention into another link, and how it rounds depends on
     # the CPU (AMX, AVX512-BF16 or emulated): on the release model 299 of 300 sentences kept every
     # link. Here at most one sentence of the 40 may differ, by at most one link.
@@ -55,8 +56,8 @@ def test_bf16_weights_align_as_fp32_ones(tiny_checkpoint, pairs40):
                  if h.links != f.links]
     assert len(differing) <= 1, differing
     assert all(len(set(h) ^ set(f)) <= 1 for h, f in differing), differing
-    assert half.translate(sources, beam_size=4) == full.translate(sources, beam_size=4)
-    trace = half.beam_trace(sources[0], beam_size=2)
+    assert half.translate(sources, SearchOptions(beam_size=4)) == full.translate(sources, SearchOptions(beam_size=4))
+    trace = half.beam_trace(sources[0], SearchOptions(beam_size=2))
     assert isinstance(trace["steps"][0]["hypotheses"][0]["logprob"], float), "scores stay float32 numbers"
 
 
@@ -66,5 +67,6 @@ def test_ct2_engine_keeps_bf16_pytorch_weights(tiny_checkpoint, pairs40):
     reference = load_engine(tiny_checkpoint, engine="ct2", device="cpu", quantization="float32", precision="fp32")
     assert (made.torch.precision, reference.torch.precision) == ("bf16", "fp32")
     sources = [de for de, _ in pairs40]
-    assert made.translate(sources, beam_size=4) == reference.translate(sources, beam_size=4), "CTranslate2 translates"
+    beam = SearchOptions(beam_size=4)
+    assert made.translate(sources, beam) == reference.translate(sources, beam), "CTranslate2 translates"
     assert engines.resolve_precision("auto", "ct2", "cpu") == ("bf16" if threads.cpu_bf16_support() else "fp32")

@@ -7,6 +7,7 @@ pinned models of test_decoding.py, whose outputs can be worked out by hand."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 import torch
@@ -14,7 +15,7 @@ import torch
 from model.network.batch import Batch, causal_mask
 from model.search.beamtrace import ROOT_ID, BeamTrace
 from model.search.decoding import beam_search
-from model.search.options import length_penalty
+from model.search.options import SearchOptions
 from model.search.scoring import teacher_force
 from model.inference import explain
 from model.inference.alignment import align_outputs, target_words
@@ -28,6 +29,13 @@ from model.inference.translator import PrefixTooLong, Translator
 from tests.model.search.test_decoding import CAP, SRC, pinned_model
 
 SENTENCES = ["Wo ist der Bahnhof?", "Ich liebe Musik.", "Das Wetter ist heute schön.", "Die Katze schläft."]
+BEAM = SearchOptions(beam_size=4)  # the searches here, unless a test says otherwise
+
+
+def beam(model, batch, *, use_cache=True, forced_prefix=None, banned=None, recorder=None, **knobs):
+    """``beam_search`` with ``BEAM``'s knobs, those given replaced."""
+    return beam_search(model, batch, replace(BEAM, **knobs), use_cache=use_cache, forced_prefix=forced_prefix,
+                       banned=banned, recorder=recorder)
 
 def piece_logprobs(model, src_ids, out_ids, **kwargs):
     """Each output's piece log-probabilities, from the one scorer."""
@@ -48,7 +56,7 @@ def source(translator: Translator, text: str) -> list[int]:
 
 def test_forced_prefix_starts_every_hypothesis():
     model = pinned_model(list(range(7, 21)) + [EOS_ID])  # prefers 7, 8, ... and EOS last: loops on 7
-    hyps = beam_search(model, Batch.make(SRC, None), n_best=4, forced_prefix=[[9, 10], [], [12]])
+    hyps = beam(model, Batch.make(SRC, None), n_best=4, forced_prefix=[[9, 10], [], [12]])
     assert [sentence[0].tokens for sentence in hyps] == [
         [9, 10] + [7] * (CAP[0] - 2),  # the cap, 13 pieces, counts the forced ones
         [7] * CAP[1],
@@ -63,7 +71,7 @@ def test_forced_prefix_gets_its_model_logprob_and_room():
     would be a repeated bigram), and 15 forced pieces fit though the source's budget is 12."""
     model = pinned_model([EOS_ID, 7, 8, 9])
     forced = [7, 7, 8, 7, 7] + [9] * 10
-    best = beam_search(model, Batch.make([[5]], None), forced_prefix=[forced], length_penalty_alpha=0.0,
+    best = beam(model, Batch.make([[5]], None), forced_prefix=[forced], length_penalty=0.0,
                        no_repeat_ngram_size=2)[0][0]
     logp = model.embed.weight[:, 0].detach().log_softmax(dim=0)  # the pinned logits of every step
     assert best.tokens == forced
@@ -74,9 +82,9 @@ def test_forcing_the_search_s_own_choice_changes_nothing(translator):
     for text in SENTENCES:
         batch = Batch.make([source(translator, text)])
         for beam_size in (1, 4):
-            best = beam_search(translator.model, batch, beam_size=beam_size)[0][0]
+            best = beam(translator.model, batch, beam_size=beam_size)[0][0]
             for k in range(1, len(best.tokens) + 1):
-                again = beam_search(translator.model, batch, beam_size=beam_size, forced_prefix=[best.tokens[:k]])
+                again = beam(translator.model, batch, beam_size=beam_size, forced_prefix=[best.tokens[:k]])
                 assert again[0][0].tokens == best.tokens
                 assert again[0][0].score == pytest.approx(best.score, abs=1e-5)
 
@@ -87,8 +95,8 @@ def test_forced_prefix_prefill_equals_stepping_through_it(translator):
     srcs = [source(translator, t) for t in SENTENCES]
     forced = [translator.tokenizer.encode(t) for t in ["Where is the", "I", "The weather is", "The cat"]]
     batch = Batch.make(srcs)
-    fast = beam_search(translator.model, batch, beam_size=3, n_best=3, forced_prefix=forced)
-    slow = beam_search(translator.model, batch, beam_size=3, n_best=3, forced_prefix=forced, use_cache=False)
+    fast = beam(translator.model, batch, beam_size=3, n_best=3, forced_prefix=forced)
+    slow = beam(translator.model, batch, beam_size=3, n_best=3, forced_prefix=forced, use_cache=False)
     assert [[h.tokens for h in hyps] for hyps in fast] == [[h.tokens for h in hyps] for hyps in slow]
     assert [h.score for hyps in fast for h in hyps] == pytest.approx([h.score for hyps in slow for h in hyps], abs=1e-5)
     assert all(h.tokens[:len(f)] == f for hyps, f in zip(fast, forced) for h in hyps)
@@ -98,8 +106,8 @@ def test_one_source_with_several_prefixes_equals_each_alone(translator):
     """A batch that repeats a source (as completion does) encodes it once: the same results."""
     src = source(translator, "Wo ist der Bahnhof?")
     prefixes = [translator.tokenizer.encode(p) for p in ["Where", "Where is", "The"]]
-    together = beam_search(translator.model, Batch.make([src] * 3), forced_prefix=prefixes, n_best=2)
-    alone = [beam_search(translator.model, Batch.make([src]), forced_prefix=[p], n_best=2)[0] for p in prefixes]
+    together = beam(translator.model, Batch.make([src] * 3), forced_prefix=prefixes, n_best=2)
+    alone = [beam(translator.model, Batch.make([src]), forced_prefix=[p], n_best=2)[0] for p in prefixes]
     assert [[h.tokens for h in hyps] for hyps in together] == [[h.tokens for h in hyps] for hyps in alone]
     assert [h.score for hyps in together for h in hyps] == pytest.approx([h.score for hyps in alone for h in hyps],
                                                                         abs=1e-5)
@@ -116,7 +124,7 @@ def test_one_source_with_several_prefixes_equals_each_alone(translator):
 ])
 def test_forced_prefix_refuses_bad_pieces(prefix, message):
     with pytest.raises(ValueError) as err:
-        beam_search(pinned_model([7]), Batch.make(SRC, None), forced_prefix=prefix)
+        beam(pinned_model([7]), Batch.make(SRC, None), forced_prefix=prefix)
     assert str(err.value) == message
 
 
@@ -125,15 +133,15 @@ def test_banned_pieces_are_never_written_after_the_forced_ones():
     7 and 9 for the first sentence leaves 8, 10, 11, ... after its forced 7 7 (a forced piece is
     written whatever the ban says); the other sentences, without a ban, are as before."""
     model = pinned_model(list(range(7, 21)) + [EOS_ID])
-    plain = beam_search(model, Batch.make(SRC, None), n_best=4, no_repeat_ngram_size=2)
+    plain = beam(model, Batch.make(SRC, None), n_best=4, no_repeat_ngram_size=2)
     assert plain[0][0].tokens[:7] == [7, 7, 8, 7, 9, 7, 10]
-    hyps = beam_search(model, Batch.make(SRC, None), n_best=4, no_repeat_ngram_size=2,
+    hyps = beam(model, Batch.make(SRC, None), n_best=4, no_repeat_ngram_size=2,
                        forced_prefix=[[7, 7], [], []], banned=[[7, 9], [], []])
     assert hyps[0][0].tokens == [7, 7, 8, 10, 8, 8, 11, 8, 12, 8, 13, 8, 14]  # CAP[0] = 13 pieces
     assert len(hyps[0]) == 4 and all(h.tokens[:2] == [7, 7] and not {7, 9} & set(h.tokens[2:]) for h in hyps[0])
     assert [[h.tokens for h in s] for s in hyps[1:]] == [[h.tokens for h in s] for s in plain[1:]]
     # no ban: the same search
-    again = beam_search(model, Batch.make(SRC, None), n_best=4, no_repeat_ngram_size=2, banned=[[], [], []])
+    again = beam(model, Batch.make(SRC, None), n_best=4, no_repeat_ngram_size=2, banned=[[], [], []])
     assert [[h.tokens for h in s] for s in again] == [[h.tokens for h in s] for s in plain]
 
 
@@ -146,7 +154,7 @@ def test_banned_pieces_are_never_written_after_the_forced_ones():
 ])
 def test_banned_refuses_bad_pieces(banned, message):
     with pytest.raises(ValueError) as err:
-        beam_search(pinned_model([7]), Batch.make(SRC, None), banned=banned)
+        beam(pinned_model([7]), Batch.make(SRC, None), banned=banned)
     assert str(err.value) == message
 
 
@@ -154,7 +162,7 @@ def test_banned_refuses_bad_pieces(banned, message):
 
 def test_piece_logprobs_equal_step_by_step_decoding(translator):
     model = translator.model
-    outputs = translator._output_ids([source(translator, t) for t in SENTENCES], 4, 0.6, 64)
+    outputs = translator._output_ids([source(translator, t) for t in SENTENCES], BEAM)
     got = piece_logprobs(model, [source(translator, t) for t in SENTENCES], outputs, batch_size=3)
     for text, out, logprobs in zip(SENTENCES, outputs, got):
         batch = Batch.make([source(translator, text)])
@@ -286,7 +294,7 @@ def test_piece_index_agrees_with_a_scan(translator):
 @pytest.mark.parametrize("prefix", ["", "W", "Where", "Where ", "Where is the tr", "Where is the train ",
                                     "Where  is\tthe", "The"])
 def test_completions_keep_the_prefix_and_differ_in_the_next_word(translator, prefix):
-    found = translator.complete("Wo ist der Bahnhof?", prefix, n=4)
+    found = translator.complete("Wo ist der Bahnhof?", prefix, BEAM, n=4)
     normal = normalize_prefix(prefix)
     assert 1 <= len(found) <= 4
     assert all(text.startswith(normal) for text, _ in found)
@@ -300,50 +308,47 @@ def test_completions_keep_the_prefix_and_differ_in_the_next_word(translator, pre
 
 def test_completion_scores_are_beam_search_scores(translator):
     src = source(translator, "Wo ist der Bahnhof?")
-    plain = beam_search(translator.model, Batch.make([src]), beam_size=4)[0][0]
-    found = translator.complete("Wo ist der Bahnhof?", "Where is the t", n=2)
+    plain = beam(translator.model, Batch.make([src]), beam_size=4)[0][0]
+    found = translator.complete("Wo ist der Bahnhof?", "Where is the t", BEAM, n=2)
     assert found[0] == ("Where is the train station?", pytest.approx(plain.score, abs=1e-5))
     plan = plan_prefix(translator.tokenizer, "Where is the t")
-    for c in complete(translator.model, translator.tokenizer, src, plan, translator.piece_index, n=3):
+    for c in complete(translator.model, translator.tokenizer, src, plan, translator.piece_index, BEAM, n=3):
         # log-probability of the pieces and EOS, divided by the GNMT penalty of their number
         logprob = sum(piece_logprobs(translator.model, [src], [c.tokens + [EOS_ID]])[0])
-        assert c.score == pytest.approx(logprob / length_penalty(len(c.tokens) + 1, 0.6), abs=1e-4)
+        assert c.score == pytest.approx(logprob / BEAM.penalty(len(c.tokens) + 1), abs=1e-4)
         assert c.tokens[:len(plan.forced)] == plan.forced and c.text.startswith("Where is the t")
 
 
 def test_a_whole_translation_as_prefix_completes_to_itself(translator):
-    assert translator.complete("Ich liebe Musik.", "I love music.", n=5) == [
-        ("I love music.", pytest.approx(beam_search(translator.model, Batch.make([source(translator, "Ich liebe Musik.")]))[0][0].score))]
+    assert translator.complete("Ich liebe Musik.", "I love music.", BEAM, n=5) == [
+        ("I love music.", pytest.approx(beam(translator.model, Batch.make([source(translator, "Ich liebe Musik.")]))[0][0].score))]
 
 
 def test_complete_refusals(translator):
     with pytest.raises(UnwritablePrefix):
-        translator.complete("Ich liebe Musik.", "I love Ωmega", n=2)
+        translator.complete("Ich liebe Musik.", "I love Ωmega", BEAM, n=2)
     long = "a " * 254 + "b"
     with pytest.raises(PrefixTooLong) as err:
-        translator.complete("Ich liebe Musik.", long, n=2)
+        translator.complete("Ich liebe Musik.", long, BEAM, n=2)
     pieces = len(translator.tokenizer.encode(long))
     assert pieces > 254 and str(err.value) == f"the prefix has {pieces} pieces, but the model writes at most 254"
     with pytest.raises(ValueError) as err:
-        translator.complete("", "I", n=2)
+        translator.complete("", "I", BEAM, n=2)
     assert str(err.value) == "cannot complete the translation of an empty text"
     with pytest.raises(ValueError) as err:
-        translator.complete("Ich liebe Musik.", "I", n=0)
+        translator.complete("Ich liebe Musik.", "I", BEAM, n=0)
     assert str(err.value) == "n must be an integer >= 1, got 0"
 
 
 def test_more_translations_per_next_word(translator):
     """n_best: each next word's best completion as with n_best=1, then the search's next ones for
     it, distinct texts, best first; never more than n_best for one word."""
-    one = translator.complete("Wo ist der Bahnhof?", "Where is the ", n=3)
-    more = translator.complete("Wo ist der Bahnhof?", "Where is the ", n=3, n_best=4)
+    one = translator.complete("Wo ist der Bahnhof?", "Where is the ", BEAM, n=3)
+    more = translator.complete("Wo ist der Bahnhof?", "Where is the ", replace(BEAM, n_best=4), n=3)
     assert set(one) <= set(more) and len(more) > len(one)
     assert len({text for text, _ in more}) == len(more)
     assert [score for _, score in more] == sorted((score for _, score in more), reverse=True)
     assert len(one) == 3 and len(one) < len(more) <= 3 * 4  # three rows, four hypotheses each at most
-    with pytest.raises(ValueError) as err:
-        translator.complete("Wo ist der Bahnhof?", "Where", n=2, n_best=5)
-    assert str(err.value) == "n_best must be an integer between 1 and beam_size 4, got 5"
 
 
 def test_what_a_completion_says_again_is_left_out_and_searched_without(translator, monkeypatch):
@@ -354,9 +359,9 @@ def test_what_a_completion_says_again_is_left_out_and_searched_without(translato
     searched, checked = [], []
     search = explain.beam_search
 
-    def spy(model, batch, **kwargs):
+    def spy(model, batch, options, **kwargs):
         searched.append(kwargs["banned"])
-        return search(model, batch, **kwargs)
+        return search(model, batch, options, **kwargs)
 
     def stub(model, tok, src, outputs):
         checked.append([set(covered) for _, _, covered in outputs])
@@ -369,7 +374,7 @@ def test_what_a_completion_says_again_is_left_out_and_searched_without(translato
 
     monkeypatch.setattr(explain, "beam_search", spy)
     monkeypatch.setattr(explain, "retranslations", stub)
-    found = translator.complete("Wo ist der Bahnhof?", "Where is the ", n=2, n_best=4)
+    found = translator.complete("Wo ist der Bahnhof?", "Where is the ", replace(BEAM, n_best=4), n=2)
     assert all("station" not in text[len("Where is the "):] for text, _ in found)
     assert searched[0] is None and len(searched) == 2  # without a ban, then with it (nothing new banned then)
     assert all(ban == banned_pieces(tokenizer, {"station"}) for ban in searched[1]) and len(searched[1]) == 2
@@ -457,7 +462,7 @@ def test_attention_sources_are_the_alignment_s_forward_links(translator):
 
 def traced(model, src, **kwargs):
     trace = BeamTrace(lambda ids: [str(i) for i in ids])
-    hyps = beam_search(model, Batch.make(src, None), recorder=trace, **kwargs)
+    hyps = beam(model, Batch.make(src, None), recorder=trace, **kwargs)
     return trace, hyps
 
 
@@ -467,12 +472,12 @@ def test_trace_agrees_with_the_search(translator, beam_size, no_repeat):
         src = [source(translator, text)]
         settings = {"beam_size": beam_size, "no_repeat_ngram_size": no_repeat}
         trace, hyps = traced(translator.model, src, **settings)
-        untraced = beam_search(translator.model, Batch.make(src, None), **settings)
+        untraced = beam(translator.model, Batch.make(src, None), **settings)
         assert hyps == untraced  # recording changes nothing
         result = trace.result(0, hyps[0][0])
         winner = result["winner"]
         assert winner["pieces"] == [str(i) for i in hyps[0][0].tokens] and winner["score"] == hyps[0][0].score
-        assert winner["score"] == winner["logprob"] / length_penalty(len(hyps[0][0].tokens) + 1, 0.6)
+        assert winner["score"] == winner["logprob"] / BEAM.penalty(len(hyps[0][0].tokens) + 1)
         check_trace(result["steps"], beam_size)
         assert result["stop_reason"] == "beam_full"
 
@@ -527,7 +532,7 @@ def test_trace_marks_eos_and_pruned_hypotheses():
     assert len(first) == 4 and (first[3]["status"], first[3]["reason"]) == ("pruned", "beam")
     assert [(h["id"], h["parent"], h["piece"], h["pieces"], h["status"], h["reason"]) for h in second[:2]] == [
         ("2.0", "1.0", "3", ["7"], "ended", "eos"), ("2.1", "1.1", "3", ["8"], "ended", "eos")]
-    assert second[0]["score"] == pytest.approx(second[0]["logprob"] / length_penalty(2, 0.6))
+    assert second[0]["score"] == pytest.approx(second[0]["logprob"] / BEAM.penalty(2))
     assert [(h["status"], h["reason"]) for h in second[2:]] == [("pruned", "finished")] * 2
     assert (second[2]["parent"], second[2]["pieces"]) == ("1.0", ["7", "7"])
     assert result["stop_reason"] == "beam_full" and result["winner"]["id"] == "2.0"
@@ -535,7 +540,7 @@ def test_trace_marks_eos_and_pruned_hypotheses():
 
 def test_trace_result_must_match_the_search(translator):
     trace, hyps = traced(translator.model, [source(translator, "Ich liebe Musik.")], beam_size=2)
-    other = beam_search(translator.model, Batch.make([source(translator, "Es regnet.")]), beam_size=2)[0][0]
+    other = beam(translator.model, Batch.make([source(translator, "Es regnet.")]), beam_size=2)[0][0]
     with pytest.raises(ValueError) as err:
         trace.result(0, other)
     assert str(err.value).startswith("the best hypothesis Hypothesis(") and str(err.value).endswith(
@@ -546,12 +551,12 @@ def test_trace_result_must_match_the_search(translator):
 
 
 def test_translator_beam_trace(translator):
-    trace = translator.beam_trace("Wo ist der Bahnhof?", beam_size=3, no_repeat_ngram_size=6)
+    trace = translator.beam_trace("Wo ist der Bahnhof?", SearchOptions(beam_size=3, no_repeat_ngram_size=6))
     assert set(trace) == {"source_pieces", "beam_size", "length_penalty", "no_repeat_ngram_size", "max_length",
                           "steps", "stop_reason", "winner"}
     assert trace["source_pieces"] == translator.tokenizer.pieces(source(translator, "Wo ist der Bahnhof?"))
     assert (trace["beam_size"], trace["length_penalty"], trace["no_repeat_ngram_size"]) == (3, 0.6, 6)
-    assert trace["winner"]["translation"] == translator.translate(["Wo ist der Bahnhof?"], beam_size=3)[0]
+    assert trace["winner"]["translation"] == translator.translate(["Wo ist der Bahnhof?"], SearchOptions(beam_size=3))[0]
     assert trace["winner"]["pieces"] == translator.tokenizer.pieces(translator.tokenizer.encode(
         trace["winner"]["translation"]))
     assert trace["max_length"] == int(1.5 * (len(trace["source_pieces"]) + 1) + 10)

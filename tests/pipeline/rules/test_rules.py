@@ -1,14 +1,18 @@
 """pipeline/rules: the ordered rules of the pipeline, and switching each off (Options.without_rules)."""
 
+from dataclasses import replace
+
 import pytest
 
 from bench.stub_engine import CopyEngine
 from model.cli import DEFAULT_CHECKPOINT
 from model.inference.translator import Translator
+from model.search.options import SERVED
 from pipeline.rules import NAMES, RULES
 from pipeline.translation import Options, Pipeline
 
 pytestmark = pytest.mark.slow   # loads the release checkpoint
+GREEDY = replace(SERVED, beam_size=1)
 
 TEXTS = ["Wir treffen uns um 14 Uhr.", "Das kostet 49,99 €.", "Hallo Lukas, wie geht es dir?",
          "Das dauert ca. 5 Min.", "Geöffnet Mo–Fr von 9–18 Uhr.", "Drücken Sie Strg+C."]
@@ -28,7 +32,7 @@ def test_the_rules_and_their_order():
 
 
 def test_every_rule_on(engine):
-    assert Pipeline(engine, Options(beam_size=1)).translate(TEXTS) == EVERY_RULE
+    assert Pipeline(engine, Options(search=GREEDY)).translate(TEXTS) == EVERY_RULE
 
 
 @pytest.mark.parametrize("rule, changed", [
@@ -41,7 +45,7 @@ def test_every_rule_on(engine):
 ])
 def test_a_rule_switched_off_changes_only_its_spans(engine, rule, changed):
     expected = [changed.get(i, text) for i, text in enumerate(EVERY_RULE)]
-    assert Pipeline(engine, Options(beam_size=1, without_rules=(rule,))).translate(TEXTS) == expected
+    assert Pipeline(engine, Options(search=GREEDY, without_rules=(rule,))).translate(TEXTS) == expected
 
 
 @pytest.mark.parametrize("without, message", [
