@@ -45,6 +45,7 @@ class Forced:
 
     logprobs: list[float]      # log P(piece | source, pieces before it) per output piece, EOS not included
     cross: Tensor | None       # (L, H, T, S) cross-attention, when asked for (float, CPU)
+    eos: float = 0.0           # log P(EOS | source, whole output): with sum(logprobs), log P(output | source)
 
 
 def encode_distinct(model: Transformer, batch: Batch, attention: AttentionWeights | None = None) -> Tensor:
@@ -85,8 +86,9 @@ def teacher_force(model: Transformer, src_ids: Sequence[Sequence[int]], out_ids:
         stacked = torch.stack(weights.cross, dim=1).float().cpu() if weights is not None else None  # (B, L, H, T, S)
         for row, i in enumerate(chunk):
             t, s = len(out_ids[i]), len(src_ids[i])
-            result[i] = Forced(logp[row, :t].tolist(),
-                               stacked[row, :, :, :t + 1, :s + 1].clone() if stacked is not None else None)
+            values = logp[row, :t + 1].tolist()  # the output's pieces, then its EOS
+            result[i] = Forced(values[:t], stacked[row, :, :, :t + 1, :s + 1].clone() if stacked is not None else None,
+                               values[t])
     return result
 
 

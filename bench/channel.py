@@ -1,0 +1,201 @@
+"""Noisy-channel reranking: does a reverse model's log p(de|en) pick better translations from the n-best list?
+
+    python bench/channel.py --channel REVERSE.pt --data runs/v4a/dev.chat.tsv [--skip 0] [--limit 300]
+    python bench/channel.py --channel REVERSE.pt --src newstest2019.de-en.de --ref newstest2019.de-en.en
+           [--checkpoint CKPT] [--engine ct2] [--n 8] [--weights 0,0.3,0.5,1,2,3,5] [--length-bonuses 0]
+           [--threads 1] [--channel-precision fp32|bf16] [--show]
+
+Sources and references are read as ``python -m model.evaluate`` reads them (``--data``: each
+distinct German sentence once with all its references, in first-seen order; ``--src/--ref``: line
+by line); --limit of them are used, after the first --skip. Each source is translated alone, as
+one request would be, through the text pipeline as served (``Pipeline``, ``Options()``, the
+dictionary's place names and left-out-word check): once by ``translate`` (what the service returns) and once by
+``translate_n_best`` with --n hypotheses (its first is ``translate``'s). The reverse model
+``--channel`` (``train.py --direction en-de``) then scores every hypothesis
+(``model.inference.channel.ChannelScorer``, PyTorch, one batch per source), and each pair
+(weight, bonus) of the grid picks per source the hypothesis of best
+
+    forward score + weight * log p(de|en) / German pieces + bonus * English pieces / German pieces
+
+(``ChannelOptions``; the forward score is the n-best list's: log p(en|de) over the GNMT length
+penalty). Printed: corpus chrF and BLEU (sacreBLEU, all references, as model.evaluate) of what is
+served, of every grid point, and of the oracle (per source the hypothesis of best sentence chrF:
+what any reranking of these lists could reach at most), how many picks differ from what is
+served, and for each grid point sacreBLEU's paired bootstrap p-value of its chrF against what is
+served; then the median milliseconds per source of ``translate``, of ``translate_n_best`` and of
+the channel scoring, and the grid point of best chrF (the first of equals). Chosen on the same
+sources, the best of a grid reads too high: confirm it on others, with --skip and that one point.
+--show prints the sources whose pick changes there.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from model import cli  # noqa: E402
+
+PROG = "bench/channel.py"
+
+
+def numbers(p, flag: str, text: str) -> list[float]:
+    """A comma-separated list of numbers >= 0, or the one-line usage error."""
+    try:
+        values = [float(item) for item in text.split(",")]
+    except ValueError:
+        p.error(f"{flag} must be numbers separated by commas, got {text!r}")
+    if any(not 0 <= value < float("inf") for value in values):
+        p.error(f"{flag} must be numbers >= 0, got {text!r}")
+    return values
+
+
+def parse_args(argv: list[str] | None):
+    p = cli.make_parser(PROG, __doc__)
+    cli.add_model_args(p)
+    cli.add_engine_args(p, default="ct2")
+    cli.add_dictionary_arg(p)
+    p.add_argument("--channel", required=True, metavar="CKPT", help="the reverse (English->German) checkpoint")
+    p.add_argument("--channel-precision", default="fp32", choices=("fp32", "bf16"),
+                   help="the reverse model's weights (default: fp32)")
+    p.add_argument("--data", metavar="CORPUS", help="a corpus, as model.evaluate --data reads it")
+    p.add_argument("--src", metavar="FILE", help="German sources, one per line")
+    p.add_argument("--ref", metavar="FILE", action="append", default=[], help="English references, line-aligned "
+                   "with --src; repeat for several")
+    p.add_argument("--skip", type=int, default=0, metavar="N", help="leave out the first N sources (default: 0)")
+    p.add_argument("--limit", type=int, default=300, metavar="N", help="then take N sources (default: 300)")
+    p.add_argument("--n", type=int, default=8, metavar="N", help="hypotheses per source (default: 8)")
+    p.add_argument("--weights", default="0,0.3,0.5,1,2,3,5", help="channel weights, comma-separated "
+                   "(default: %(default)s)")
+    p.add_argument("--length-bonuses", default="0", help="length bonuses, comma-separated (default: %(default)s)")
+    p.add_argument("--show", action="store_true", help="print the sources whose pick changes at the best chrF")
+    args = p.parse_args(argv)
+    cli.check_model_args(p, args)
+    if (args.data is None) == (args.src is None) or (args.src is not None and not args.ref):
+        p.error("give --data CORPUS, or --src FILE with --ref FILE")
+    cli.require_min(p, args, "skip", 0)
+    cli.require_min(p, args, "limit", 1)
+    cli.require_min(p, args, "n", 2)
+    args.weights = numbers(p, "--weights", args.weights)
+    args.length_bonuses = numbers(p, "--length-bonuses", args.length_bonuses)
+    return args
+
+
+def ms(seconds: list[float]) -> float:
+    return statistics.median(seconds) * 1000
+
+
+def oracle(hypotheses: list[list[str]], streams: list[list[str | None]]) -> list[str]:
+    """Per source the hypothesis of best sentence chrF against its references (the first of equals)."""
+    from sacrebleu.metrics import CHRF
+
+    chrf = CHRF()
+    picked = []
+    for i, options in enumerate(hypotheses):
+        refs = [stream[i] for stream in streams if stream[i] is not None]
+        scores = [chrf.sentence_score(h, refs).score for h in options]
+        picked.append(options[scores.index(max(scores))])
+    return picked
+
+
+def bootstrap_p(served: list[str], systems: list[list[str]], streams: list[list[str | None]]) -> list[float | None]:
+    """Per system, sacreBLEU's paired bootstrap p-value of its corpus chrF against ``served``
+    (``sacrebleu --paired-bs``: 1,000 resamples, its fixed seed): how often a difference as large
+    comes about by chance. None for a system identical to ``served``: the test would count its zero
+    difference as significant."""
+    from sacrebleu.metrics import CHRF
+    from sacrebleu.significance import PairedTest
+
+    differing = [picks for picks in systems if picks != served]
+    found = iter([])
+    if differing:
+        named = [("served", served), *((str(k), picks) for k, picks in enumerate(differing))]
+        _, results = PairedTest(named, {"chrF": CHRF(references=streams)}, None, test_type="bs")()
+        (chrf,) = (scores for name, scores in results.items() if name != "System")
+        found = iter(result.p_value for result in chrf[1:])
+    return [next(found) if picks != served else None for picks in systems]
+
+
+def _main(argv: list[str] | None) -> int:
+    import torch
+
+    from model.evaluate import load_corpus, load_src_ref, score
+    from model.inference.channel import ChannelOptions, ChannelScorer, rerank
+    from pipeline.translation import Options, Pipeline
+
+    args = parse_args(argv)
+    sources, streams = load_corpus(args.data) if args.data else load_src_ref(args.src, args.ref)
+    chosen = slice(args.skip, args.skip + args.limit)
+    sources, streams = sources[chosen], [stream[chosen] for stream in streams]
+    if not sources:
+        raise ValueError(f"--skip {args.skip} leaves no sources")
+    # The reverse model first: a wrong --channel is refused before the forward model is converted.
+    scorer = ChannelScorer.from_checkpoint(args.channel, device=args.device, precision=args.channel_precision)
+    translator = cli.load_translator(args)  # sets torch's threads, which the reverse model shares
+    pipeline = Pipeline(translator, Options(), cli.load_places(args), cli.load_coverage(args))
+    for text in sources[:2]:  # warm up both models
+        best, _ = pipeline.translate_n_best([text], args.n)[0][0]
+        scorer.score([text], [best])
+
+    served, hypotheses, forward, channel = [], [], [], []
+    timings: dict[str, list[float]] = {"translate": [], "n-best": [], "channel": []}
+    for text in sources:
+        start = time.perf_counter()
+        served.extend(pipeline.translate([text]))
+        middle = time.perf_counter()
+        found = pipeline.translate_n_best([text], args.n)[0]
+        scored = time.perf_counter()
+        channel.append(scorer.score([text] * len(found), [h for h, _ in found]))
+        end = time.perf_counter()
+        hypotheses.append([h for h, _ in found])
+        forward.append([s for _, s in found])
+        for name, seconds in zip(timings, (middle - start, scored - middle, end - scored)):
+            timings[name].append(seconds)
+    first_differs = sum(h[0] != s for h, s in zip(hypotheses, served))
+
+    rows = [("served (translate)", served)]
+    grid = []
+    for bonus in args.length_bonuses:
+        for weight in args.weights:
+            options = ChannelOptions(weight=weight, length_bonus=bonus)
+            picks = [h[rerank(f, c, options)] for h, f, c in zip(hypotheses, forward, channel)]
+            grid.append((f"w={weight:g} bonus={bonus:g}", picks))
+    rows += grid + [("oracle (sentence chrF)", oracle(hypotheses, streams))]
+    results = {label: score(picks, streams) for label, picks in rows}
+
+    sizes = [len(h) for h in hypotheses]
+    print(f"{PROG}: {len(sources)} sources, n={args.n} ({statistics.mean(sizes):.2f} distinct hypotheses per "
+          f"source), forward {Path(args.checkpoint).name} on {args.engine}, channel {Path(args.channel).name} "
+          f"({args.channel_precision}), {torch.get_num_threads()} thread(s)")
+    if first_differs:
+        print(f"note: the n-best list's first hypothesis differs from translate's for {first_differs} sources")
+    tests = dict(zip((label for label, _ in grid), bootstrap_p(served, [picks for _, picks in grid], streams)))
+    print("| rerank | chrF | BLEU | picks changed | p |")
+    print("| --- | --- | --- | --- | --- |")
+    for label, picks in rows:
+        s, p = results[label], tests.get(label)
+        changed = sum(a != b for a, b in zip(picks, served))
+        print(f"| {label} | {s['chrf'].score:.2f} | {s['bleu'].score:.2f} | {changed} | "
+              f"{'–' if p is None else f'{p:.3f}'} |")
+    slow = statistics.quantiles(timings["channel"], n=10)[-1] if len(sources) > 1 else timings["channel"][0]
+    print(f"median ms per source: translate {ms(timings['translate']):.1f}, n-best {ms(timings['n-best']):.1f}, "
+          f"channel scoring {ms(timings['channel']):.1f} (90th percentile {slow * 1000:.1f})")
+    label, picks = max(grid, key=lambda row: results[row[0]]["chrf"].score)
+    print(f"best chrF at {label}: {results[label]['chrf'].score - results[rows[0][0]]['chrf'].score:+.2f} over served")
+    if args.show:
+        print(f"\nchanged picks at {label}:")
+        for text, before, after in zip(sources, served, picks):
+            if before != after:
+                print(f"\n{text}\n  served: {before}\n  picked: {after}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return cli.run(_main, argv, prog=PROG)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
