@@ -3,7 +3,7 @@
 ``Inspector`` answers ``/api/sentences``, ``/api/explain``, ``/api/complete`` and ``/api/beam``
 (``inspector.py``) and the beam page; it works on the service's translator and pipeline and holds
 the service's model lock around every model call. Its model inputs are the pipeline's own
-(``Pipeline.model_input``, ``Pipeline.finish``, and the pipeline's stages for ``explain``), and
+(``Pipeline.model_input``, ``Pipeline.finish``, and ``Pipeline.trace`` for ``explain``), and
 the model reads and writes them as it does for ``/translate``: closed with the full stop the
 pipeline adds to an input without end punctuation (``Pipeline.closed``), scored with the ending
 the model wrote (``Pipeline.written``), shown without it (``Pipeline.reopened``). Unclosed, the
@@ -203,8 +203,8 @@ def sentence_spans(text: str) -> list[dict[str, Any]]:
 def explain_translation(pipeline: Pipeline, text: str) -> tuple[AlignedText, list[float]]:
     """``pipeline.translate_aligned([text])[0]`` and a confidence per output word.
 
-    Runs the pipeline's stages itself (``plan``, ``model_outputs``, ``assemble``), to keep every
-    model input's output: each is scored by teacher forcing (``Translator.word_confidences``) as
+    Asks the pipeline for its trace (``Pipeline.trace``: the plan, every model input's output and
+    the words made of it), so that nothing is run twice: each model output is scored by teacher forcing (``Translator.word_confidences``) as
     the model read and wrote it (``Pipeline.closed``: with the full stop the pipeline adds to an
     input without end punctuation; ``Pipeline.written``: with the stop the model wrote for it),
     the words that ``Pipeline.reopened`` takes off are left out again, and the others'
@@ -214,11 +214,9 @@ def explain_translation(pipeline: Pipeline, text: str) -> tuple[AlignedText, lis
     write (spans carried over between separately translated parts, placeholders put back) get
     1.0: copied, not predicted. A sentence whose translation lost a measure, a number word or a
     year is translated again, as ``translate`` does (``Pipeline.second_try``)."""
-    plan = pipeline.plan([text])
-    plan, outputs = pipeline.second_try(plan, pipeline.model_outputs(plan.sources, True), True)
-    aligned = pipeline.assemble(plan, outputs)[0]
+    trace = pipeline.trace([text])
+    plan, outputs, results, aligned = trace.plan, trace.outputs, trace.words, trace.results[0]
     units = plan.units
-    results = pipeline.output_words(units, outputs)
     read = [pipeline.closed(o.source) for o in outputs]
     written = [pipeline.written(o.target, o.source) for o in outputs]
     scored = pipeline.translator.word_confidences(read, written)
@@ -267,9 +265,10 @@ def explain_forced(pipeline: Pipeline, text: str, model_input: ModelInput,
 
     words: list[W.Word] = []
     confidence: list[float] = []
+    restorer = pipeline.restorer(masked) if masked is not None else None
     for word, c in zip(W.from_aligned(aligned, original), confidences):
         # One word at a time, so each keeps its confidence; a placeholder the source lacks goes.
-        for kept in (W.restore_words([word], masked.slots) if masked is not None else [word]):
+        for kept in (restorer.words([word]) if restorer is not None else [word]):
             words.append(kept)
             confidence.append(c)
     target, target_words = W.render(words)

@@ -144,6 +144,20 @@ class Plan:
         return [chunk.masked.text[s:e] for chunk, (s, e) in self.units]
 
 
+@dataclass
+class Trace:
+    """What a translation went through, stage by stage (``Pipeline.trace``), for the inspector to
+    show rather than run the stages again: the ``plan`` (sentences, chunks, masked model inputs;
+    after ``second_try``), the model's ``outputs`` for ``plan.units``, each unit's output ``words``
+    as repaired and restored (``output_words``: ``{(id(chunk), unit): [Word, ...]}``), and the
+    ``results``, one aligned translation per text."""
+
+    plan: Plan
+    outputs: list[AlignedText]
+    words: dict
+    results: list[AlignedText]
+
+
 # Signs a translation writes as often as its source does: more of them is the model repeating
 # itself ("[Strg]+[C]+[C]"). Not quotes, dashes, "&" or "%", which English may write otherwise.
 _REPEATED_SIGNS = "[]{}()<>+*#=|\\"
@@ -423,11 +437,19 @@ class Pipeline:
         ``on_retry`` is told each source that is retried."""
         return self._model(sources, aligned, 0, on_retry)
 
-    def assemble(self, plan: Plan, outputs: list[AlignedText]) -> list[AlignedText]:
+    def assemble(self, plan: Plan, outputs: list[AlignedText], words: dict | None = None) -> list[AlignedText]:
         """The last stage: the outputs of ``plan.sources`` put back together into one aligned
-        translation per text, spans restored, placeholders repaired, casing and layout kept."""
-        results = self.output_words(plan.units, outputs)
-        return [self._assemble(*args, results) for args in zip(plan.texts, plan.layouts, plan.plans)]
+        translation per text, spans restored, placeholders repaired, casing and layout kept
+        (``words``: ``output_words`` of them, where the caller has it already)."""
+        words = self.output_words(plan.units, outputs) if words is None else words
+        return [self._assemble(*args, words) for args in zip(plan.texts, plan.layouts, plan.plans)]
+
+    def trace(self, texts: Sequence[str], glossary: Glossary | None = None) -> Trace:
+        """``translate_aligned(texts)`` with what each stage made on the way (``Trace``)."""
+        plan = self.plan(list(texts), glossary)
+        plan, outputs = self.second_try(plan, self.model_outputs(plan.sources, True), True, glossary)
+        words = self.output_words(plan.units, outputs)
+        return Trace(plan, outputs, words, self.assemble(plan, outputs, words))
 
     def output_words(self, units, outputs: list[AlignedText]) -> dict:
         """Each model input's output as words linked to spans of the original text, placeholders

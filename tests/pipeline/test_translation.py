@@ -36,6 +36,18 @@ def pipeline(span_translator) -> Pipeline:
     return Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1)))
 
 
+def test_the_trace_is_the_translation_with_its_stages(pipeline):
+    texts = ["Guten Morgen. Das kostet 5 Euro.", "Wo ist der Bahnhof?"]
+    trace = pipeline.trace(texts)
+    assert trace.results == pipeline.translate_aligned(texts)
+    assert len(trace.outputs) == len(trace.plan.units) == len(trace.plan.sources) == 3   # one input a sentence
+    assert "⦅N1⦆" in trace.plan.sources[1]                                             # the masked number
+    assert set(trace.words) == {(id(chunk), unit) for chunk, unit in trace.plan.units}
+    words = " ".join(w.text for chunk, unit in trace.plan.units for w in trace.words[id(chunk), unit])
+    bare = lambda text: re.sub(r"[^\w\s]", "", text).split()  # noqa: E731  (assembly adds the sentences' stops)
+    assert bare(words) == bare(" ".join(result.target for result in trace.results))
+
+
 def _template(pairs, family: str):
     """A learned pair whose German side has exactly one placeholder, of ``family``, and no caps."""
     for de, en in pairs:
