@@ -39,7 +39,7 @@ NUM_END = r"(?![0-9]|[.,][0-9])"
 NUMBER_KINDS = frozenset({"number", "date", "time", "phone", "code", "measure", "amount"})
 KINDS = NUMBER_KINDS | {
     "placeholder", "backticks", "url", "email", "handle", "hashtag", "directive", "entity", "command",
-    "path", "filename", "identifier", "emoji", "symbol", "unrepresentable", "name", "phrase", "abbreviation",
+    "path", "filename", "identifier", "emoji", "symbol", "unrepresentable", "name", "phrase", "letter", "abbreviation",
     "measure", "glossary", "glossary_plural"}
 # A glossary term (pipeline.glossary) whose English is its singular (or has no number), its plural.
 GLOSSARY_KINDS = frozenset({"glossary", "glossary_plural"})

@@ -179,7 +179,7 @@ class Pipeline:
         self.truecase = options.caps == "truecase"
         self.lexicon = translator.lexicon if options.keep_names else None
         self.rules = tuple(rule for rule in RULES if rule.name not in options.without_rules)
-        self.signs = "names" not in options.without_rules   # a letter's signature is the names rule's too
+        self.signs = "letters" not in options.without_rules   # a letter's signature is the letters rule's too
         self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(
             lambda ch: UNK_ID not in tokenizer.encode(ch))
         # Pieces of a text as the model reads it, a full stop added where it has none (``closed``);

@@ -1,7 +1,7 @@
 """Letters: greetings, salutations and closings, forms of address, and the writer's signature.
 
 * Letter formulas (``letter_formula``): a greeting or closing that opens a sentence and ends at a
-  comma, a stop or the end, written in English as one span, of kind "phrase" (or "name" with the
+  comma, a stop or the end, written in English as one span, of kind "letter" (or "name" with the
   addressee's name): "Liebe Anna," → "Dear Anna,", "Sehr geehrte Frau Dr. Koch," → "Dear Dr
   Koch,", "Sehr geehrte Damen und Herren," → "Dear Sir or Madam,", "Mit freundlichen Grüßen" →
   "Kind regards". An addressee from a list of nouns for people is left to the model after the
@@ -14,8 +14,9 @@
 * The writer's name on the line after a closing (``signature``).
 
 The phrases are tables (``pipeline/tables/``: greetings, salutations, closings, address_titles,
-addressee_nouns, not_address_after). These spans are found by the names rule
-(``pipeline.rules.names``), which needs the model's lexicon.
+addressee_nouns, not_address_after). The rule (``RULE``) finds the letter formulas
+where the names rule (``pipeline.rules.names``) would look for names: with the model's lexicon, in
+normally cased text; the names rule then finds forms of address and the writer's name.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ import re
 from collections.abc import Sequence
 
 from .. import tables
-from ..spans import Span
+from ..casing import style
+from ..spans import Masked, Span, merge, words_only
+from .base import Context
 
 # A form of address and the name after it ("Frau Schmidt", "Herrn Wagner", "Frau Dr. Koch"): the
 # name is a name even when it is also a word, and the whole is written in English ("Ms Schmidt",
@@ -82,11 +85,11 @@ def letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     found: list[Span] = []
     if match := _CLOSING_RE.match(text, start) or _SALUTATION_RE.match(text, start):
         table = _CLOSINGS if _key(match[0]) in _CLOSINGS else _SALUTATIONS
-        found = [Span(start, match.end(), "phrase", match[0], table[_key(match[0])])]
+        found = [Span(start, match.end(), "letter", match[0], table[_key(match[0])])]
         while table is _CLOSINGS and (joined := _AND.match(text, found[-1].end)) \
                 and (more := _CLOSING_RE.match(text, joined.end())):  # "Gute Besserung und bis bald!"
             english = _CLOSINGS[_key(more[0])]
-            found.append(Span(more.start(), more.end(), "phrase", more[0], english[0].lower() + english[1:]))
+            found.append(Span(more.start(), more.end(), "letter", more[0], english[0].lower() + english[1:]))
         if table is _CLOSINGS and (signature := _SIGNATURE_RE.match(text, found[-1].end)):
             found.append(Span(signature.start(1), signature.end(1), "name", signature[1]))
     elif greeting := _GREETING_RE.match(text, start):
@@ -98,7 +101,7 @@ def letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
         elif addressee := _ADDRESSEE.match(text, greeting.end()):
             words = addressee[1].split()
             if len(words) == 1 and words[0].lower() in _ADDRESSEE_NOUNS:  # "Liebe Freunde,": the
-                found = [Span(start, greeting.end(), "phrase", greeting[0], english)]  # model translates it
+                found = [Span(start, greeting.end(), "letter", greeting[0], english)]  # model translates it
             else:  # names, even those that are words too ("Hallo Lukas,"): one span with the greeting
                 names = " ".join("and" if w == "und" else w for w in words)
                 found = [Span(start, addressee.end(), "name", text[start:addressee.end()], f"{english} {names}")]
@@ -156,3 +159,28 @@ def signature(text: str, start: int, end: int) -> Span | None:
 # Closings that sign a letter, after which a line of names is the writer's (not "Gute Besserung").
 _SIGNED = frozenset({"Kind regards", "Best regards", "Warm regards", "Best wishes", "Regards"})
 
+
+def normal_case(text: str, spans: Sequence[Span]) -> bool:
+    """Whether the words of ``text`` outside ``spans`` (letter formulas aside, which are words
+    too) are normally cased: in ALL CAPS or Title Case every word looks like a name."""
+    return style(words_only(text, [s for s in spans if s.kind != "letter"])) == "normal"
+
+
+class Letters:
+    """The rule: the letter formula that opens a sentence (``letter_formula``), with the model's
+    lexicon and in normally cased text; ``Pipeline`` adds the writer's name under a closing
+    (``signature``) while this rule is on."""
+
+    name = "letters"
+
+    def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
+        if context.knows is None or not normal_case(text, spans):
+            return list(spans)
+        taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
+        return merge(spans, letter_formula(text, taken))
+
+    def repair(self, masked: Masked):
+        return None
+
+
+RULE = Letters()

@@ -17,11 +17,10 @@ from collections.abc import Callable, Mapping, Sequence
 
 from model.data.lexicon import WORD
 
-from ..casing import style
-from ..spans import Masked, Span, merge, words_only
+from ..spans import Masked, Span, merge
 from ..words import Fix, without_word_before
 from .base import Context
-from .letters import NAME_WORD, addresses, letter_formula
+from .letters import NAME_WORD, addresses, letter_formula, normal_case
 
 _SENTENCE_OPENERS = frozenset(".!?:;„\"“‚‘»«(–—")
 # A person introducing themselves names themselves: every capitalized word after "ich heiße", "er
@@ -91,7 +90,7 @@ def _opens_sentence(before: str) -> bool:
     return not any(c.isalnum() for c in before) or before[-1] in _SENTENCE_OPENERS
 
 def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
-               places: Mapping[str, str] | None = None) -> list[Span]:
+               places: Mapping[str, str] | None = None, *, letters: bool = True) -> list[Span]:
     """``spans`` (of ``find_spans``) and, as spans of kind "name", the capitalized words of ``text``
     outside them that ``knows(word, initial=...)`` (a ``model.data.lexicon.Lexicon``'s) does not
     know: names, mostly ("Liebe Anna,"), carried over like the other spans. ``initial``: the word
@@ -103,7 +102,7 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
     A country of its ``countries`` takes the German article before it into its span
     (``_country_phrase``): the model wrote "in der Schweiz" as "in the Switzerland"."""
     taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
-    names = letter_formula(text, taken)
+    names = letter_formula(text, taken) if letters else []   # (the pipeline's letters rule finds them first)
     taken = sorted(taken + [(n.start, n.end) for n in names])
     names += addresses(text, taken)
     taken = sorted(taken + [(n.start, n.end) for n in names])
@@ -163,9 +162,9 @@ class Names:
     name = "names"
 
     def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
-        if context.knows is None or style(words_only(text, spans)) != "normal":
+        if context.knows is None or not normal_case(text, spans):
             return list(spans)
-        return with_names(text, spans, context.knows, context.places)
+        return with_names(text, spans, context.knows, context.places, letters=False)
 
     def repair(self, masked: Masked) -> Fix | None:
         return _without_preposition

@@ -27,7 +27,7 @@ def engine():
 
 
 def test_the_rules_and_their_order():
-    assert NAMES == ("verbatim", "years", "terms", "clock", "amounts", "measures", "abbreviations", "ranges", "names")
+    assert NAMES == ("verbatim", "years", "terms", "clock", "amounts", "measures", "abbreviations", "ranges", "letters", "names")
     assert [rule.name for rule in RULES] == list(NAMES)
 
 
@@ -41,7 +41,8 @@ def test_every_rule_on(engine):
     ("amounts", {1: "Das kostet 49.99 €."}),           # a number span still: English notation
     ("abbreviations", {3: "Das dauert ca. 5 Min."}),
     ("ranges", {4: "Geöffnet Mo–Fr von 9–6 p.m. Uhr."}),
-    ("names", {2: "Hallo Lukas, wie geht es dir?"}),
+    ("letters", {2: "Hallo Lukas, wie geht es dir?"}),   # "Hallo Lukas," is a letter's greeting
+    ("names", {}),                                       # no other name
 ])
 def test_a_rule_switched_off_changes_only_its_spans(engine, rule, changed):
     expected = [changed.get(i, text) for i, text in enumerate(EVERY_RULE)]
@@ -50,9 +51,9 @@ def test_a_rule_switched_off_changes_only_its_spans(engine, rule, changed):
 
 @pytest.mark.parametrize("without, message", [
     (("clocks",), "without_rules must be a tuple of rule names (verbatim, years, terms, clock, amounts, measures, "
-                  "abbreviations, ranges, names), got ('clocks',)"),
+                  "abbreviations, ranges, letters, names), got ('clocks',)"),
     (["clock"], "without_rules must be a tuple of rule names (verbatim, years, terms, clock, amounts, measures, "
-                "abbreviations, ranges, names), got ['clock']"),
+                "abbreviations, ranges, letters, names), got ['clock']"),
 ])
 def test_unknown_rules_are_refused(without, message):
     with pytest.raises(ValueError) as error:
