@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from model.data.lexicon import WORD
 
+from .. import tables
 from ..spans import Masked, Span, merge
 from ..words import Fix, without_word_before
 from .base import Context
@@ -108,6 +109,8 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
     taken = sorted(taken + [(n.start, n.end) for n in names])
     names += _introductions(text, taken)
     taken = sorted(taken + [(n.start, n.end) for n in names])
+    names += _full_names(text, taken, knows)
+    taken = sorted(taken + [(n.start, n.end) for n in names])
     for match in WORD.finditer(text):
         word, start, end = match[0], match.start(), match.end()
         if len(word) < 2 or not word[0].isupper() or any(s < end and start < e for s, e in taken):
@@ -121,6 +124,30 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
         if not knows(word, initial=_opens_sentence(text[:start])):
             names.append(_designation(text, start, end, spans) or Span(start, end, "name", word))
     return merge(spans, names)
+
+
+# A first name and the capitalized word after it are one person's full name, copied as written, when
+# that word is a known surname or a word the model does not know: "Sabine Bauer hat angerufen." came
+# out as "Sabine became farmer called.", "Thomas Schmidt" as "Tom Smidt", "Anna Müller" as "Anna".
+# Any other capitalized word after a first name stays a word ("Ich habe Anna Blumen geschenkt").
+_FIRST_NAMES = frozenset(tables.words("first_names"))
+_SURNAMES = frozenset(tables.words("surnames"))
+_SURNAME_AFTER = re.compile(rf"[ \t]+({NAME_WORD})(?![\w-])")
+
+
+def _full_names(text: str, taken: Sequence[tuple[int, int]], knows: Callable[..., bool]) -> list[Span]:
+    """The full names of ``text`` outside ``taken`` (see ``_FIRST_NAMES``), one "name" span each."""
+    found: list[Span] = []
+    for match in WORD.finditer(text):
+        if match[0] not in _FIRST_NAMES or (found and match.start() < found[-1].end):
+            continue
+        surname = _SURNAME_AFTER.match(text, match.end())
+        if surname is None or not (surname[1] in _SURNAMES or not knows(surname[1], initial=False)):
+            continue
+        start, end = match.start(), surname.end(1)
+        if not any(s < end and start < e for s, e in taken):
+            found.append(Span(start, end, "name", text[start:end]))
+    return found
 
 
 # An unknown acronym and the number after it name one thing: a train, a flight, a model ("ICE 578",
