@@ -4,9 +4,9 @@
 
 Translates everyday sentences with names (``bench/data/names.tsv``: German, then the names an
 English translation must keep as written) through the text pipeline twice: with
-``Options(keep_names=False)`` (the model alone decides) and with the default ``keep_names=True``
+``Options(without_rules=("letters", "names"))`` (the model alone decides) and with every rule
 (capitalized words the checkpoint's lexicon lacks are carried over as spans,
-``pipeline.rules.names.with_names``). A name counts as kept when it occurs in the output as written.
+``pipeline.rules.names.with_names``; letters' greetings and signatures, ``pipeline.rules.letters``). A name counts as kept when it occurs in the output as written.
 Prints the kept rate of each, and each sentence where the two differ.
 """
 
@@ -61,7 +61,7 @@ def _main(argv: list[str] | None) -> int:
     if translator.lexicon is None:
         raise ValueError(f"{translator.checkpoint} has no lexicon: add one with python -m model.lexicon")
     texts = [german for german, _ in cases]
-    without = Pipeline(translator, Options(search=args.search, keep_names=False)).translate(texts)
+    without = Pipeline(translator, Options(search=args.search, without_rules=("letters", "names"))).translate(texts)
     with_names = Pipeline(translator, Options(search=args.search), cli.load_places(args)).translate(texts)
     total = sum(len(names) for _, names in cases)
     for label, outputs in (("without name detection", without), ("with name detection", with_names)):

@@ -63,8 +63,6 @@ class Options:
     max_pieces: int = 24          # longest model input; longer sentences are cut at clauses. 24 kept
                                   # short-sentence BLEU and lost least on long ones (bench/README.md)
     retries: int = 2              # rounds of re-translating implausibly short or looping outputs
-    keep_names: bool = True       # carry capitalized words the model's lexicon lacks over as spans
-                                  # (rules.names; no effect with a checkpoint without lexicon)
     caps: str = "truecase"        # ALL-CAPS, headline and lower-case input: "truecase" (rewritten in the
                                   # casing the vocabulary knows, casing.truecase, and a sentence's
                                   # lower-case start capitalized; in the output too where a
@@ -177,7 +175,7 @@ class Pipeline:
         tokenizer = translator.tokenizer
         self.placeholders = set(PLACEHOLDERS) <= tokenizer.user_symbols
         self.truecase = options.caps == "truecase"
-        self.lexicon = translator.lexicon if options.keep_names else None
+        self.lexicon = translator.lexicon
         self.rules = tuple(rule for rule in RULES if rule.name not in options.without_rules)
         self.signs = "letters" not in options.without_rules   # a letter's signature is the letters rule's too
         self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(

@@ -269,7 +269,8 @@ def test_names_the_lexicon_lacks_are_carried_over(span_translator, german, model
 
 
 def test_names_are_left_to_the_model_when_asked_or_in_capitals(span_translator):
-    without = Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1), keep_names=False))
+    without = Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1),
+                                                without_rules=("letters", "names")))
     assert without.model_input("Ich heiße Kowalczyk.").text == "Ich heiße Kowalczyk."
     pipeline = Pipeline(span_translator, Options(search=replace(SERVED, beam_size=1)))
     # In ALL CAPS every word looks like a name: only the spans are masked, the words truecased.
