@@ -2,7 +2,7 @@
 
     python bench/ablation.py --set NAME=CORPUS [--set NAME=SRC,REF ...] [--rule NAME ...]
         [--checkpoint CKPT] [--engine ct2] [--threads N] [--beam N] [--length-penalty A]
-        [--batch-size N] [--cache FILE] [--samples N] [--json FILE]
+        [--batch-size N] [--cache FILE] [--samples N] [--json FILE] [--changes FILE]
 
 Each set is a corpus that ``model.evaluate --data`` reads (an English<TAB>German TSV such as a
 run's ``dev.tsv``; every distinct German sentence once, against all its references), or German
@@ -14,7 +14,8 @@ from the Ding dictionary as ``model.evaluate`` has them) with every rule, then o
 Printed: a Markdown table, one row per set: the BLEU and chrF with every rule, then per rule the
 chrF difference that switching it off makes (negative: the rule helps) with the paired
 bootstrap's p-value (sacreBLEU's ``PairedTest``, ``--samples`` resamples, chrF), and how many
-sentences changed. ``--json FILE`` writes the same figures.
+sentences changed. ``--json FILE`` writes the same figures; ``--changes FILE`` every changed
+sentence as a TSV line: set, rule, German, output with every rule, output without the rule.
 
 The model's outputs are cached per model input (``CachedTranslator`` over an SQLite file,
 ``--cache``, kept between runs): a rule switched off changes the model inputs of only the
@@ -105,6 +106,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--cache", metavar="FILE", help="SQLite file of model outputs kept between runs (default: none)")
     p.add_argument("--samples", type=int, default=1000, metavar="N", help="bootstrap resamples (default: 1000)")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    p.add_argument("--changes", metavar="FILE", help="also write the changed sentences as TSV")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
     from model.search.options import SERVED
@@ -120,6 +122,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             p.error(f"--set {name!r} is given twice")
     if args.json:
         cli.output_path(args.json, "--json")
+    if args.changes:
+        cli.output_path(args.changes, "--changes")
     return args
 
 
@@ -161,7 +165,7 @@ def _main(argv: Sequence[str] | None) -> int:
     engine = Remembering(CachedTranslator(translator, 1, store=SqliteStore(args.cache or ":memory:")))
     places, coverage = cli.load_places(args), cli.load_coverage(args)
     rules = args.rules or list(NAMES)
-    figures = {}
+    figures, changes = {}, []
     for name, (sources, streams) in sets.items():
         outputs = {}
         for off in tqdm([None, *rules], desc=name, file=sys.stderr, disable=None, leave=False):
@@ -172,6 +176,8 @@ def _main(argv: Sequence[str] | None) -> int:
         for off in rules:
             delta, p = compare(outputs[None], outputs[off], streams, args.samples)
             changed = sum(a != b for a, b in zip(outputs[None], outputs[off]))
+            changes += ["\t".join((name, off, source, a, b)) for source, a, b in zip(sources, outputs[None], outputs[off])
+                        if a != b]
             row[off] = {"chrf_delta": delta, "p": round(p, 4), "changed": changed}
         figures[name] = row
     print("| set | sentences | BLEU / chrF | " + " | ".join(f"without {r}" for r in rules) + " |")
@@ -181,6 +187,8 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"| {name} | {row['sentences']} | {row['bleu']:.2f} / {row['chrf']:.2f} | " + " | ".join(cells) + " |")
     if args.json:
         write_lines_atomic(args.json, [json.dumps(figures, indent=1)])
+    if args.changes:
+        write_lines_atomic(args.changes, changes)
     return 0
 
 

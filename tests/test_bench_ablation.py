@@ -44,12 +44,12 @@ def test_the_cache_keeps_outputs_between_runs(tmp_path):
 def test_a_run_on_the_tiny_model(capsys, tmp_path, tiny_checkpoint):
     data = tmp_path / "dev.tsv"
     data.write_text(PAIRS40.read_text(encoding="utf-8") + "I have 3 cats.\tIch habe 3 Katzen.\n", encoding="utf-8")
-    cache, out = tmp_path / "cache.sqlite", tmp_path / "ablation.json"
+    cache, out, changes = tmp_path / "cache.sqlite", tmp_path / "ablation.json", tmp_path / "changes.tsv"
     threads = torch.get_num_threads()
     try:
         argv = ["--checkpoint", str(tiny_checkpoint), "--engine", "torch", "--dictionary", "", "--threads", "1",
                 "--set", f"dev={data}", "--rule", "verbatim", "--rule", "clock", "--samples", "20",
-                "--cache", str(cache), "--json", str(out)]
+                "--cache", str(cache), "--json", str(out), "--changes", str(changes)]
         assert ablation.main(argv) == 0
         first = capsys.readouterr().out
         cached = len(ablation.SqliteStore(str(cache)))
@@ -66,3 +66,6 @@ def test_a_run_on_the_tiny_model(capsys, tmp_path, tiny_checkpoint):
     assert figures["dev"]["clock"] == {"chrf_delta": 0.0, "p": 1.0, "changed": 0}
     assert lines[2].startswith(f"| dev | 41 | {figures['dev']['bleu']:.2f} / {figures['dev']['chrf']:.2f} | ")
     assert lines[2].endswith("| +0.00 (p 1.000, 0 changed) |")
+    changed = [line.split("\t") for line in changes.read_text(encoding="utf-8").splitlines()]
+    assert len(changed) == figures["dev"]["verbatim"]["changed"]
+    assert all(row[:2] == ["dev", "verbatim"] and row[3] != row[4] for row in changed)
