@@ -43,8 +43,8 @@ from .glossary import Glossary, fit_terms
 from .rules import NAMES as RULE_NAMES, RULES, Context
 from .rules.abbreviations import respell_abbreviations
 from .rules.letters import signature
-from .rules.measures import kept as measures_kept, number_words_kept
-from .rules.years import kept as years_kept
+from .rules.measures import find_measures, find_number_words, kept as measures_kept, number_words_kept
+from .rules.years import kept as years_kept, may_have_years
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, mask, merge, slot_key, slots_needed,
@@ -464,6 +464,12 @@ class Pipeline:
         return self.assemble(*self.second_try(plan, self.model_outputs(plan.sources, aligned), aligned, glossary))
 
     @staticmethod
+    def has_numbers(text: str) -> bool:
+        """Whether ``text`` has a measure, a number word or a year that ``numbers_kept`` checks (for
+        any other, every translation keeps them: no need to restore one to check it)."""
+        return may_have_years(text) or bool(find_measures(text)) or bool(find_number_words(text))
+
+    @staticmethod
     def numbers_kept(text: str, translation: str) -> bool:
         """Whether ``translation`` kept the measures, number words and years of ``text`` (a
         sentence); where it did not, ``second_try`` plans and translates it again."""
@@ -484,6 +490,8 @@ class Pipeline:
         for text, layout, sentences in zip(plan.texts, plan.layouts, plans):
             for k, (start, end) in enumerate(bound for line in layout for bound in line):
                 chunks = [chunk for chunk in sentences[k] if chunk.masked is not None]
+                if not self.has_numbers(text[start:end]):
+                    continue
                 restorers = {id(chunk): self.restorer(chunk.masked) for chunk in chunks}   # once per chunk
                 translation = " ".join(restorers[id(chunk)].text(outputs[position[id(chunk), unit]].target)
                                        for chunk in chunks for unit in chunk.units)

@@ -44,6 +44,11 @@ def without_years(text: str, spans: Sequence[Span]) -> list[Span]:
     return [s for s in spans if not is_year(text, s)]
 
 
+def may_have_years(source: str) -> bool:
+    """Whether ``source`` has four digits that could be a year (else ``kept`` holds for any output)."""
+    return _YEAR.search(source) is not None
+
+
 def kept(source: str, output: str) -> bool:
     """Whether ``output`` has each year of ``source`` as often as ``source`` has it (as digits)."""
     if _YEAR.search(source) is None:  # most texts
