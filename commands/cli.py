@@ -1,8 +1,9 @@
-"""Shared plumbing of the command-line tools (``model.translate``, ``model.evaluate``, ``model.info``).
+"""Shared plumbing of the command-line tools (``commands.translate``, ``commands.evaluate``, ...) and of train.py.
 
 Every command follows the same contract:
 
-* ``main(argv=None) -> int`` parses, runs, and returns the exit code; ``python -m model.X`` exits with it.
+* ``main(argv=None) -> int`` parses, runs, and returns the exit code; ``python -m commands.X`` and
+  its console script (``nmt-translate`` and so on: pyproject.toml's [project.scripts]) exit with it.
 * Expected failures (bad arguments, a missing/corrupt checkpoint, an unreadable corpus, a
   file-system error) print exactly ONE line ``"{prog}: error: {message}"`` on stderr and exit
   with status 2, never a traceback. Ctrl-C prints ``"{prog}: error: interrupted"`` and exits 130.
