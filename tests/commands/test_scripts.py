@@ -42,4 +42,7 @@ def test_installed_scripts_run_their_command():
     done = subprocess.run([str(Path(sys.executable).with_name("nmt-info")), "--help"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.startswith("usage: python -m commands.info ")
+    assert done.stdout.startswith("usage: nmt-info ")
+    done = subprocess.run([str(Path(sys.executable).with_name("nmt-info")), "--checkpoint", "missing.pt"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "nmt-info: error: checkpoint not found: 'missing.pt'\n")
