@@ -36,6 +36,8 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 COPY model/ model/
 COPY pipeline/ pipeline/
 COPY app/ app/
+# The commands, for an operator in the container (docker compose exec app python -m commands.keys list).
+COPY commands/ commands/
 COPY templates/ templates/
 COPY static/ static/
 COPY gunicorn.conf.py ./

@@ -23,8 +23,7 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from model import cli
-from model import training as T
+from commands import cli
 from model.data.lexicon import build_lexicon
 from model.data.sampler import TokenBatchSampler, weighted_indices
 from model.network.batch import Batch
@@ -34,6 +33,16 @@ from model.data import CorpusError, CorpusSpec, group_references
 from model.network.tokenizer import Tokenizer
 from model.network.transformer import Transformer
 from model.inference.translator import resolve_device
+from model.training.corpus import Corpus, load_corpus, read_sources
+from model.training.distributed import Dist, agree, finish_distributed, init_distributed
+from model.training.evaluation import DevSet, dev_bleu, dev_loss, spread
+from model.training.loss import label_smoothed_loss
+from model.training.memory import keep_freed_memory
+from model.training.metadata import make_meta, write_jsonl
+from model.training.optimizer import inverse_sqrt, make_optimizer
+from model.training.precision import PRECISIONS, autocast
+from model.training.rng import gather_rng_states, own_rng_state, set_rng_state
+from model.training.signals import StopSignals
 from pipeline.augment import Augmentation, augment_pairs
 from pipeline.spans import PLACEHOLDERS
 
@@ -55,7 +64,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    "checkpoint and shown on /model; repeat for several "
                    "(e.g. 'Tatoeba via manythings.org/anki, CC-BY 2.0 (France)')")
     p.add_argument("--data-sources", metavar="JSON", help="where the --data files came from when they are a "
-                   "mixture written by model.mixture (its sources.json: each corpus as read, its SHA-256 and "
+                   "mixture written by commands.mixture (its sources.json: each corpus as read, its SHA-256 and "
                    "pairs), kept in the checkpoint and shown on /model")
     p.add_argument("--license", help="licence of the trained weights, kept in the checkpoint and shown on /model "
                    "(e.g. GPL-2.0-or-later when a GPL corpus such as Ding is in the data)")
@@ -79,7 +88,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="dev sources decoded for BLEU, spread evenly over the dev set")
     p.add_argument("--save-every", type=int, default=1000, help="write last.pt every N steps")
     p.add_argument("--keep-checkpoints", type=int, default=0,
-                   help="also keep the weights of the last N saves as DIR/step-NNNNNNN.pt, for model.average")
+                   help="also keep the weights of the last N saves as DIR/step-NNNNNNN.pt, for commands.average")
     p.add_argument("--patience", type=int, help="stop after N evaluations without a better dev BLEU")
     p.add_argument("--dev-size", type=int, default=2000, help="dev pairs held out when splitting --data")
     p.add_argument("--test-size", type=int, default=2000, help="test pairs held out when splitting --data")
@@ -99,7 +108,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "the sides swapped (back-translation, noisy-channel reranking, English to German)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
-    p.add_argument("--precision", default="auto", choices=T.PRECISIONS,
+    p.add_argument("--precision", default="auto", choices=PRECISIONS,
                    help="bf16: the forward pass under bfloat16 autocast (weights, optimizer and loss stay "
                    "float32); auto = bf16 on a GPU, fp32 on a CPU. On a CPU with native bfloat16 "
                    "(AVX512-BF16, AMX) bf16 trains faster (bench/README.md); elsewhere it is slower")
@@ -123,7 +132,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         for text in args.data:
             CorpusSpec.parse(text)
         if args.data_sources:
-            T.read_sources(args.data_sources)
+            read_sources(args.data_sources)
     except ValueError as exc:
         p.error(str(exc))
     return args
@@ -182,10 +191,10 @@ def augmentation(args: argparse.Namespace) -> Augmentation:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     cli.set_threads()
-    T.keep_freed_memory()
+    keep_freed_memory()
     out = Path(args.out)
     device = resolve_device(args.device)
-    dist = T.init_distributed(device.type)
+    dist = init_distributed(device.type)
     if device.type == "cuda":
         device = torch.device("cuda", dist.local_rank)
     log = partial(print, flush=True) if dist.main else (lambda *a, **k: None)
@@ -201,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         trainer = Trainer(args, out, dist, device, data, resume, log)
         trainer.run()
     finally:  # also when training raises: the other ranks are not left waiting on this one
-        T.finish_distributed(dist)
+        finish_distributed(dist)
     return 0
 
 
@@ -210,20 +219,20 @@ def main(argv: list[str] | None = None) -> int:
 
 @dataclass
 class Data:
-    corpus: T.Corpus
+    corpus: Corpus
     tokenizer: Tokenizer
     model: Transformer
     src_ids: list[list[int]]   # training pairs as piece ids, length-filtered
     tgt_ids: list[list[int]]
     sampler: TokenBatchSampler
-    dev: T.DevSet
+    dev: DevSet
     lexicon: bytes | None      # the source words the model knows (model.data.lexicon), or None
 
 
-def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | None, start_path, log) -> Data:
+def load_data(args: argparse.Namespace, out: Path, dist: Dist, start: dict | None, start_path, log) -> Data:
     """Corpus, tokenizer (trained, or that of ``start``: the resumed run's last.pt or the --init
     checkpoint), model and the batching of the pairs."""
-    corpus = T.load_corpus(args, out if dist.main else None)
+    corpus = load_corpus(args, out if dist.main else None)
     if start is not None and start_path != args.init:
         # A run resumed on other held-out splits would train on pairs it evaluates on, or the
         # reverse: the corpora, --domain-split-size or the held-out domains of the code changed.
@@ -270,8 +279,8 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | N
                                 seed=args.seed, num_replicas=dist.world, rank=dist.rank, weights=weights)
     dev_pairs = oriented(corpus.dev, args.direction)
     sources, references = group_references(dev_pairs)
-    sample = T.spread(len(sources), args.eval_sentences)
-    dev = T.DevSet(tokenizer.encode_batch([src for src, _ in dev_pairs]),
+    sample = spread(len(sources), args.eval_sentences)
+    dev = DevSet(tokenizer.encode_batch([src for src, _ in dev_pairs]),
                    tokenizer.encode_batch([tgt for _, tgt in dev_pairs]),
                    tokenizer.encode_batch([sources[i] for i in sample]), [references[i] for i in sample])
     # The source words of the pairs as read, never dev or test.
@@ -283,16 +292,16 @@ def load_data(args: argparse.Namespace, out: Path, dist: T.Dist, start: dict | N
 
 
 class Trainer:
-    def __init__(self, args: argparse.Namespace, out: Path, dist: T.Dist, device: torch.device, data: Data,
+    def __init__(self, args: argparse.Namespace, out: Path, dist: Dist, device: torch.device, data: Data,
                  resume: dict | None, log):
         self.args, self.out, self.dist, self.device, self.data, self.log = args, out, dist, device, data, log
         self.model = data.model.to(device).train()
         log(f"model: {self.model.num_parameters():,} parameters, {self.model.config}")
         self.ddp = (torch.nn.parallel.DistributedDataParallel(
             self.model, device_ids=[device.index] if device.type == "cuda" else None) if dist.world > 1 else self.model)
-        self.optimizer = T.make_optimizer(self.model, args.lr, args.weight_decay)
-        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, T.inverse_sqrt(args.warmup))
-        self.autocast = T.autocast(device.type, args.precision)
+        self.optimizer = make_optimizer(self.model, args.lr, args.weight_decay)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, inverse_sqrt(args.warmup))
+        self.autocast = autocast(device.type, args.precision)
         if dist.world > 1 and resume is None:
             # Every rank starts from rank 0's weights (DDP broadcasts them), but each needs dropout
             # masks of its own, or the ranks would drop the same units of different batches.
@@ -305,9 +314,9 @@ class Trainer:
             self.optimizer.load_state_dict(ts["optimizer"])
             self.scheduler.load_state_dict(ts["scheduler"])
             self.state = ts["state"]
-            own = T.own_rng_state(ts["rng"], dist)
+            own = own_rng_state(ts["rng"], dist)
             if own is not None:
-                T.set_rng_state(own, device)
+                set_rng_state(own, device)
             else:
                 log(f"resumed with {dist.world} processes from a run saved with another number: fresh random state")
             log(f"resumed from {out / 'last.pt'} at step {self.state['step']} (epoch {self.state['epoch']}, "
@@ -324,7 +333,7 @@ class Trainer:
         # Running loss sums on the device, read at --log-every (log) and at evals and saves (window).
         self.loss_since = {"window": torch.zeros((), device=self.device), "log": torch.zeros((), device=self.device)}
         stop = False
-        with T.StopSignals() as signals:
+        with StopSignals() as signals:
             while not stop:
                 for idx in self.data.sampler.batches(state["epoch"])[state["position"]:]:
                     self.step(idx)
@@ -332,7 +341,7 @@ class Trainer:
                     done = (args.max_steps is not None and state["step"] >= args.max_steps) or out_of_time
                     if args.eval_every and state["step"] % args.eval_every == 0:
                         done = self.evaluate() or done
-                    done = T.agree(done or signals.received is not None, self.dist)
+                    done = agree(done or signals.received is not None, self.dist)
                     if state["step"] % args.save_every == 0 and not done:
                         self.save(self.out / "last.pt", with_train_state=True)
                         self.snapshot()
@@ -343,10 +352,10 @@ class Trainer:
                     state["epoch"] += 1
                     state["position"] = 0
                     stop = not args.eval_every and self.evaluate()
-                    stop = T.agree(stop or (args.max_epochs is not None and state["epoch"] >= args.max_epochs)
+                    stop = agree(stop or (args.max_epochs is not None and state["epoch"] >= args.max_epochs)
                                    or signals.received is not None, self.dist)
         self.bar.close()
-        if T.agree(signals.received is not None, self.dist):  # save at once: a watchdog may not wait for an evaluation
+        if agree(signals.received is not None, self.dist):  # save at once: a watchdog may not wait for an evaluation
             self.log(f"stopped by {signals.received or 'a signal to rank 0'} at step {state['step']}; saving "
                      "(--resume continues)")
         elif state["curves"]["step"][-1:] != [state["step"]]:
@@ -368,7 +377,7 @@ class Trainer:
         batch = Batch.make([d.src_ids[i] for i in idx], targets, self.device)
         with self.autocast():
             logits = self.ddp(batch.src, batch.src_mask, batch.tgt_in, batch.tgt_mask)
-        loss_sum = T.label_smoothed_loss(logits, batch.tgt_out, self.model.config.label_smoothing)
+        loss_sum = label_smoothed_loss(logits, batch.tgt_out, self.model.config.label_smoothing)
         self.optimizer.zero_grad(set_to_none=True)
         (loss_sum / n_tokens).backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.args.clip_norm)
@@ -406,8 +415,8 @@ class Trainer:
         """Dev loss + BLEU, a metrics line, best.pt if improved; True when patience ran out."""
         self.flush_loss()
         state, c, window = self.state, self.state["curves"], self.state["window"]
-        loss = T.dev_loss(self.model, self.data.dev, self.args.max_tokens, self.device, self.autocast)
-        bleu, hyps = T.dev_bleu(self.model, self.data.tokenizer, self.data.dev, self.args.max_tokens, self.device,
+        loss = dev_loss(self.model, self.data.dev, self.args.max_tokens, self.device, self.autocast)
+        bleu, hyps = dev_bleu(self.model, self.data.tokenizer, self.data.dev, self.args.max_tokens, self.device,
                                 self.autocast)
         c["step"].append(state["step"]); c["dev_loss"].append(round(loss, 4)); c["dev_bleu"].append(round(bleu, 2))
         c["train_loss"].append(round(window["loss"] / max(window["tokens"], 1), 4))
@@ -416,7 +425,7 @@ class Trainer:
         state["best_bleu"], state["bad_evals"] = (bleu, 0) if improved else (state["best_bleu"], state["bad_evals"] + 1)
         window.update(loss=0.0, tokens=0)
         if self.dist.main:
-            T.write_jsonl(self.out / "metrics.jsonl", {
+            write_jsonl(self.out / "metrics.jsonl", {
                 "step": state["step"], "epoch": state["epoch"], "train_loss": c["train_loss"][-1],
                 "dev_loss": round(loss, 4), "dev_bleu": round(bleu, 2), "best_bleu": round(state["best_bleu"], 2),
                 "lr": c["lr"][-1], "example": hyps[0] if hyps else ""})
@@ -430,10 +439,10 @@ class Trainer:
     def save(self, path: Path, with_train_state: bool) -> None:
         """Only rank 0 writes; best.pt gets the weights only, last.pt everything --resume needs."""
         self.flush_loss()
-        rng = T.gather_rng_states(self.device, self.dist) if with_train_state else None  # every rank takes part
+        rng = gather_rng_states(self.device, self.dist) if with_train_state else None  # every rank takes part
         if not self.dist.main:
             return
-        meta = T.make_meta(self.args, self.data.corpus, self.state, self.model, self.time_started)
+        meta = make_meta(self.args, self.data.corpus, self.state, self.model, self.time_started)
         train_state = ({"optimizer": self.optimizer.state_dict(), "scheduler": self.scheduler.state_dict(),
                         "rng": rng, "state": self.state} if with_train_state else None)
         save_checkpoint(path, self.model, self.data.tokenizer, meta, train_state, lexicon=self.data.lexicon)

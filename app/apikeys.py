@@ -13,7 +13,7 @@ for that, and not used here). The ``api_key`` column holds no key but its SHA-25
 cannot use the keys. Keys are long random tokens (192 bits), so a fast hash without salt is
 enough. A database with plain keys (LibreTranslate's, or ours before hashing) is converted when
 it is opened, in one transaction; LibreTranslate itself cannot read it afterwards. A connection and a transaction per call: gunicorn's forked
-workers never share a connection, a key added or removed (``python -m app.keys``, ``keys.py``)
+workers never share a connection, a key added or removed (``python -m commands.keys``, ``commands/keys.py``)
 counts from the next request on, and every write is atomic.
 """
 
@@ -86,7 +86,7 @@ class KeyDatabase:
         if isinstance(req_limit, bool) or not isinstance(req_limit, int) or not 0 <= req_limit <= MAX_REQ_LIMIT:
             raise ValueError(f"req_limit must be an integer from 0 to {MAX_REQ_LIMIT}, got {req_limit!r}")
         key = secrets.token_urlsafe(24)
-        while key.startswith("-"):  # one in 64 would read as an option: python -m app.keys remove KEY
+        while key.startswith("-"):  # one in 64 would read as an option: python -m commands.keys remove KEY
             key = secrets.token_urlsafe(24)
         with self._transaction() as db:
             db.execute("INSERT INTO api_keys (api_key, req_limit) VALUES (?, ?)", (stored_form(key), req_limit))

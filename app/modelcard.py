@@ -100,7 +100,7 @@ def data_facts(meta: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[str, s
         elif key == "corpora" and isinstance(value, list):  # train.py's --data [KIND:]PATH[@WEIGHT] parts
             value = "; ".join(f"{c.get('corpus')}: {c.get('train_pairs'):,} pairs, weight {c.get('weight'):g}"
                               for c in value if isinstance(c, dict))
-        elif key == "sources" and isinstance(value, list):  # model.mixture's sources.json (--data-sources)
+        elif key == "sources" and isinstance(value, list):  # commands.mixture's sources.json (--data-sources)
             value = "; ".join(f"{c.get('corpus')}: {c.get('train_pairs'):,} pairs, SHA-256 {c.get('sha256')}"
                               for c in value if isinstance(c, dict) and isinstance(c.get("train_pairs"), int))
         rows.append((key.replace("_", " "), str(value)))
@@ -111,7 +111,7 @@ def data_facts(meta: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[str, s
 # What the README's and the model card's headline BLEU is, unlike the checkpoint's dev BLEU.
 TEST_BLEU_NOTE = ("Not the headline figure: the README and the model card give test BLEU, on the Tatoeba test "
                   "split (held out like the dev split), with beam 4, through the text pipeline "
-                  "(python -m model.evaluate).")
+                  "(python -m commands.evaluate).")
 
 
 def _corpus_name(path: str) -> str:
@@ -141,9 +141,9 @@ def dev_bleu_facts(meta: dict[str, Any]) -> dict[str, Any] | None:
     sources = data.get("sources") if isinstance(data.get("sources"), list) else []
     if isinstance(args.get("valid"), str) and sources and isinstance(sources[0], dict) \
             and isinstance(sources[0].get("corpus"), str):
-        # a mixture of model.mixture: its dev.tsv is the dev split of the first corpus it was written from
+        # a mixture of commands.mixture: its dev.tsv is the dev split of the first corpus it was written from
         split = (f"{_dev_split_of(sources[0]['corpus'])} (--valid {Path(args['valid']).name}, "
-                 "written by model.mixture)")
+                 "written by commands.mixture)")
     elif isinstance(args.get("valid"), str):
         split = f"{_corpus_name(args['valid'])} (--valid)"
     elif corpora and isinstance(corpora[0], str):
@@ -187,7 +187,7 @@ def build(service: TranslationService) -> dict[str, Any]:
         ("wall_time_s", "training time (s)"), ("hardware", "hardware"), ("seed", "seed"), ("created", "saved"))
         if meta.get(key) is not None]
     averaged = meta.get("averaged_from")
-    if isinstance(averaged, list) and averaged:  # written by model.average
+    if isinstance(averaged, list) and averaged:  # written by commands.average
         steps = ", ".join(str(entry.get("step")) for entry in averaged if isinstance(entry, dict))
         training.append(("averaged checkpoints", f"{len(averaged)} (steps {steps})"))
     versions = meta.get("versions") if isinstance(meta.get("versions"), dict) else {}

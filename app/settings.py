@@ -23,7 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "MODEL_PATH": str(ROOT / "checkpoints" / "de-en.pt"),  # the shipped model
     "MODEL_CARD_PATH": str(ROOT / "MODEL_CARD.md"),  # shown on /model when the file exists
     # Corpus for the Random button: by default the attributed Tatoeba sample shipped beside the
-    # model (python -m model.sample, training split only); CORPUS_PATH= (empty) turns Random off.
+    # model (python -m commands.sample, training split only); CORPUS_PATH= (empty) turns Random off.
     "CORPUS_PATH": str(ROOT / "checkpoints" / "random-sample.tsv"),
     "DEVICE": "auto",             # auto | cpu | cuda
     "ENGINE": "auto",             # auto | ct2 | torch; auto = ct2 (CTranslate2) where it imports and runs
@@ -51,7 +51,7 @@ DEFAULTS: dict[str, Any] = {
     # worker's threads (TORCH_THREADS). 0 = one batch per thread on a CPU, one batch on a GPU.
     "PARALLEL_BATCHES": 0,
     "API_KEYS": "",               # comma-separated keys; empty = api_key is accepted and ignored
-    # Rate limits and the key database (app/limits.py, app/apikeys.py; python -m app.keys).
+    # Rate limits and the key database (app/limits.py, app/apikeys.py; python -m commands.keys).
     "REQ_LIMIT": 0,               # requests per minute per client on the translation API; 0 = no limit
     "API_KEYS_DB": "",            # SQLite file of API keys with their own req_limit; empty = none
     # With keys: an origin (https://host[:port]) whose pages may call without a key, as LibreTranslate's

@@ -2,7 +2,7 @@
 connection per call and explicit transactions.
 
 A connection per call, because gunicorn's forked workers must never share one, and because a
-change made by another process (``python -m app.keys``, another worker) is then seen at once.
+change made by another process (``python -m commands.keys``, another worker) is then seen at once.
 
 - ``connect(path)``: an autocommit connection (``isolation_level=None``) with foreign keys on;
   ``create=False`` opens only a file that exists, so that reading a path that went away never

@@ -4,11 +4,11 @@
         [--checkpoint CKPT] [--engine ct2] [--threads N] [--beam N] [--length-penalty A]
         [--batch-size N] [--cache FILE] [--samples N] [--json FILE] [--changes FILE]
 
-Each set is a corpus that ``model.evaluate --data`` reads (an English<TAB>German TSV such as a
+Each set is a corpus that ``commands.evaluate --data`` reads (an English<TAB>German TSV such as a
 run's ``dev.tsv``; every distinct German sentence once, against all its references), or German
 and English line-aligned files ``SRC,REF`` (as ``--src``/``--ref``). Every set is translated
 through the pipeline as served (``Options`` defaults, the search of ``--beam`` etc., places and left-out words
-from the Ding dictionary as ``model.evaluate`` has them) with every rule, then once per rule of
+from the Ding dictionary as ``commands.evaluate`` has them) with every rule, then once per rule of
 ``pipeline.rules.NAMES`` (or of ``--rule``) with that rule off (``Options.without_rules``).
 
 Printed: a Markdown table, one row per set: the BLEU and chrF with every rule, then per rule the
@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from model import cli  # noqa: E402
-from model.evaluate import load_corpus, load_src_ref, write_lines_atomic  # noqa: E402
+from commands import cli  # noqa: E402
+from commands.evaluate import load_corpus, load_src_ref, write_lines_atomic  # noqa: E402
 
 PROG = "python bench/ablation.py"
 
@@ -151,7 +151,7 @@ def compare(base: list[str], other: list[str], streams: list[list[str | None]], 
 def _main(argv: Sequence[str] | None) -> int:
     from tqdm import tqdm
 
-    from model.evaluate import score
+    from commands.evaluate import score
     from model.inference.engines import CachedTranslator
     from pipeline.rules import NAMES
     from pipeline.translation import Options, Pipeline

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 
 GOLD_WORD = re.compile(r"\w+|[^\w\s]")
 LINK = re.compile(r"(\d+)([-?])(\d+)")

@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 from model.search.options import SERVED  # noqa: E402
 from model.data import read_references, reference_streams  # noqa: E402
-from model.training import spread  # noqa: E402
+from model.training.evaluation import spread  # noqa: E402
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

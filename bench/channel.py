@@ -5,7 +5,7 @@
            [--checkpoint CKPT] [--engine ct2] [--n 8] [--weights 0,0.3,0.5,1,2,3,5] [--length-bonuses 0]
            [--threads 1] [--channel-precision fp32|bf16] [--show]
 
-Sources and references are read as ``python -m model.evaluate`` reads them (``--data``: each
+Sources and references are read as ``python -m commands.evaluate`` reads them (``--data``: each
 distinct German sentence once with all its references, in first-seen order; ``--src/--ref``: line
 by line); --limit of them are used, after the first --skip. Each source is translated alone, as
 one request would be, through the text pipeline as served (``Pipeline``, ``Options()``, the
@@ -18,7 +18,7 @@ dictionary's place names and left-out-word check): once by ``translate`` (what t
     forward score + weight * log p(de|en) / German pieces + bonus * English pieces / German pieces
 
 (``ChannelOptions``; the forward score is the n-best list's: log p(en|de) over the GNMT length
-penalty). Printed: corpus chrF and BLEU (sacreBLEU, all references, as model.evaluate) of what is
+penalty). Printed: corpus chrF and BLEU (sacreBLEU, all references, as commands.evaluate) of what is
 served, of every grid point, and of the oracle (per source the hypothesis of best sentence chrF:
 what any reranking of these lists could reach at most), how many picks differ from what is
 served, and for each grid point sacreBLEU's paired bootstrap p-value of its chrF against what is
@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 
 PROG = "bench/channel.py"
 
@@ -61,7 +61,7 @@ def parse_args(argv: list[str] | None):
     p.add_argument("--channel", required=True, metavar="CKPT", help="the reverse (English->German) checkpoint")
     p.add_argument("--channel-precision", default="fp32", choices=("fp32", "bf16"),
                    help="the reverse model's weights (default: fp32)")
-    p.add_argument("--data", metavar="CORPUS", help="a corpus, as model.evaluate --data reads it")
+    p.add_argument("--data", metavar="CORPUS", help="a corpus, as commands.evaluate --data reads it")
     p.add_argument("--src", metavar="FILE", help="German sources, one per line")
     p.add_argument("--ref", metavar="FILE", action="append", default=[], help="English references, line-aligned "
                    "with --src; repeat for several")
@@ -122,7 +122,7 @@ def bootstrap_p(served: list[str], systems: list[list[str]], streams: list[list[
 def _main(argv: list[str] | None) -> int:
     import torch
 
-    from model.evaluate import load_corpus, load_src_ref, score
+    from commands.evaluate import load_corpus, load_src_ref, score
     from model.inference.channel import ChannelOptions, ChannelScorer, rerank
     from pipeline.translation import Options, Pipeline
 

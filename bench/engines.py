@@ -14,7 +14,7 @@ PyTorch model, the CT2 ones are converted from it in memory (model/inference/ct2
    (--sentences sentences, batch size 64) and one sentence at a time (--single sentences):
    sentences/s and, one at a time, the median latency. Engines take turns within each repeat
    (median of --repeats); "same" counts outputs identical to ours. --bleu also scores each
-   engine through the text pipeline (beam 4) on all of --data, as ``model.evaluate`` does.
+   engine through the text pipeline (beam 4) on all of --data, as ``commands.evaluate`` does.
 2. Served (--workers gunicorn workers started by the Procfile's command, ENGINE=torch and then
    ENGINE=ct2): startup (process start to the first 200 from /health), p50/p99 latency of
    single-sentence POST /translate requests sent one after the other (distinct sentences, so the
@@ -50,7 +50,7 @@ def progress(message: str) -> None:
 
 
 def load_sources(path: str) -> tuple[list[str], list]:
-    from model.evaluate import load_corpus
+    from commands.evaluate import load_corpus
 
     return load_corpus(path)
 
@@ -137,7 +137,7 @@ def bench_model(engines: dict, batched: list[str], single: list[str], repeats: i
 
 
 def bench_bleu(engines: dict, sources: list[str], streams: list) -> dict:
-    from model.evaluate import score, translate_all
+    from commands.evaluate import score, translate_all
     from model.search.options import SERVED
 
     args = SimpleNamespace(raw=False, search=SERVED)  # through the text pipeline, as served
@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     import ctranslate2
     import torch
 
-    from model.cli import set_threads
+    from commands.cli import set_threads
 
     threads = set_threads(args.threads)
     sources, streams = load_sources(args.data)

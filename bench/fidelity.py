@@ -49,7 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 from model.search.options import DEFAULT, SERVED  # noqa: E402
 
 CASES = Path(__file__).with_name("fidelity_sentences.tsv")

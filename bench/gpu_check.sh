@@ -10,8 +10,8 @@
 #   torchrun   train.py under torchrun with one process on DEVICE
 #   train1     MINUTES (default 1.5) of the PRESET (default small) on the Tatoeba corpus, from scratch;
 #   train2     the same run resumed (--resume) for MINUTES more: 3 minutes in all over two commands
-#   evaluate   model.evaluate of the release model on DEVICE and on the CPU (BLEU, chrF, seconds)
-#   translate  model.translate --device DEVICE with both engines, against the CPU's output
+#   evaluate   commands.evaluate of the release model on DEVICE and on the CPU (BLEU, chrF, seconds)
+#   translate  commands.translate --device DEVICE with both engines, against the CPU's output
 #   serve      the Procfile's server with DEVICE set: /health, /translate, /api/attention, the inspector
 #   tests      the suite's CUDA-marked tests (pytest -m cuda)
 #
@@ -130,7 +130,7 @@ step_evaluate() {
   test_split
   for device in "${devices[@]}"; do
     start=$(now_ms)
-    "$PYTHON" -m model.evaluate --checkpoint "$CHECKPOINT" --data "$WORK/test.tsv" --device "$device" --beam 4 \
+    "$PYTHON" -m commands.evaluate --checkpoint "$CHECKPOINT" --data "$WORK/test.tsv" --device "$device" --beam 4 \
       --json > "$WORK/evaluate.$device.json" 2>> "$log"
     status=$?
     step_result "evaluate-$device" $status "$(cut -c1-60 "$WORK/evaluate.$device.json"), $(wc -l < "$WORK/test.tsv") \
@@ -142,12 +142,12 @@ step_translate() {
   local log=$OUT/translate.log engine same
   install_wheels whl-ct2
   [ -f "$WORK/test.de" ] || test_split
-  "$PYTHON" -m model.translate --checkpoint "$CHECKPOINT" --device cpu --engine torch < "$WORK/test.de" \
+  "$PYTHON" -m commands.translate --checkpoint "$CHECKPOINT" --device cpu --engine torch < "$WORK/test.de" \
     > "$WORK/cpu.en" 2>> "$log"
   for engine in torch ct2; do
     local start status
     start=$(now_ms)
-    "$PYTHON" -m model.translate --checkpoint "$CHECKPOINT" --device "$DEVICE" --engine "$engine" \
+    "$PYTHON" -m commands.translate --checkpoint "$CHECKPOINT" --device "$DEVICE" --engine "$engine" \
       < "$WORK/test.de" > "$WORK/$DEVICE.$engine.en" 2>> "$log"
     status=$?
     same=$(paste -d '\t' "$WORK/cpu.en" "$WORK/$DEVICE.$engine.en" | awk -F'\t' '$1 == $2' | wc -l)

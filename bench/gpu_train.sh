@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# One training chunk on a lent GPU (the device tool), on a mixture written by model.mixture.
+# One training chunk on a lent GPU (the device tool), on a mixture written by commands.mixture.
 #
-#   python -m model.mixture --data ... --out .gpu/mix --license ... --data-attribution ...  # here, ~13 MiB
+#   python -m commands.mixture --data ... --out .gpu/mix --license ... --data-attribution ...  # here, ~13 MiB
 #   bash bench/gpu_check.sh prepare                      # here: .gpu/whl-train (train.py's imports beyond the image)
 #   bash bench/gpu_train.sh NAME [train.py args]         # there: run(command=..., carry=[".gpu/mix", ".gpu/whl-train"])
 #   DEVICE=cpu bash bench/gpu_train.sh NAME ...          # a dry run on the CPU (tests/test_gpu_train.py)
@@ -15,7 +15,7 @@
 #   NAME.pt.00, NAME.pt.01, ...  the averaged weights, fp16, without lexicon, in 15 MiB pieces (the
 #                                device tool returns at most 8 files of 16 MiB, 64 MiB in all)
 #   NAME.logs.tar.gz             train.py's log, metrics.jsonl, what was averaged, the SHA-256
-# Back here: cat NAME.pt.?? > NAME.pt; python -m model.lexicon NAME.pt --data (the mixture's files).
+# Back here: cat NAME.pt.?? > NAME.pt; python -m commands.lexicon NAME.pt --data (the mixture's files).
 # Two runs share one GPU when started side by side (NAME differs):
 #   bash bench/gpu_train.sh A ... & bash bench/gpu_train.sh B --init checkpoints/de-en.pt ... & wait
 set -uo pipefail
@@ -29,7 +29,7 @@ MIX=${MIX:-.gpu/mix}; OUT=${OUT:-out/gpu_train}; WORK=${WORK:-/tmp/gpu_train}
 DEADLINE=${DEADLINE:-540}; GRACE=${GRACE:-30}; SAVE_EVERY=${SAVE_EVERY:-250}; AVERAGE=${AVERAGE:-0.7}
 RUN=$WORK/$NAME
 LOGS=$RUN/logs
-[ -f "$MIX/train-args.txt" ] || { echo "gpu_train: no $MIX/train-args.txt: write the mixture with python -m model.mixture --out $MIX" >&2; exit 2; }
+[ -f "$MIX/train-args.txt" ] || { echo "gpu_train: no $MIX/train-args.txt: write the mixture with python -m commands.mixture --out $MIX" >&2; exit 2; }
 rm -rf "$RUN"; mkdir -p "$LOGS" "$OUT"
 export PYTHONUNBUFFERED=1
 elapsed() { echo $(( $(date +%s) - START )); }
@@ -72,7 +72,7 @@ EOF
 status=1
 if [ -n "$SNAPSHOTS" ]; then
   mapfile -t SNAPSHOTS <<< "$SNAPSHOTS"
-  "$PYTHON" -m model.average "${SNAPSHOTS[@]}" --half --out "$RUN/$NAME.pt" >> "$LOGS/times.txt" 2>&1 &&
+  "$PYTHON" -m commands.average "${SNAPSHOTS[@]}" --half --out "$RUN/$NAME.pt" >> "$LOGS/times.txt" 2>&1 &&
   split -b 15M -d "$RUN/$NAME.pt" "$OUT/$NAME.pt." &&
   (cd "$RUN" && sha256sum "$NAME.pt") >> "$LOGS/times.txt"
   status=$?

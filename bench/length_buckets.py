@@ -3,10 +3,10 @@
     python bench/length_buckets.py --data runs/v4a/dev.chat.tsv --hyp v3.8=v38.hyp --hyp v4a=v4a.hyp
     python bench/length_buckets.py --src newstest2019.de --ref newstest2019.en --hyp ... [--edges 15,30,60]
 
-The sources and references are read as ``python -m model.evaluate`` reads them (``--data``: each
+The sources and references are read as ``python -m commands.evaluate`` reads them (``--data``: each
 distinct German sentence once, with all its references, in first-seen order; ``--src/--ref``:
 line by line), and each ``--hyp NAME=FILE`` holds one hypothesis per source in that order (what
-``model.evaluate --output`` writes). Sources are put into buckets by their length in the pieces of
+``commands.evaluate --output`` writes). Sources are put into buckets by their length in the pieces of
 ``--checkpoint``'s vocabulary (default: the release model's); the table gives, per bucket, the
 number of sources and each hypothesis file's chrF and BLEU (sacreBLEU, all references).
 """
@@ -18,13 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 
 
 def parse_args(argv: list[str] | None):
     p = cli.make_parser("bench/length_buckets.py", __doc__)
     p.add_argument("--checkpoint", default=str(cli.DEFAULT_CHECKPOINT), help="whose vocabulary counts the pieces")
-    p.add_argument("--data", help="a corpus, as model.evaluate --data reads it")
+    p.add_argument("--data", help="a corpus, as commands.evaluate --data reads it")
     p.add_argument("--src", help="German sources, one per line")
     p.add_argument("--ref", action="append", default=[], help="English references, line-aligned with --src")
     p.add_argument("--hyp", action="append", required=True, metavar="NAME=FILE", help="hypotheses, one per source")
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     from sacrebleu.metrics import BLEU, CHRF
 
     from model.data import read_lines
-    from model.evaluate import load_corpus, load_src_ref
+    from commands.evaluate import load_corpus, load_src_ref
     from model.network.checkpoint import build_from_checkpoint, read_checkpoint
 
     args = parse_args(argv)

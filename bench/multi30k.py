@@ -10,7 +10,7 @@
    after ``--`` are passed on and override them), for --max-minutes of wall time. With --resume an
    interrupted run continues; --skip-train scores an existing run directory.
 2. Model selection on val only: ``best.pt`` (best greedy dev BLEU during training) against the
-   average of the last saved checkpoints (``model.average``); the one with the higher val BLEU
+   average of the last saved checkpoints (``commands.average``); the one with the higher val BLEU
    (beam 4) is scored on test.
 3. test_2016_flickr, greedy and beam 4, two metrics per decoding:
    * cased BLEU: sacreBLEU defaults (13a tokenization, mixed case), the number to quote;
@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 from model.search.options import DEFAULT  # noqa: E402
 
 # Small corpus (29k pairs): more dropout than on Tatoeba, a short warmup, an eval per ~epoch.

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 from model.search.options import SERVED  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "names.tsv"
@@ -59,7 +59,7 @@ def _main(argv: list[str] | None) -> int:
     cases = read_cases(args.data)
     translator = cli.load_translator(args)
     if translator.lexicon is None:
-        raise ValueError(f"{translator.checkpoint} has no lexicon: add one with python -m model.lexicon")
+        raise ValueError(f"{translator.checkpoint} has no lexicon: add one with python -m commands.lexicon")
     texts = [german for german, _ in cases]
     without = Pipeline(translator, Options(search=args.search, without_rules=("letters", "names"))).translate(texts)
     with_names = Pipeline(translator, Options(search=args.search), cli.load_places(args)).translate(texts)

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 from model.network.batch import Batch  # noqa: E402
 from model.data import (  # noqa: E402
     clean_pairs, group_references, grouped_split, normalize, read_pairs, reference_streams,

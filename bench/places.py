@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 from model.search.options import SERVED  # noqa: E402
 
 
@@ -42,7 +42,7 @@ def with_place(sources: list[str], places: dict[str, str]) -> list[int]:
 
 
 def _main(argv: list[str] | None) -> int:
-    from model.evaluate import load_corpus, score
+    from commands.evaluate import load_corpus, score
     from pipeline.translation import Options, Pipeline
 
     args = parse_args(argv)

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Behaviour unchanged? `python -m model.translate` of two checkouts on the same German lines, on
-# both engines, compared byte for byte (a refactoring must give identical files).
+# Behaviour unchanged? `python -m commands.translate` of two checkouts on the same German lines, on
+# both engines, compared byte for byte (a refactoring must give identical files). A checkout from
+# before the commands had a package of their own runs `python -m model.translate`, the same command.
 #
 #   bench/same_outputs.sh BEFORE_CHECKOUT AFTER_CHECKOUT TSV [BEAM]
 #
 # TSV is a corpus in the Tatoeba layout (English<TAB>German), e.g. a run's test.tsv. Both checkouts
-# translate with this script's Python (their own model/ and pipeline/ packages are imported: each
-# runs from its own directory) and the release model of AFTER_CHECKOUT. Prints one line per
-# engine ("identical" or the number of lines that differ) and exits 1 if any differ.
+# translate with this script's Python (their own commands/, model/ and pipeline/ packages are
+# imported: each runs from its own directory) and the release model of AFTER_CHECKOUT. Prints one
+# line per engine ("identical" or the number of lines that differ) and exits 1 if any differ.
 set -euo pipefail
 before=$(cd "$1" && pwd); after=$(cd "$2" && pwd); tsv=$3; beam=${4:-4}
 python=${PYTHON:-python}
@@ -17,7 +18,8 @@ status=0
 for engine in torch ct2; do
   for side in before after; do
     dir=$before; [ "$side" = after ] && dir=$after
-    (cd "$dir" && "$python" -m model.translate --checkpoint "$after/checkpoints/de-en.pt" --engine "$engine" \
+    command=commands.translate; [ -f "$dir/commands/translate.py" ] || command=model.translate
+    (cd "$dir" && "$python" -m "$command" --checkpoint "$after/checkpoints/de-en.pt" --engine "$engine" \
        --beam "$beam" < "$work/de.txt" > "$work/$side.$engine.txt")
   done
   lines=$(wc -l < "$work/de.txt")

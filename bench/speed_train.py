@@ -27,7 +27,8 @@ from model.network.batch import Batch  # noqa: E402
 from model.network.config import ModelConfig  # noqa: E402
 from model.network.layers import SinusoidalPositions  # noqa: E402
 from model.network.tokenizer import PAD_ID  # noqa: E402
-from model.training import label_smoothed_loss, make_optimizer  # noqa: E402
+from model.training.loss import label_smoothed_loss  # noqa: E402
+from model.training.optimizer import make_optimizer  # noqa: E402
 from model.network.transformer import Transformer  # noqa: E402
 
 # ------------------------------------------------------------------------------------ synthetic data

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 from model.search.options import SERVED  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "tags.tsv"

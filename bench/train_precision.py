@@ -3,7 +3,7 @@
     python bench/train_precision.py [--preset small] [--d-model 384 --heads 6 --ffn 1536 --vocab-size 12000]
                                     [--max-tokens 8192] [--steps 4] [--repeats 3] [--threads N] [--json]
 
-Full optimizer steps as train.py takes them (forward under ``model.training.autocast``, the
+Full optimizer steps as train.py takes them (forward under ``model.training.precision.autocast``, the
 label-smoothed loss in float32, backward, clip_grad_norm, AdamW), on synthetic batches with
 Tatoeba-like lengths cut by ``TokenBatchSampler`` (``speed_train.training_batches``). One model per
 precision, both from the same initial weights; repeats alternate fp32/bf16 and bf16/fp32, and the
@@ -30,7 +30,7 @@ import torch  # noqa: E402  (after speed_common, which puts the repository root 
 from model.network.config import preset  # noqa: E402
 from model.network.threads import cpu_bf16_support  # noqa: E402
 from model.network.transformer import Transformer  # noqa: E402
-from model.training import autocast  # noqa: E402
+from model.training.precision import autocast  # noqa: E402
 
 PRECISIONS = ("fp32", "bf16")
 

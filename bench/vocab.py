@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from model import cli  # noqa: E402
+from commands import cli  # noqa: E402
 
 WORD = re.compile(r"[^\W\d_]+")
 

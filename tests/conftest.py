@@ -60,11 +60,13 @@ def _file_digest(path: Path) -> str:
 
 
 def training_code_digest() -> str:
-    """SHA-256 over train.py and every source file of model/ and pipeline/ (train.py imports both),
-    with their paths: any edit there, even one that should not change training, trains anew."""
+    """SHA-256 over train.py, the commands' plumbing it parses and reports with (commands/cli.py), and
+    every source file of model/ and pipeline/ (train.py imports both), with their paths: any edit
+    there, even one that should not change training, trains anew."""
     digest = hashlib.sha256()
-    files = [ROOT / "train.py", *(path for folder in ("model", "pipeline") for path in (ROOT / folder).rglob("*")
-                                  if path.is_file() and "__pycache__" not in path.parts)]
+    files = [ROOT / "train.py", ROOT / "commands" / "cli.py",
+             *(path for folder in ("model", "pipeline") for path in (ROOT / folder).rglob("*")
+               if path.is_file() and "__pycache__" not in path.parts)]
     for path in sorted(files):
         digest.update(f"{path.relative_to(ROOT)}\0{_file_digest(path)}\n".encode())
     return digest.hexdigest()
@@ -89,7 +91,7 @@ def trained_run(name: str, args: list[str], tmp_path_factory) -> Path:
     workers: one trains while the others wait on a lock file, and a run enters the cache by an
     atomic rename of its finished directory, so a killed session leaves no partial entry."""
     import train
-    from model import cli
+    from commands import cli
 
     cli.set_threads()  # as train.main does first, so that the key and this process see its threads
     entry = RUN_CACHE / f"{name}-{run_key(args)[:24]}"
@@ -199,7 +201,7 @@ def span_translator(span_checkpoint):
 def release_checkpoint() -> Path:
     """checkpoints/de-en.pt, the shipped model. Every fixture that loads it takes this one, so that
     its tests are marked slow (SLOW_FIXTURES)."""
-    from model.cli import DEFAULT_CHECKPOINT
+    from commands.cli import DEFAULT_CHECKPOINT
 
     return DEFAULT_CHECKPOINT
 

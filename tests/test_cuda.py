@@ -34,7 +34,7 @@ def test_batches_reach_the_gpu_as_built(pairs40):
 
 
 def test_rng_state_of_a_gpu_run_is_its_own_devices():
-    from model.training import rng_state, set_rng_state
+    from model.training.rng import rng_state, set_rng_state
 
     device = torch.device("cuda", 0)
     state = rng_state(device)

@@ -1,5 +1,5 @@
 """bench/gpu_train.sh dry-run on the CPU (DEVICE=cpu, the tiny preset): a training chunk on a mixture
-written by model.mixture returns averaged weights in pieces the device tool can bring back, also
+written by commands.mixture returns averaged weights in pieces the device tool can bring back, also
 when its watchdog has to stop train.py."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import tarfile
 import pytest
 import torch
 
-from model import mixture
+from commands import mixture
 from model.network.checkpoint import read_checkpoint
 from tests.conftest import PAIRS40, ROOT
 
@@ -79,7 +79,7 @@ def test_the_watchdog_stops_train_py_and_the_snapshots_are_still_returned(mix, t
 @pytest.mark.parametrize("name, env, message", [
     ("a/b", {}, "gpu_train: NAME must be letters, digits, _ and -, got 'a/b'"),
     ("ok", {"MIX": "/nonexistent"}, "gpu_train: no /nonexistent/train-args.txt: write the mixture with "
-                                    "python -m model.mixture --out /nonexistent"),
+                                    "python -m commands.mixture --out /nonexistent"),
 ])
 def test_bad_names_and_missing_mixtures_are_one_line_errors(mix, tmp_path, name, env, message):
     proc = chunk(mix, tmp_path, name, TINY, **env)

@@ -18,7 +18,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 
-from model.cli import DEFAULT_CHECKPOINT
+from commands.cli import DEFAULT_CHECKPOINT
 from model.data import CorpusSpec
 from model.data.ding import DEBIAN_PATH, place_names
 from model.network.checkpoint import read_checkpoint
@@ -78,14 +78,14 @@ def test_file_is_small_and_fp16(release):
 
 def test_loads_as_fp32_medium_preset_with_a_deeper_encoder(translator):
     assert translator.model.embed.weight.dtype == torch.float32
-    # python -m model.deepen (v3.7); the dropout is F3's, whose metadata the average kept (inference uses none)
+    # python -m commands.deepen (v3.7); the dropout is F3's, whose metadata the average kept (inference uses none)
     assert translator.config == preset("medium").replace(encoder_layers=10, dropout=0.15)
     assert translator.num_parameters() == translator.meta["parameters"]
 
 
 def test_provenance_and_licence_in_metadata(release):
     meta = release["meta"]
-    # trained on a GPU from the mixture's files (model.mixture); sources names what they were written from
+    # trained on a GPU from the mixture's files (commands.mixture); sources names what they were written from
     sources = meta["data"]["sources"]
     assert [s["sha256"] for s in sources] == [TATOEBA_SHA256, DING_SHA256, DING_SHA256, CATALOGS_SHA256,
                                               LIBREOFFICE_UI_SHA256, MOZILLA_SHA256, LIBREOFFICE_HELP_SHA256]

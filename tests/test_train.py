@@ -256,7 +256,7 @@ def test_data_sources_must_be_a_list_of_corpus_records(tmp_path):
     sources.write_text('{"corpus": "deu-eng.zip", "sha256": "5a01"}', encoding="utf-8")
     proc = run_train(["--data", str(PAIRS40), "--data-sources", str(sources), "--out", str(tmp_path / "x")])
     assert proc.returncode == 2 and proc.stderr == (
-        f"train.py: error: --data-sources {str(sources)!r} is not a sources.json of model.mixture "
+        f"train.py: error: --data-sources {str(sources)!r} is not a sources.json of commands.mixture "
         "(a list of records with 'corpus' and 'sha256')\n")
 
 

@@ -162,7 +162,7 @@ def read_pairs(path: PathLike) -> list[Pair]:
 
 
 def corpus_attribution(path: PathLike) -> str | None:
-    """The third column of a TSV corpus when every line carries the same one (``model.sample``
+    """The third column of a TSV corpus when every line carries the same one (``commands.sample``
     writes it); "per pair: see the third column" when lines differ; None without one."""
     kind, files = _resolve(path)
     if kind != "tsv":
@@ -306,7 +306,7 @@ def grouped_split(
 
 def capped_split(pairs: Sequence[Pair], *, dev_size: int, test_size: int, seed: int = 1):
     """``grouped_split`` with dev and test capped at a tenth of the corpus each, so small corpora
-    still train on most pairs: how ``train.py`` (and ``model.sample``, which must agree) split."""
+    still train on most pairs: how ``train.py`` (and ``commands.sample``, which must agree) split."""
     cap = max(1, len(pairs) // 10)
     return grouped_split(pairs, dev_size=min(dev_size, cap), test_size=min(test_size, cap), seed=seed)
 

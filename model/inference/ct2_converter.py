@@ -1,6 +1,6 @@
 """The converter: a checkpoint as a CTranslate2 model (the CT2 engine's format, see
 ``model.inference.ct2_engine``), in memory (``model_files``) or as a directory (``export``; the
-command is ``python -m model.export_ct2``).
+command is ``python -m commands.export_ct2``).
 
 ``export`` writes OUT_DIR with CTranslate2's files: model.bin (weights), config.json and
 shared_vocabulary.json (our SentencePiece pieces in id order, so piece ids are the same in both

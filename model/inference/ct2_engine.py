@@ -6,7 +6,7 @@ views and everything else that needs attention weights stay with the PyTorch mod
 inside (``self.torch``): ``align`` and the second half of ``translate_aligned`` run there, and any
 attribute this class does not define is the PyTorch translator's.
 
-Decoding is mapped onto CTranslate2 so that float32 outputs are ours (tests/model/test_engine_ct2.py):
+Decoding is mapped onto CTranslate2 so that float32 outputs are ours (tests/model/inference/test_engine_ct2.py):
 
 - Length limit: ours is per sentence, ``max_len_a * (pieces + 1) + max_len_b`` tokens with EOS
   (``decoding.max_lengths``), CT2's ``max_decoding_length`` is per call and counts pieces without

@@ -1,5 +1,5 @@
 """Checkpoint averaging (Vaswani et al. 2017): the mean of the weights of several checkpoints of
-one run; the command is ``python -m model.average``, whose docstring says how it is used."""
+one run; the command is ``python -m commands.average``, whose docstring says how it is used."""
 
 from __future__ import annotations
 

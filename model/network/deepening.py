@@ -7,7 +7,7 @@ final LayerNorm) gives a deeper model that translates exactly as the trained one
 training goes on (``train.py --init``) with the extra capacity where decoding does not pay for it:
 the encoder runs once per sentence, the decoder once per output token (Kasai et al. 2021, "Deep
 Encoder, Shallow Decoder"; the identity start as in Bapna et al. 2018 and progressive stacking,
-Gong et al. 2019). The command is ``python -m model.deepen``.
+Gong et al. 2019). The command is ``python -m commands.deepen``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ Two are named:
   engine call without options does, and what training's dev BLEU decodes with.
 - ``SERVED``: how a translation is served by the app and the commands, through the text pipeline
   (``pipeline.Options.search``): beam search, with n-gram blocking as a loop guard. The commands'
-  ``--beam``, ``--length-penalty`` and ``--batch-size`` default to its values (``model.cli``), and
+  ``--beam``, ``--length-penalty`` and ``--batch-size`` default to its values (``commands.cli``), and
   so does the app's ``BEAM_SIZE``; without the pipeline (``--raw``, the attention view) the model
   searches with that beam but no blocking, as ``DEFAULT``.
 """

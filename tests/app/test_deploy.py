@@ -202,12 +202,13 @@ def test_dockerfile_content():
     assert re.search(r"^USER (?!root|0\b)\S+", text, re.M)
     assert re.search(r"^HEALTHCHECK .*\n?.*/health", text, re.M)
     assert "COPY checkpoints/de-en.pt" in text
-    # every package the app imports at run time is in the image (pipeline/ was once missing)
+    # every package of the project is in the image: the app's (pipeline/ was once missing) and the
+    # commands an operator runs in the container (commands.keys)
     import tomllib
 
     include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
     packages = [pattern.removesuffix("*") for pattern in include]
-    assert packages == ["model", "pipeline", "app"]
+    assert packages == ["commands", "model", "pipeline", "app"]
     assert all(f"COPY {package}/ {package}/" in text for package in packages), packages
     assert 'CMD ["gunicorn", "--config", "gunicorn.conf.py", "app:create_app()"]' in text
 

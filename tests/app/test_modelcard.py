@@ -120,7 +120,7 @@ def test_the_shipped_checkpoints_dev_bleu_is_labelled_from_its_meta(release_chec
     meta = torch.load(release_checkpoint, map_location="cpu", weights_only=True)["meta"]
     facts = dev_bleu_facts(meta)
     assert facts["value"] == meta["dev_bleu"]
-    assert facts["split"] == "the dev split of Tatoeba (deu-eng.zip) (--valid dev.tsv, written by model.mixture)"
+    assert facts["split"] == "the dev split of Tatoeba (deu-eng.zip) (--valid dev.tsv, written by commands.mixture)"
     assert facts["search"] == "greedy search, the bare model (no text pipeline)"
     assert f"up to {meta['train_args']['eval_sentences']:,} of its sources" in facts["sample"]
 
@@ -137,5 +137,5 @@ def test_the_model_page_says_which_bleu_it_shows(client):
                           "pipeline); the best of the run's evaluations during training (step ")
     assert dev.endswith("Not the headline figure: the README and the model card give test BLEU, on the Tatoeba test "
                         "split (held out like the dev split), with beam 4, through the text pipeline (python -m "
-                        "model.evaluate). Model card.")
+                        "commands.evaluate). Model card.")
     assert "<dt>best dev BLEU (greedy, dev split)</dt>" in html

@@ -57,7 +57,7 @@ def post_file(port: int, name: str, data: bytes, **fields: str) -> Answer:
 
 
 def add_key(database, req_limit: int) -> str:
-    done = subprocess.run([sys.executable, "-m", "app.keys", "--db", str(database), "add", "--req-limit",
+    done = subprocess.run([sys.executable, "-m", "commands.keys", "--db", str(database), "add", "--req-limit",
                            str(req_limit)], cwd=ROOT, capture_output=True, text=True, check=True)
     return done.stdout.strip()
 

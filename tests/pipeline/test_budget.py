@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from model.cli import DEFAULT_CHECKPOINT
+from commands.cli import DEFAULT_CHECKPOINT
 from model.inference.translator import Translator
 from pipeline.translation import Options, Pipeline
 from bench.adversarial import LENGTH, families

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bench.stub_engine import CopyEngine
-from model.cli import DEFAULT_CHECKPOINT
+from commands.cli import DEFAULT_CHECKPOINT
 from model.inference.translator import Translator
 from pipeline.rules.measures import with_measures
 from pipeline.rules.verbatim import find_spans

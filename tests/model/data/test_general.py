@@ -9,7 +9,7 @@ import pytest
 
 from model.data import CorpusError, CorpusSpec, read_pairs
 from model.data.general import held_out_bconstrast, read_bconstrast, read_ud_pud, read_xquad, split_sentences
-from model.training import load_corpus
+from model.training.corpus import load_corpus
 
 
 def _turn(i, speaker, source, target):

@@ -13,7 +13,7 @@ import torch
 
 pytest.importorskip("ctranslate2")
 
-from model import translate  # noqa: E402
+from commands import translate  # noqa: E402
 from model.search import decoding  # noqa: E402
 from model.inference.ct2_engine import CT2Translator  # noqa: E402
 from model.network.batch import Batch  # noqa: E402
@@ -271,7 +271,7 @@ def test_translate_command_ct2_n_best_raw(tiny_checkpoint, torch_translator, cap
 def test_translate_command_without_ctranslate2(tiny_checkpoint, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "ctranslate2", None)
     assert run_translate(["--checkpoint", tiny_checkpoint, "--engine", "ct2"], "Gut.\n", capsys, monkeypatch) == (
-        2, "", "python -m model.translate: error: engine 'ct2' needs the ctranslate2 package: pip install ctranslate2\n")
+        2, "", "python -m commands.translate: error: engine 'ct2' needs the ctranslate2 package: pip install ctranslate2\n")
     code, out, err = run_translate(["--checkpoint", tiny_checkpoint, "--engine", "auto"], "Guten Morgen.\n",
                                    capsys, monkeypatch)
     assert (code, out, err) == (0, "Good morning.\n", "")
@@ -280,7 +280,7 @@ def test_translate_command_without_ctranslate2(tiny_checkpoint, capsys, monkeypa
 def test_translate_command_bad_engine(capsys, monkeypatch):
     code, out, err = run_translate(["--engine", "onnx"], "", capsys, monkeypatch)
     assert (code, out) == (2, "")
-    assert err == ("python -m model.translate: error: argument --engine: invalid choice: 'onnx' "
+    assert err == ("python -m commands.translate: error: argument --engine: invalid choice: 'onnx' "
                    "(choose from 'auto', 'ct2', 'torch')\n")
 
 

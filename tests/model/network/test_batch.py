@@ -1,4 +1,5 @@
-"""Tests for model/batch.py: padded tensors, masks, shifted targets and the token batch sampler."""
+"""Tests for model/network/batch.py (padded tensors, masks, shifted targets) and the token batch
+sampler of model/data/sampler.py."""
 
 from __future__ import annotations
 
@@ -32,6 +33,11 @@ def test_pad_rejects_empty_list():
 def test_make_rejects_mismatched_targets():
     with pytest.raises(ValueError, match="^2 sources but 1 targets$"):
         Batch.make([[5], [6]], [[7]])
+
+
+def test_tokens_are_counted_on_the_host():
+    targets = [[5, 6, 7], [8], []]
+    assert Batch.count_tokens(targets) == Batch.make([[4], [4], [4]], targets).n_tokens == 7
 
 
 # --------------------------------------------------------------------------- batching

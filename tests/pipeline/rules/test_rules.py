@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from bench.stub_engine import CopyEngine
-from model.cli import DEFAULT_CHECKPOINT
+from commands.cli import DEFAULT_CHECKPOINT
 from model.inference.translator import Translator
 from model.search.options import SERVED
 from pipeline.rules import NAMES, RULES

@@ -1,6 +1,6 @@
 """Print what a checkpoint is: its metadata and parameter count, as one JSON object.
 
-    python -m model.info [CKPT]                  (or --checkpoint CKPT; default checkpoints/de-en.pt)
+    python -m commands.info [CKPT]               (or --checkpoint CKPT; default checkpoints/de-en.pt)
 
 Output: ONE JSON object on stdout (UTF-8, indent 2, non-ASCII kept), keys in this order:
 
@@ -32,7 +32,7 @@ from typing import Any
 
 from . import cli
 
-PROG = "python -m model.info"
+PROG = "python -m commands.info"
 
 
 def parse_args(argv: Sequence[str] | None):

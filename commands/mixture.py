@@ -1,12 +1,12 @@
 """Write the training mixture that train.py would read as gzipped TSV files, for another machine.
 
-    python -m model.mixture --data [KIND:]PATH[@WEIGHT] [--data ...] --out DIR
+    python -m commands.mixture --data [KIND:]PATH[@WEIGHT] [--data ...] --out DIR
         [--data-attribution TEXT ...] [--license LICENSE] [--dev-size 2000] [--test-size 2000]
         [--domain-split-size 1000] [--seed 1]
 
 A lent GPU has none of the Debian packages that the readers take their text from, and the device
 tool carries at most 64 MiB. This command reads, cleans and splits the corpora exactly as train.py
-does (``model.training.load_corpus``: the same --data, sizes and seed give the same held-out
+does (``model.training.corpus.load_corpus``: the same --data, sizes and seed give the same held-out
 splits) and writes, under DIR:
 
 * ``NN-KIND-NAME.tsv.gz``: the training pairs of each corpus (English<TAB>German, as train.py's
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from . import cli
 
-PROG = "python -m model.mixture"
+PROG = "python -m commands.mixture"
 
 
 def parse_args(argv: Sequence[str] | None) -> Namespace:
@@ -68,7 +68,7 @@ def write_mixture(args: Namespace) -> list[dict]:
     """Write DIR's files (module docstring); return sources.json's records."""
     from model.data import CorpusSpec
     from model.network.checkpoint import atomic_open
-    from model.training import load_corpus, write_tsv
+    from model.training.corpus import load_corpus, write_tsv
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

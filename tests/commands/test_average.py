@@ -1,11 +1,11 @@
-"""model.average: checkpoint averaging, fp16 export, and its errors."""
+"""commands.average: checkpoint averaging, fp16 export, and its errors."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from model import average
+from commands import average
 from model.network.checkpoint import load_checkpoint, read_checkpoint, save_checkpoint
 from model.network.config import ModelConfig
 from model.network.tokenizer import Tokenizer
@@ -75,7 +75,7 @@ def test_metadata_from_another_input_and_repeated_inputs_weigh_more(tmp_path, to
         torch.testing.assert_close(value, expected, rtol=1e-6, atol=1e-7)
     code, _, err = run([start, tuned, "--metadata-from", tmp_path / "other.pt", "--out", out], capsys)
     assert code == 2
-    assert err == f"python -m model.average: error: --metadata-from '{tmp_path / 'other.pt'}' is not one of the checkpoints averaged\n"
+    assert err == f"python -m commands.average: error: --metadata-from '{tmp_path / 'other.pt'}' is not one of the checkpoints averaged\n"
 
 
 def test_one_input_half_is_an_fp16_export(tmp_path, tokenizer, capsys):
@@ -125,10 +125,10 @@ def test_network_is_the_config_without_training_knobs():
 
 
 @pytest.mark.parametrize("case, message", [
-    ("other_config", "python -m model.average: error: '{b}' is not from the same run as '{a}': "
+    ("other_config", "python -m commands.average: error: '{b}' is not from the same run as '{a}': "
                      "its config or tokenizer differs\n"),
-    ("missing", "python -m model.average: error: checkpoint not found: '{missing}'\n"),
-    ("no_dir", "python -m model.average: error: No such directory for --out: '{no_dir}'\n"),
+    ("missing", "python -m commands.average: error: checkpoint not found: '{missing}'\n"),
+    ("no_dir", "python -m commands.average: error: No such directory for --out: '{no_dir}'\n"),
     ("no_inputs", None),
 ])
 def test_errors_are_one_line(tmp_path, tokenizer, capsys, case, message):
@@ -140,7 +140,7 @@ def test_errors_are_one_line(tmp_path, tokenizer, capsys, case, message):
     code, stdout, err = run(argv, capsys)
     assert (code, stdout) == (2, "")
     if message is None:
-        assert err.splitlines()[-1] == ("python -m model.average: error: the following arguments are required: CKPT")
+        assert err.splitlines()[-1] == ("python -m commands.average: error: the following arguments are required: CKPT")
     else:
         assert err == message.format(a=a, b=b, missing=missing, no_dir=no_dir)
     assert not (tmp_path / "o.pt").exists()

@@ -1,13 +1,13 @@
 """Average the weights of several checkpoints of one run into a release file.
 
-    python -m model.average CKPT [CKPT ...] --out FILE [--half]
+    python -m commands.average CKPT [CKPT ...] --out FILE [--half]
 
 Averaging the last few checkpoints of a run (Vaswani et al. 2017, section 6.1: "the last 5
 checkpoints, written at 10-minute intervals") smooths the noise of the final updates and is
 usually worth a fraction of a BLEU point for free. train.py keeps such checkpoints with
 ``--keep-checkpoints N`` (DIR/step-NNNNNNN.pt), so the usual call is
 
-    python -m model.average runs/NAME/step-*.pt --out runs/NAME/avg.pt
+    python -m commands.average runs/NAME/step-*.pt --out runs/NAME/avg.pt
 
 Every input must come from the same run: the same config and the same tokenizer (otherwise the
 averaged tensors would mean nothing), else exit 2 with a one-line error. Training knobs (dropout,
@@ -20,7 +20,7 @@ steps (its training curves, data hashes, ...; ``--metadata-from`` names another 
 ``averaged_from``: the file names and steps that went in.
 
 The same command interpolates a fine-tuned model with the model it started from (``train.py
---init``; Wortsman et al. 2022, "WiSE-FT"): ``python -m model.average checkpoints/de-en.pt
+--init``; Wortsman et al. 2022, "WiSE-FT"): ``python -m commands.average checkpoints/de-en.pt
 runs/ft/avg.pt runs/ft/avg.pt --metadata-from runs/ft/avg.pt --out runs/ft/wise.pt`` weighs the
 fine-tuned weights 2/3 (an input given twice counts twice); the config and tokenizer are shared, as
 fine-tuning keeps them. With one input it is a plain copy without the train_state. ``--half`` stores the
@@ -38,7 +38,7 @@ from model.network.averaging import average_checkpoints
 
 from . import cli
 
-PROG = "python -m model.average"
+PROG = "python -m commands.average"
 
 
 def parse_args(argv: Sequence[str] | None):

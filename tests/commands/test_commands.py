@@ -1,4 +1,4 @@
-"""Tests for the command-line tools: model.translate, model.info, model.evaluate (and model.cli).
+"""Tests for the command-line tools: commands.translate, commands.info, commands.evaluate (and commands.cli).
 
 A few tests run the commands as real subprocesses (each pays ~2 s of torch import); the rest,
 including the bad-input matrix, call ``main(argv)`` in-process and read stdout/stderr via capsys.
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from model import cli, evaluate, info, translate
+from commands import cli, evaluate, info, translate
 from model.data import ding as ding_module
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ class Sneaky(collections.OrderedDict):
 
 
 def run_cmd(module: str, args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", f"model.{module}", *map(str, args)], input=stdin,
+    return subprocess.run([sys.executable, "-m", f"commands.{module}", *map(str, args)], input=stdin,
                           capture_output=True, cwd=ROOT, timeout=120)
 
 
@@ -112,7 +112,7 @@ def test_bad_torch_precision(tiny_checkpoint, capsys, monkeypatch):
     code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, "--torch-precision", "fp16"],
                                    capsys, monkeypatch)
     assert (code, out) == (2, "")
-    assert err.splitlines()[-1] == ("python -m model.translate: error: argument --torch-precision: invalid choice: "
+    assert err.splitlines()[-1] == ("python -m commands.translate: error: argument --torch-precision: invalid choice: "
                                     "'fp16' (choose from 'auto', 'fp32', 'bf16')")
 
 
@@ -245,7 +245,7 @@ def test_evaluate_scores_a_reverse_model_on_the_swapped_corpus(reverse_checkpoin
     code, out, err = run_inprocess("evaluate", ["--checkpoint", reverse_checkpoint, "--data", corpus_path],
                                    capsys, monkeypatch)
     assert (code, out) == (2, "")
-    assert err == (f"python -m model.evaluate: error: {str(reverse_checkpoint)!r} translates en-de: score it with "
+    assert err == (f"python -m commands.evaluate: error: {str(reverse_checkpoint)!r} translates en-de: score it with "
                    "--raw (the text pipeline reads German)\n")
 
 
@@ -325,7 +325,7 @@ def test_errors_are_one_line(case, tiny_checkpoint, bad, texts, capsys, monkeypa
     paths = {"ckpt": tiny_checkpoint, "bad": bad, "texts": texts}
     code, out, err = run_inprocess(command, [fill(a, **paths) for a in argv], capsys, monkeypatch, b"Hallo!\n")
     assert (code, out) == (2, "")
-    assert err == f"python -m model.{command}: error: {fill(message, **paths)}\n"
+    assert err == f"python -m commands.{command}: error: {fill(message, **paths)}\n"
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without a GPU")
@@ -336,7 +336,7 @@ def test_device_cuda_without_gpu(command, tiny_checkpoint, texts, capsys, monkey
         argv += [fill(a, texts=texts) for a in SRC_REF]
     code, out, err = run_inprocess(command, argv, capsys, monkeypatch)
     assert (code, out) == (2, "")
-    assert err == f"python -m model.{command}: error: device 'cuda' was asked for, but no CUDA GPU is available\n"
+    assert err == f"python -m commands.{command}: error: device 'cuda' was asked for, but no CUDA GPU is available\n"
 
 
 def test_default_checkpoint_missing(tmp_path, capsys, monkeypatch):
@@ -344,25 +344,25 @@ def test_default_checkpoint_missing(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(cli, "DEFAULT_CHECKPOINT", missing)
     code, out, err = run_inprocess("info", [], capsys, monkeypatch)
     assert code == 2
-    assert err == f"python -m model.info: error: checkpoint not found: {str(missing)!r}\n"
+    assert err == f"python -m commands.info: error: checkpoint not found: {str(missing)!r}\n"
 
 
 def test_invalid_utf8_on_stdin(tiny_checkpoint, capsys, monkeypatch):
     code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint], capsys, monkeypatch,
                                    b"Guten Morgen.\nkaputt \xff\n")
     assert (code, out) == (2, "")
-    assert err == "python -m model.translate: error: stdin line 2 is not valid UTF-8\n"
+    assert err == "python -m commands.translate: error: stdin line 2 is not valid UTF-8\n"
 
 
 def test_errors_in_real_processes(bad, tiny_checkpoint):
     """The same one-liners from real processes: no traceback, exit 2 (argument errors skip torch)."""
     proc = run_cmd("evaluate", ["--checkpoint", bad / "truncated.pt", "--data", ROOT / "tests/data/pairs40.tsv"])
     assert proc.returncode == 2
-    assert proc.stderr.decode() == (f"python -m model.evaluate: error: cannot load checkpoint "
+    assert proc.stderr.decode() == (f"python -m commands.evaluate: error: cannot load checkpoint "
                                     f"'{bad / 'truncated.pt'}': the file is truncated or corrupted\n")
     proc = run_cmd("translate", ["--checkpoint", tiny_checkpoint, "--n-best", "2", "--beam", "1"])
     assert proc.returncode == 2
-    assert proc.stderr.decode() == "python -m model.translate: error: --n-best 2 needs --beam >= 2, got --beam 1\n"
+    assert proc.stderr.decode() == "python -m commands.translate: error: --n-best 2 needs --beam >= 2, got --beam 1\n"
 
 
 def test_interrupt_and_closed_stdout(tiny_checkpoint, capsys, monkeypatch):
@@ -373,7 +373,7 @@ def test_interrupt_and_closed_stdout(tiny_checkpoint, capsys, monkeypatch):
         m.setattr("model.inference.translator.Translator.translate", interrupted)
         code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, "--engine", "torch"], capsys,
                                        monkeypatch, b"Hallo!\n")
-    assert (code, err) == (130, "python -m model.translate: error: interrupted\n")
+    assert (code, err) == (130, "python -m commands.translate: error: interrupted\n")
 
     class ClosedPipe(io.StringIO):
         def write(self, text):

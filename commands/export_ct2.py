@@ -1,6 +1,6 @@
 """Export a checkpoint to a CTranslate2 model directory (the CT2 engine's format).
 
-    python -m model.export_ct2 CKPT OUT_DIR [--quantization int8|float32] [--force]
+    python -m commands.export_ct2 CKPT OUT_DIR [--quantization int8|float32] [--force]
 
 A thin command over ``model.inference.ct2_converter`` (whose docstring says how our model maps
 onto CTranslate2's): OUT_DIR is written atomically, and an existing one is replaced only with
@@ -19,7 +19,7 @@ from model.inference.ct2_converter import MODEL_FILES, QUANTIZATIONS, export, re
 
 from . import cli
 
-PROG = "python -m model.export_ct2"
+PROG = "python -m commands.export_ct2"
 
 
 def parse_args(argv: Sequence[str] | None):

@@ -1,21 +1,18 @@
-"""python -m app.keys (app/keys.py): the API key database's command, on real SQLite files."""
+"""python -m commands.keys (commands/keys.py): the API key database's command, on real SQLite files."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
-from app import apikeys, keys
+from app import apikeys
 from app.apikeys import KeyDatabase, stored_form
+from commands import keys
 
-ROOT = Path(__file__).resolve().parents[2]
-PROG = "python -m app.keys"
+PROG = "python -m commands.keys"
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -88,7 +85,7 @@ NOT_A_LIMIT = "add: error: argument --req-limit: must be an integer from 0 to 10
     (["drop"], ": error: argument {add,list,remove}: invalid choice: 'drop' (choose from 'add', 'list', 'remove')"),
 ])
 def test_bad_input_is_one_line_and_exit_2(db, capsys, argv, message):
-    """``message`` follows "python -m app.keys" (and a space before a subcommand's name); DB is --db's path."""
+    """``message`` follows "python -m commands.keys" (and a space before a subcommand's name); DB is --db's path."""
     status, out, err = run(capsys, "--db", db, *argv)
     prefix = PROG if message.startswith(":") else PROG + " "
     assert (status, out, err) == (2, "", prefix + message.replace("DB", repr(db)) + "\n")
@@ -138,32 +135,3 @@ def test_a_locked_database_is_one_line_and_changes_nothing(db, capsys, monkeypat
     finally:
         other.close()
     assert KeyDatabase(db).keys() == [(stored_form(kept), 3)]
-
-
-def test_the_command_as_run_and_the_server_use_the_same_keys(tmp_path, make_app):
-    db = tmp_path / "api_keys.db"
-    done = subprocess.run([sys.executable, "-m", "app.keys", "--db", str(db), "add", "--req-limit", "1"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
-    assert (done.returncode, done.stderr) == (0, "")
-    key = done.stdout.strip()
-    client = make_app(API_KEYS_DB=str(db)).test_client()
-    body = {"q": "Hallo", "source": "de", "target": "en", "api_key": key}
-    assert client.post("/translate", json=body).status_code == 200
-    assert client.post("/translate", json=body).status_code == 429
-
-
-def test_a_database_of_plain_keys_is_converted_to_hashes_when_opened(tmp_path, make_app):
-    """LibreTranslate's api_keys.db, and ours before hashing, hold the keys themselves."""
-    db = tmp_path / "api_keys.db"
-    with sqlite3.connect(db) as conn:
-        conn.execute(apikeys.SCHEMA)
-        conn.executemany("INSERT INTO api_keys (api_key, req_limit) VALUES (?, ?)", [("plain-one", 7), ("plain-two", 0)])
-    conn.close()
-    database = KeyDatabase(db)
-    assert database.keys() == [(stored_form("plain-one"), 7), (stored_form("plain-two"), 0)]
-    assert database.req_limit("plain-one") == 7 and database.req_limit(stored_form("plain-one")) is None
-    assert KeyDatabase(db).keys() == database.keys()   # converted once: opening again changes nothing
-    client = make_app(API_KEYS_DB=str(db)).test_client()
-    body = {"q": "Hallo", "source": "de", "target": "en"}
-    assert client.post("/translate", json={**body, "api_key": "plain-two"}).status_code == 200
-    assert client.post("/translate", json={**body, "api_key": stored_form("plain-two")}).status_code == 403

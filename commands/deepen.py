@@ -1,6 +1,6 @@
 """Add encoder layers to a trained model, new ones starting as the identity, to train on.
 
-    python -m model.deepen CKPT --encoder-layers N --out FILE [--seed 1]
+    python -m commands.deepen CKPT --encoder-layers N --out FILE [--seed 1]
 
 The output translates exactly as CKPT does until it is trained further, which is what it is for:
 ``python train.py --init FILE ...`` (a fresh optimizer and schedule; the architecture flags are
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from . import cli
 
-PROG = "python -m model.deepen"
+PROG = "python -m commands.deepen"
 
 
 def parse_args(argv: Sequence[str] | None):

@@ -1,7 +1,7 @@
 """Translate a test set and score it with sacreBLEU's BLEU and chrF.
 
-    python -m model.evaluate [--checkpoint CKPT] --src FILE --ref FILE [--ref FILE ...] [options]
-    python -m model.evaluate [--checkpoint CKPT] --data CORPUS [options]
+    python -m commands.evaluate [--checkpoint CKPT] --src FILE --ref FILE [--ref FILE ...] [options]
+    python -m commands.evaluate [--checkpoint CKPT] --data CORPUS [options]
 
     options: [--beam N] [--length-penalty A] [--batch-size N] [--raw] [--output FILE] [--json]
              [--device auto|cpu|cuda] [--threads N]
@@ -17,7 +17,7 @@ Inputs:
   normalized, pairs with an empty side dropped, and every distinct German sentence is translated
   once and scored against ALL its English translations (Tatoeba has many per sentence).
 
-Sources are translated as the service and ``model.translate`` do, through the text pipeline
+Sources are translated as the service and ``commands.translate`` do, through the text pipeline
 (protected spans, casing, long-input splitting); --raw scores the bare model instead (searched
 without the pipeline's n-gram blocking).
 A reverse model (train.py --direction en-de) translates English: give it English --src and German
@@ -52,7 +52,7 @@ from . import cli
 if TYPE_CHECKING:
     from model.inference.translator import Translator
 
-PROG = "python -m model.evaluate"
+PROG = "python -m commands.evaluate"
 
 
 def parse_args(argv: Sequence[str] | None):

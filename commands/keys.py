@@ -1,12 +1,12 @@
 """Manage the API key database (the server's ``API_KEYS_DB``), as LibreTranslate's ``ltmanage keys``.
 
-    python -m app.keys [--db PATH] add --req-limit N   a new random key with N requests per minute
-                                                       (0 = no limit); prints the key
-    python -m app.keys [--db PATH] list                every key as stored and its limit:
-                                                       sha256:<hex><TAB>N per line
-    python -m app.keys [--db PATH] remove KEY          delete a key (the key, or its sha256:<hex>)
+    python -m commands.keys [--db PATH] add --req-limit N   a new random key with N requests per minute
+                                                            (0 = no limit); prints the key
+    python -m commands.keys [--db PATH] list                every key as stored and its limit:
+                                                            sha256:<hex><TAB>N per line
+    python -m commands.keys [--db PATH] remove KEY          delete a key (the key, or its sha256:<hex>)
 
-The database keeps each key's SHA-256 only (``apikeys.py``), so ``add`` prints the key the one
+The database keeps each key's SHA-256 only (``app/apikeys.py``), so ``add`` prints the key the one
 time it exists in the clear: hand it over then.
 
 --db defaults to the API_KEYS_DB environment variable. add creates the database where the file
@@ -24,11 +24,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from model import cli
+from app.apikeys import MAX_REQ_LIMIT, KeyDatabase
 
-from .apikeys import MAX_REQ_LIMIT, KeyDatabase
+from . import cli
 
-PROG = "python -m app.keys"
+PROG = "python -m commands.keys"
 
 
 def _req_limit(text: str) -> int:

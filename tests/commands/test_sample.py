@@ -1,4 +1,4 @@
-"""model.sample: the attributed sample of training pairs behind Random, and the shipped file."""
+"""commands.sample: the attributed sample of training pairs behind Random, and the shipped file."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from model import sample
+from commands import sample
 from model.data import capped_split, clean_pairs, corpus_attribution, read_pairs, read_references
 from tests.conftest import PAIRS40, ROOT
 
@@ -16,7 +16,7 @@ SHIPPED = ROOT / "checkpoints" / "random-sample.tsv"
 
 
 def run_sample(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "model.sample", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "commands.sample", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=60)
 
 
@@ -53,10 +53,10 @@ def test_sample_respects_max_pairs_and_min_words(tmp_path: Path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
-    (["--max-pairs", "0"], "python -m model.sample: error: --max-pairs must be >= 1, got 0"),
-    (["--attribution", "a\tb"], "python -m model.sample: error: --attribution must be one non-empty line without "
+    (["--max-pairs", "0"], "python -m commands.sample: error: --max-pairs must be >= 1, got 0"),
+    (["--attribution", "a\tb"], "python -m commands.sample: error: --attribution must be one non-empty line without "
                                 "tabs, got 'a\\tb'"),
-    (["--data", "missing.zip"], "python -m model.sample: error: corpus not found: 'missing.zip'"),
+    (["--data", "missing.zip"], "python -m commands.sample: error: corpus not found: 'missing.zip'"),
 ])
 def test_sample_errors(tmp_path: Path, args, message):
     proc = run_sample("--data", str(PAIRS40), "--out", str(tmp_path / "s.tsv"), *args)

@@ -1,6 +1,6 @@
 """Write the attributed sample of training pairs that the web service's Random button draws from.
 
-    python -m model.sample --data deu-eng.zip --out checkpoints/random-sample.tsv \
+    python -m commands.sample --data deu-eng.zip --out checkpoints/random-sample.tsv \
         [--seed 1] [--dev-size 2000] [--test-size 2000] [--max-pairs 5000] [--min-words 4] \
         [--attribution "CC-BY 2.0 (France) Attribution: tatoeba.org, manythings.org/anki"]
 
@@ -26,7 +26,7 @@ from . import cli
 from model.network.checkpoint import atomic_open
 from model.data import capped_split, clean_pairs, group_references, read_pairs
 
-PROG = "python -m model.sample"
+PROG = "python -m commands.sample"
 TATOEBA_ATTRIBUTION = "CC-BY 2.0 (France) Attribution: tatoeba.org, manythings.org/anki"
 
 
@@ -63,7 +63,7 @@ def sample(train: list[tuple[str, str]], max_pairs: int, min_words: int, seed: i
     return [(sources[i], en) for i in sorted(chosen) for en in references[i]]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _main(argv: Sequence[str] | None) -> int:
     args = parse_args(argv)
     pairs = clean_pairs(read_pairs(args.data))
     train, _, _ = capped_split(pairs, dev_size=args.dev_size, test_size=args.test_size, seed=args.seed)
@@ -75,5 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (see the module docstring)."""
+    return cli.run(_main, argv, prog=PROG)
+
+
 if __name__ == "__main__":
-    sys.exit(cli.run(main, None, prog=PROG))
+    sys.exit(main())

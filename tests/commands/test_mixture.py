@@ -1,4 +1,4 @@
-"""python -m model.mixture: the corpora train.py reads, written as files for a machine without them."""
+"""python -m commands.mixture: the corpora train.py reads, written as files for a machine without them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from model import mixture
+from commands import mixture
 from model.data import read_pairs
 from tests.conftest import PAIRS40
 

@@ -1,10 +1,10 @@
-"""model.deepen: the command, end to end on the tests' tiny model, and its errors."""
+"""commands.deepen: the command, end to end on the tests' tiny model, and its errors."""
 
 from __future__ import annotations
 
 import pytest
 
-from model import deepen
+from commands import deepen
 from model.inference.translator import Translator
 from model.network.checkpoint import load_checkpoint, read_checkpoint
 from model.search.options import SearchOptions
@@ -60,5 +60,5 @@ def test_bad_input(tiny_checkpoint, tmp_path, capsys, argv, message):
     fill = {"ckpt": tiny_checkpoint, "tmp": tmp_path}
     code, out, err = run([a.format(**fill) for a in argv], capsys)
     assert (code, out) == (2, "")
-    assert err.splitlines()[-1] == f"python -m model.deepen: error: {message.format(**fill)}"
+    assert err.splitlines()[-1] == f"python -m commands.deepen: error: {message.format(**fill)}"
     assert not (tmp_path / "d.pt").exists()

@@ -1,4 +1,4 @@
-"""python -m model.lexicon: a checkpoint given the lexicon of its training corpora."""
+"""python -m commands.lexicon: a checkpoint given the lexicon of its training corpora."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 import torch
 
-from model import lexicon
+from commands import lexicon
 from model.data.lexicon import Lexicon
 from model.inference.translator import Translator
 from model.network.checkpoint import CheckpointError, read_checkpoint
@@ -41,7 +41,7 @@ def test_writes_the_lexicon_of_the_corpora(tiny_checkpoint, tmp_path, capsys):
 def test_errors_are_one_line(tiny_checkpoint, tmp_path, capsys):
     code, out, err = run([tiny_checkpoint, "--data", tmp_path / "missing.tsv", "--out", tmp_path / "x.pt"], capsys)
     assert code == 2 and out == ""
-    assert err.startswith("python -m model.lexicon: error: ") and err.count("\n") == 1
+    assert err.startswith("python -m commands.lexicon: error: ") and err.count("\n") == 1
     code, _, err = run([tmp_path / "none.pt", "--data", tmp_path / "missing.tsv"], capsys)
     assert code == 2 and err.count("\n") == 1
 

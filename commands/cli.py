@@ -1,8 +1,9 @@
-"""Shared plumbing of the command-line tools (``model.translate``, ``model.evaluate``, ``model.info``).
+"""Shared plumbing of the command-line tools (``commands.translate``, ``commands.evaluate``, ...) and of train.py.
 
 Every command follows the same contract:
 
-* ``main(argv=None) -> int`` parses, runs, and returns the exit code; ``python -m model.X`` exits with it.
+* ``main(argv=None) -> int`` parses, runs, and returns the exit code; ``python -m commands.X`` and
+  its console script (``nmt-translate`` and so on: pyproject.toml's [project.scripts]) exit with it.
 * Expected failures (bad arguments, a missing/corrupt checkpoint, an unreadable corpus, a
   file-system error) print exactly ONE line ``"{prog}: error: {message}"`` on stderr and exit
   with status 2, never a traceback. Ctrl-C prints ``"{prog}: error: interrupted"`` and exits 130.
@@ -53,10 +54,17 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
 
 
+def invoked_as(prog: str) -> str:
+    """The name the user typed: the console script's (``nmt-info``) when run as one, else ``prog``
+    (``python -m commands.info``), so that usage lines and errors name a command that exists."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return name if name.startswith("nmt-") else prog
+
+
 def make_parser(prog: str, doc: str | None) -> Parser:
     """A parser whose --help shows the module docstring (synopsis and output format) verbatim."""
     lines = (doc or "").strip().splitlines()
-    return Parser(prog=prog, description=lines[0] if lines else None,
+    return Parser(prog=invoked_as(prog), description=lines[0] if lines else None,
                   epilog="\n".join(lines[1:]).strip() or None,
                   formatter_class=argparse.RawDescriptionHelpFormatter)
 
@@ -235,6 +243,7 @@ def _silence_stdout() -> None:
 def run(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[str] | None, *, prog: str) -> int:
     """Call ``main(argv)`` and return its exit status; expected failures become one stderr line."""
     _utf8_stdio()
+    prog = invoked_as(prog)
 
     def fail(message: str, code: int = EXIT_ERROR) -> int:
         try:

@@ -1,9 +1,9 @@
 """Translate German lines on stdin into English lines on stdout, or one file into another.
 
-    python -m model.translate [--checkpoint CKPT] [--beam N] [--length-penalty A] [--n-best K]
-                              [--batch-size N] [--device auto|cpu|cuda] [--threads N]
-                              [--engine torch|ct2|auto] [--quantization int8|float32] < de.txt > en.txt
-    python -m model.translate --file brief.docx --out brief_en.docx [options]
+    python -m commands.translate [--checkpoint CKPT] [--beam N] [--length-penalty A] [--n-best K]
+                                 [--batch-size N] [--device auto|cpu|cuda] [--threads N]
+                                 [--engine torch|ct2|auto] [--quantization int8|float32] < de.txt > en.txt
+    python -m commands.translate --file brief.docx --out brief_en.docx [options]
 
 --file IN --out OUT translates one file of a format that POST /translate_file takes (.txt, .html,
 .docx, .odt, .odp, .pptx, .epub, .pdf, .po, .pot, .srt, .vtt, .json, .md; see ``pipeline.documents``)
@@ -59,7 +59,7 @@ from model.search.options import DEFAULT, SERVED
 
 from . import cli
 
-PROG = "python -m model.translate"
+PROG = "python -m commands.translate"
 CHUNK_LINES = 1000
 _READ_SIZE = 1 << 16
 

@@ -1,6 +1,6 @@
 """Give a checkpoint the lexicon of its training data: the German words it was taught to translate.
 
-    python -m model.lexicon CKPT --data CORPUS [--data CORPUS ...] [--out FILE]
+    python -m commands.lexicon CKPT --data CORPUS [--data CORPUS ...] [--out FILE]
 
 ``CORPUS`` is a corpus as train.py's ``--data`` takes it (``[KIND:]PATH``; a weight is ignored).
 Pass the corpora the model was trained on. The lexicon (``model.data.lexicon.build_lexicon``) holds
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from . import cli
 
-PROG = "python -m model.lexicon"
+PROG = "python -m commands.lexicon"
 
 
 def parse_args(argv: Sequence[str] | None):
