@@ -9,10 +9,11 @@
 # translate with this script's Python (their own commands/, model/ and pipeline/ packages are
 # imported: each runs from its own directory) and the release model of AFTER_CHECKOUT. Prints one
 # line per engine ("identical" or the number of lines that differ) and exits 1 if any differ.
+# KEEP=DIR keeps the four outputs there ({before,after}.{torch,ct2}.txt) for explaining differences.
 set -euo pipefail
 before=$(cd "$1" && pwd); after=$(cd "$2" && pwd); tsv=$3; beam=${4:-4}
 python=${PYTHON:-python}
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then work=$KEEP; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 cut -f2 "$tsv" > "$work/de.txt"
 status=0
 for engine in torch ct2; do
