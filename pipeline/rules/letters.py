@@ -29,12 +29,17 @@ from ..casing import style
 from ..spans import Masked, Span, merge, words_only
 from .base import Context
 
-# A form of address and the name after it ("Frau Schmidt", "Herrn Wagner", "Frau Dr. Koch"): the
-# name is a name even when it is also a word, and the whole is written in English ("Ms Schmidt",
-# "Mr Wagner", "Dr Koch"); the model made "Herr Schmidt" "Lord" and "Frau Wagner" "woman Wagner".
-_ADDRESS = re.compile(r"(?<![\w.])(?=Herr|Frau|Fräulein|Dr\.|Prof\.)"
-                      r"(?:(Herrn?|Frau|Fräulein)[ \t]+)?((?:(?:Dr|Prof)\.[ \t]*)*)"
+# A form of address and the name after it ("Frau Schmidt", "Herrn Wagner", "Frau Dr. Koch", "Herr
+# Professor Wagner"): the name is a name even when it is also a word, and the whole is written in
+# English ("Ms Schmidt", "Mr Wagner", "Dr Koch", "Professor Wagner"); the model made "Herr Schmidt"
+# "Lord", "Frau Wagner" "woman Wagner" and "Frau Doktor Braun" "Ms Doktor brown".
+_TITLES = tables.pairs("academic_titles")
+_TITLE = "|".join(rf"{re.escape(t)}[ \t]*" if t.endswith(".") else rf"{re.escape(t)}[ \t]+"
+                  for t in sorted(_TITLES, key=len, reverse=True))
+_ADDRESS = re.compile(rf"(?<![\w.])(?=Herr|Frau|Fräulein|{'|'.join(map(re.escape, _TITLES))})"
+                      rf"(?:(Herrn?|Frau|Fräulein)[ \t]+)?((?:{_TITLE})*)"
                       r"(?<=[ \t])([A-ZÄÖÜ][^\W\d_]*(?:-[A-ZÄÖÜ][^\W\d_]*)?)(?![\w-])")
+_TITLE_WORD = re.compile("|".join(map(re.escape, sorted(_TITLES, key=len, reverse=True))))
 _ADDRESS_ENGLISH = tables.pairs("address_titles")
 # "meine Frau Anna" is my wife: after these the word is a noun, not a form of address (after a
 # definite article it still is one: "der Frau Müller", "dem Herrn Meier").
@@ -112,9 +117,11 @@ def _address_english(match: re.Match[str]) -> str | None:
     """A match of ``_ADDRESS`` in English ("Frau Dr. Koch" -> "Dr Koch"); None when it has no title
     or degree, or no name after them."""
     title, degrees, name = match.groups()
-    if not (title or degrees) or name in ("Dr", "Prof"):
+    if not (title or degrees) or name in ("Dr", "Prof") or name in _TITLES:
         return None
-    return f"{'Dr' if 'Dr.' in degrees else 'Professor' if 'Prof.' in degrees else _ADDRESS_ENGLISH[title]} {name}"
+    held = set(_TITLE_WORD.findall(degrees))
+    highest = next((english for german, english in _TITLES.items() if german in held), None)
+    return f"{highest or _ADDRESS_ENGLISH[title]} {name}"
 
 
 def addresses(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:

@@ -123,7 +123,22 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
             continue
         if not knows(word, initial=_opens_sentence(text[:start])):
             names.append(_designation(text, start, end, spans) or Span(start, end, "name", word))
-    return merge(spans, names)
+    return merge(spans, [_with_ordinal_stop(text, name) for name in names])
+
+
+# A regnal number is an ordinal, written with a stop in German, without one in English: "Philipp II.
+# dauerte" and "Ludwig XIV. war" (the model read the stop as a sentence's end: "The master's Philipp
+# II. It took for forty years."). Where a name ends in a Roman numeral whose stop is followed by more
+# of the sentence (a lower-case word), the stop joins the name and is not written.
+_ROMAN = re.compile(r"(?<![\w-])(?=[IVXL])L?X{0,3}(?:IX|IV|V?I{0,3})\Z")
+_SENTENCE_GOES_ON = re.compile(r"\.(?=[ \t]+[a-zäöüß])")
+
+
+def _with_ordinal_stop(text: str, name: Span) -> Span:
+    """``name``, with the stop after it taken in where it ends in a regnal number (``_ROMAN``)."""
+    if name.kind != "name" or not _ROMAN.search(name.text) or not _SENTENCE_GOES_ON.match(text, name.end):
+        return name
+    return Span(name.start, name.end + 1, "name", text[name.start:name.end + 1], name.target or name.text)
 
 
 # A first name and the capitalized word after it are one person's full name, copied as written, when

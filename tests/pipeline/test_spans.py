@@ -436,6 +436,23 @@ def test_a_first_name_and_a_surname_are_one_name(text, names):
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("Die Herrschaft von Philipp II. dauerte lange.", [("Philipp II.", "Philipp II")]),  # the stop is the ordinal's
+    ("Ludwig XIV. war König.", [("XIV.", "XIV")]),
+    ("Dann kam Christian VI. im Jahr 1766.", [("Christian VI.", "Christian VI")]),
+    ("Das war Ludwig XIV.", [("XIV", None)]),                     # the sentence's end: its stop stays
+    ("Sie las Kapitel IV. Dann schlief sie.", [("IV", None)]),     # a new sentence after it
+    ("Wir trafen Heinrich VIII., den König.", [("VIII", None)]),
+    ("Der Film Rocky II. war gut.", [("Rocky", None), ("II.", "II")]),
+])
+def test_a_regnal_number_s_stop_is_not_written(text, expected):
+    lexicon = Lexicon(["Die", "Herrschaft", "von", "Philipp", "dauerte", "lange", "Ludwig", "war", "König", "Dann",
+                       "kam", "Christian", "im", "Jahr", "Das", "Sie", "las", "Kapitel", "schlief", "sie", "Wir",
+                       "trafen", "Heinrich", "den", "Der", "Film", "gut"])
+    found = with_names(text, find_spans(text), lexicon.knows)
+    assert [(s.text, s.target) for s in found if s.kind == "name"] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
     ("Mit freundlichen Grüßen\nAnna Müller", "Anna Müller"),
     ("Viele Grüße,\n\nThomas Schmidt.", "Thomas Schmidt"),
     ("Danke!\nLG\nPetra", "Petra"),
@@ -485,8 +502,14 @@ def test_respelled_maps_back_through_the_changed_lengths(start, end, expected):
     ("Gib es Herrn Meier.", [("Herrn Meier", "Mr Meier")]),
     ("Ich gab es der Frau Koch.", [("Frau Koch", "Ms Koch")]),          # after a definite article too
     ("Frau Dr. Koch hat Sprechstunde.", [("Frau Dr. Koch", "Dr Koch")]),
-    ("Wir grüßen Herrn Prof. Dr. Weber.", [("Herrn Prof. Dr. Weber", "Dr Weber")]),
+    ("Wir grüßen Herrn Prof. Dr. Weber.", [("Herrn Prof. Dr. Weber", "Professor Weber")]),  # the highest title
     ("Termin bei Prof. Weber", [("Prof. Weber", "Professor Weber")]),
+    ("Frau Doktor Koch hat Sprechstunde.", [("Frau Doktor Koch", "Dr Koch")]),  # titles written out
+    ("Herr Professor Wagner ist krank.", [("Herr Professor Wagner", "Professor Wagner")]),
+    ("Frau Professorin Dr. Meier liest.", [("Frau Professorin Dr. Meier", "Professor Meier")]),
+    ("Doktor Schmidt kommt.", [("Doktor Schmidt", "Dr Schmidt")]),
+    ("Gib es Prof.Dr. Weber.", [("Prof.Dr. Weber", "Professor Weber")]),
+    ("Herr Doktor, kommt er?", []),                                     # a title without a name
     ("Fräulein Rottenmeier ruft.", [("Fräulein Rottenmeier", "Miss Rottenmeier")]),
     ("Das ist Frau Müller-Lüdenscheidt.", [("Frau Müller-Lüdenscheidt", "Ms Müller-Lüdenscheidt")]),
     ("Meine Frau Anna kommt.", [("Anna", None)]),                       # my wife: only the unknown name
@@ -497,7 +520,7 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     lexicon = Lexicon(["Schmidt", "Wagner", "Meier", "Koch", "Weber", "kommt", "Hallo", "danke", "Gib", "es",
                        "Ich", "gab", "der", "hat", "Sprechstunde", "Sehr", "geehrter", "Termin", "bei", "ruft",
                        "Das", "ist", "Meine", "Die", "nett", "und", "Frau", "Herr", "Herrn", "Er", "dankt", "Wir",
-                       "grüßen"])
+                       "grüßen", "Doktor", "Professor", "krank", "liest", "Meier"])
     found = [s for s in with_names(text, find_spans(text), lexicon.knows) if s.kind == "name"]
     assert [(s.text, s.target) for s in found] == expected
     assert all(text[s.start:s.end] == s.text for s in found)
@@ -514,7 +537,8 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     ("hallo Anna, wie geht es dir?", [("name", "hallo Anna", "Hello Anna")]),  # typed in lower case
     # with a form of address
     ("Sehr geehrte Frau Dr. Koch,", [("name", "Sehr geehrte Frau Dr. Koch", "Dear Dr Koch")]),
-    ("Sehr geehrter Herr Prof. Dr. Weber,", [("name", "Sehr geehrter Herr Prof. Dr. Weber", "Dear Dr Weber")]),
+    ("Sehr geehrter Herr Prof. Dr. Weber,", [("name", "Sehr geehrter Herr Prof. Dr. Weber", "Dear Professor Weber")]),
+    ("Sehr geehrte Frau Doktor Braun,", [("name", "Sehr geehrte Frau Doktor Braun", "Dear Dr Braun")]),
     ("Hallo Herr Wagner, danke!", [("name", "Hallo Herr Wagner", "Hello Mr Wagner")]),
     # people addressed by a noun: the greeting alone, the noun is the model's
     ("Liebe Freunde, wir sehen uns morgen.", [("letter", "Liebe", "Dear")]),
@@ -525,6 +549,10 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     ("Hallo Welt!", [("letter", "Hallo Welt", "Hello world")]),
     ("Hallo Welt, wie geht es dir?", [("letter", "Hallo Welt", "Hello world")]),
     ("Mit freundlichen Grüßen", [("letter", "Mit freundlichen Grüßen", "Kind regards")]),
+    ("Danke schön, auf Wiedersehen.", [("letter", "Danke schön", "Thank you very much")]),  # thanks, replies
+    ("Keine Ursache!", [("letter", "Keine Ursache", "You're welcome")]),
+    ("bitte sehr. Ihre Pizza kommt.", [("letter", "bitte sehr", "You're welcome")]),
+    ("Danke schön für das Geschenk.", []),                          # a formula only where it ends
     ("Viele Grüße, Anna", [("letter", "Viele Grüße", "Best regards"), ("name", "Anna", None)]),
     ("Liebe Grüße Anna", [("letter", "Liebe Grüße", "Best wishes"), ("name", "Anna", None)]),
     # the writer's name after a closing is a name, even when it is a word too
@@ -558,7 +586,8 @@ def test_letter_formulas_are_written_in_english(text, expected):
     lexicon = Lexicon(["Liebe", "wie", "geht", "es", "dir", "Hallo", "kommst", "du", "Tom", "Lukas", "Freunde", "wir",
                        "sehen", "uns", "morgen", "Mama", "ich", "komme", "später", "schreibe", "Ihnen", "danke", "Ich",
                        "sage", "komm", "ist", "schön", "Viele", "Grüße", "an", "deine", "Mutter", "aus", "na",
-                       "Schmidt", "kommt", "Gute", "Besserung", "und", "bis", "bald", "Alles", "zum", "Geburtstag"])
+                       "Schmidt", "kommt", "Gute", "Besserung", "und", "bis", "bald", "Alles", "zum", "Geburtstag",
+                       "auf", "Wiedersehen", "Ihre", "Pizza", "für", "das", "Geschenk"])
     found = with_names(text, find_spans(text), lexicon.knows)
     assert [(s.kind, s.text, s.target) for s in found] == expected
     assert all(text[s.start:s.end] == s.text for s in found)
