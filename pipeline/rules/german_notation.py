@@ -1,0 +1,120 @@
+"""German notation for an English source: its numbers, dates, clock times and amounts written as
+German writes them, where English writes them otherwise.
+
+"1,234.50" → "1.234,50", "3.5" → "3,5"; "3/14/2025" → "14.03.2025" (month first, as the United
+States write it; "14/3/2025", day first, as Britain does); "2:30 p.m." → "14:30 Uhr", "9am" → "9
+Uhr"; "$5.99" → "5,99 $", "€20" → "20 €". What could be read two ways stays as written: "3/4/2025"
+(March or April), "1,234" is a thousand and more only where its groups are of three digits, and
+a version's "2.1.3" keeps its dots. ISO dates ("2025-03-14") are German too and stay.
+
+The repair takes out the "Uhr" the model writes after a time that says it already ("um ⦅N1⦆ Uhr",
+⦅N1⦆ "14:30 Uhr").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..spans import Masked, Span, merge
+from ..words import ENDS_WITH_PLACEHOLDER, Fix, Word
+from .base import Context
+
+# An English number: thousands apart by commas in groups of three, a decimal point ("1,234.50",
+# "12,000", "3.5", "-0.25"); a number with more dots ("2.1.3") is not one.
+_NUMBER = r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]+))?"
+_ENGLISH_NUMBER = re.compile(rf"([-+−]?){_NUMBER}")
+# A date with slashes: month/day/year or day/month/year, the year of two or four digits.
+_SLASH_DATE = re.compile(r"(?<![\w/.])([0-9]{1,2})/([0-9]{1,2})/([0-9]{4}|[0-9]{2})(?![\w/])")
+# A clock time with a.m. or p.m. ("2:30 p.m.", "9am", "10:15 AM", "7 P.M.").
+# "AM." ends a sentence; "a.m." takes its stops in.
+_CLOCK = re.compile(r"(?<![\w.:])(1[0-2]|0?[1-9])(?::([0-5][0-9]))?[ \t\u00a0]?([AaPp])(?:\.[Mm]\.|[Mm](?![\w]))")
+# An amount with its currency sign before it, as English writes it ("$5.99", "€ 20", "£1,000").
+_AMOUNT = re.compile(rf"(?<![\w.,])([$€£])[ \t\u00a0]?({_NUMBER})(?![\w]|[.,][0-9])")
+_NBSP = "\u00a0"
+
+
+def german_number(text: str) -> str | None:
+    """An English number in German notation ("1,234.50" -> "1.234,50", "3.5" -> "3,5"); None where
+    it is not one, or reads the same ("42")."""
+    match = _ENGLISH_NUMBER.fullmatch(text)
+    if match is None:
+        return None
+    sign, whole, decimals = match.groups()
+    german = sign + whole.replace(",", ".") + (f",{decimals}" if decimals is not None else "")
+    return None if german == text else german
+
+
+def german_date(month_or_day: str, day_or_month: str, year: str) -> str | None:
+    """A date with slashes as German writes it ("3/14/2025" -> "14.03.2025", "14/3/2025" ->
+    "14.03.2025"); None where either order could be meant ("3/4/2025") or none is a date."""
+    first, second = int(month_or_day), int(day_or_month)
+    if 1 <= first <= 12 < second <= 31:
+        month, day = first, second
+    elif 1 <= second <= 12 < first <= 31:
+        day, month = first, second
+    else:
+        return None
+    return f"{day:02d}.{month:02d}.{year}"
+
+
+def german_clock_time(hour: str, minutes: str | None, half: str) -> str:
+    """A twelve-hour time as German writes it, on twenty-four hours and with "Uhr" ("2:30 p.m." ->
+    "14:30 Uhr", "12 a.m." -> "0 Uhr", "9am" -> "9 Uhr")."""
+    value = int(hour) % 12 + (12 if half.lower() == "p" else 0)
+    return f"{value}:{minutes} Uhr" if minutes else f"{value} Uhr"
+
+
+def with_german_notation(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` (of an English sentence) with its numbers, dates, clock times and amounts in German
+    notation (see the module docstring): each a span whose ``target`` is the German, in place of
+    the spans it covers."""
+    found: list[Span] = []
+    for match in _CLOCK.finditer(text):
+        found.append(Span(match.start(), match.end(), "time", match[0], german_clock_time(*match.groups())))
+    for match in _SLASH_DATE.finditer(text):
+        if (german := german_date(*match.groups())) is not None:
+            found.append(Span(match.start(), match.end(), "date", match[0], german))
+    for match in _AMOUNT.finditer(text):
+        number = match[2]
+        found.append(Span(match.start(), match.end(), "amount", match[0],
+                          f"{german_number(number) or number}{_NBSP}{match[1]}"))
+    found = [f for k, f in enumerate(found) if not any(o.start < f.end and f.start < o.end for o in found[:k])]
+    for span in spans:
+        if span.kind == "number" and span.target is None and (german := german_number(span.text)) is not None:
+            if not any(f.start < span.end and span.start < f.end for f in found):
+                found.append(replace(span, target=german))
+    taken = [s for s in spans if s.kind != "number" and s.target is None]
+    return merge(spans, [f for f in found if not any(s.start < f.end and f.start < s.end
+                                                     and not (f.start <= s.start and s.end <= f.end) for s in taken)])
+
+
+def without_uhr(words: list[Word], slots: dict[str, str]) -> list[Word]:
+    """``words`` without the "Uhr" the model wrote after a placeholder whose German says it already
+    (⦅N1⦆ "14:30 Uhr": "um ⦅N1⦆ Uhr")."""
+    out: list[Word] = []
+    for word in words:
+        before = ENDS_WITH_PLACEHOLDER.search(out[-1].text) if out else None
+        if before and slots.get(before[0], "").endswith(" Uhr") and word.text.startswith("Uhr") \
+                and not word.text[3:4].isalnum():
+            if rest := word.text[3:]:
+                out[-1] = replace(out[-1], text=out[-1].text + rest)
+            continue
+        out.append(word)
+    return out
+
+
+class GermanNotation:
+    """The rule, for an English source: ``with_german_notation`` finds; ``without_uhr`` repairs."""
+
+    name = "german_notation"
+
+    def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
+        return with_german_notation(text, spans)
+
+    def repair(self, masked: Masked) -> Fix | None:
+        return without_uhr
+
+
+RULE = GermanNotation()
