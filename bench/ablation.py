@@ -9,7 +9,7 @@ run's ``dev.tsv``; every distinct German sentence once, against all its referenc
 and English line-aligned files ``SRC,REF`` (as ``--src``/``--ref``). Every set is translated
 through the pipeline as served (``Options`` defaults, the search of ``--beam`` etc., places and left-out words
 from the Ding dictionary as ``commands.evaluate`` has them) with every rule, then once per rule of
-``pipeline.rules.NAMES`` (or of ``--rule``) with that rule off (``Options.without_rules``).
+``pipeline.rules.RULES`` (or of ``--rule``) with that rule off (``Options.without_rules``).
 
 Printed: a Markdown table, one row per set: the BLEU and chrF with every rule, then per rule the
 chrF difference that switching it off makes (negative: the rule helps) with the paired
@@ -92,8 +92,9 @@ class Remembering:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    from pipeline.rules import NAMES
+    from pipeline.rules import RULES
 
+    NAMES = [rule.name for rule in RULES]   # a German source's (the de-en model's)
     p = cli.make_parser(PROG, __doc__)
     cli.add_model_args(p)
     cli.add_engine_args(p, default="ct2")
@@ -153,7 +154,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
     from commands.evaluate import score
     from model.inference.engines import CachedTranslator
-    from pipeline.rules import NAMES
+    from pipeline.rules import RULES
     from pipeline.translation import Options, Pipeline
 
     args = parse_args(argv)
@@ -164,7 +165,7 @@ def _main(argv: Sequence[str] | None) -> int:
     translator = cli.load_translator(args)
     engine = Remembering(CachedTranslator(translator, 1, store=SqliteStore(args.cache or ":memory:")))
     places, coverage = cli.load_places(args), cli.load_coverage(args)
-    rules = args.rules or list(NAMES)
+    rules = args.rules or [rule.name for rule in RULES]
     figures, changes = {}, []
     for name, (sources, streams) in sets.items():
         outputs = {}

@@ -21,7 +21,8 @@ Sources are translated as the service and ``commands.translate`` do, through the
 (protected spans, casing, long-input splitting); --raw scores the bare model instead (searched
 without the pipeline's n-gram blocking).
 A reverse model (train.py --direction en-de) translates English: give it English --src and German
---ref, or a corpus with --data (its sides are swapped), and --raw (the pipeline reads German).
+--ref, or a corpus with --data (its sides are swapped); the pipeline then applies the rules of an
+English source (``pipeline.rules.ENGLISH_RULES``).
 
 Output on stdout, two lines (sacreBLEU's own score strings, then the metric's signature):
 
@@ -171,11 +172,8 @@ def _main(argv: Sequence[str] | None) -> int:
     sources, streams = load_corpus(args.data) if args.data is not None else load_src_ref(args.src, args.ref)
     translator = cli.load_translator(args)
     to = direction(translator.meta)
-    if to != "de-en":
-        if not args.raw:
-            raise ValueError(f"{args.checkpoint!r} translates {to}: score it with --raw (the text pipeline reads German)")
-        if args.data is not None:
-            sources, streams = load_corpus(args.data, to)
+    if to != "de-en" and args.data is not None:
+        sources, streams = load_corpus(args.data, to)
     hyps = translate_all(translator, sources, args)
     if args.output is not None:
         write_lines_atomic(args.output, hyps)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from model.inference.alignment import AlignedText, Range
+from model.network.checkpoint import direction
 from model.network.tokenizer import UNK_ID
 from model.inference.interface import Engine
 from model.search.options import SERVED, SearchOptions
@@ -40,7 +41,7 @@ from .coverage import Coverage
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .glossary import Glossary, fit_terms
-from .rules import NAMES as RULE_NAMES, RULES, Context
+from .rules import NAMES as RULE_NAMES, Context, rules_for
 from .rules.abbreviations import respell_abbreviations
 from .rules.letters import signature
 from .rules.measures import find_measures, find_number_words, kept as measures_kept, number_words_kept
@@ -170,14 +171,19 @@ class Pipeline:
         the same dictionary), for ``Options.coverage_weight``; None: not checked."""
         self.translator = translator
         self.options = options
-        self.places = places if places is not None else {}
-        self.coverage = coverage if options.coverage_weight > 0 else None
+        # The model's source language decides the rules (``pipeline.rules.rules_for``); places and
+        # the coverage check read German, so an English source goes without them.
+        self.source = direction(getattr(translator, "meta", None) or {}).split("-")[0]
+        german = self.source == "de"
+        self.places = places if places is not None and german else {}
+        self.coverage = coverage if options.coverage_weight > 0 and german else None
         tokenizer = translator.tokenizer
         self.placeholders = set(PLACEHOLDERS) <= tokenizer.user_symbols
         self.truecase = options.caps == "truecase"
         self.lexicon = translator.lexicon
-        self.rules = tuple(rule for rule in RULES if rule.name not in options.without_rules)
-        self.signs = "letters" not in options.without_rules   # a letter's signature is the letters rule's too
+        self.rules = tuple(rule for rule in rules_for(self.source) if rule.name not in options.without_rules)
+        # a letter's signature is the letters rule's too
+        self.signs = any(rule.name == "letters" for rule in self.rules)
         self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(
             lambda ch: UNK_ID not in tokenizer.encode(ch))
         # Pieces of a text as the model reads it, a full stop added where it has none (``closed``);
@@ -293,7 +299,7 @@ class Pipeline:
         text_style = style(words_only(original, spans))
         if text_style != "normal" and self.truecase:
             lexicon = self.translator.lexicon
-            sharp_s = respell and text_style == "upper"
+            sharp_s = respell and text_style == "upper" and self.source == "de"
             cased = truecase(masked.text, self._pieces, sharp_s=sharp_s,
                              known=lexicon.knows if lexicon is not None else None,
                              capital_first=text_style != "lower" or not fragment)
@@ -490,7 +496,7 @@ class Pipeline:
         for text, layout, sentences in zip(plan.texts, plan.layouts, plans):
             for k, (start, end) in enumerate(bound for line in layout for bound in line):
                 chunks = [chunk for chunk in sentences[k] if chunk.masked is not None]
-                if not self.has_numbers(text[start:end]):
+                if self.source != "de" or not self.has_numbers(text[start:end]):  # German checks
                     continue
                 restorers = {id(chunk): self.restorer(chunk.masked) for chunk in chunks}   # once per chunk
                 translation = " ".join(restorers[id(chunk)].text(outputs[position[id(chunk), unit]].target)

@@ -33,6 +33,7 @@ _CLOCK = re.compile(r"(?<![\w.:])(1[0-2]|0?[1-9])(?::([0-5][0-9]))?[ \t\u00a0]?(
 # An amount with its currency sign before it, as English writes it ("$5.99", "€ 20", "£1,000").
 _AMOUNT = re.compile(rf"(?<![\w.,])([$€£])[ \t\u00a0]?({_NUMBER})(?![\w]|[.,][0-9])")
 _NBSP = "\u00a0"
+_SENTENCE_END = re.compile(r"[\s\"'”’»)]*")
 
 
 def german_number(text: str) -> str | None:
@@ -69,10 +70,14 @@ def german_clock_time(hour: str, minutes: str | None, half: str) -> str:
 def with_german_notation(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` (of an English sentence) with its numbers, dates, clock times and amounts in German
     notation (see the module docstring): each a span whose ``target`` is the German, in place of
-    the spans it covers."""
+    the spans it covers. Every number span gets a ``target``, its own text where German writes it
+    alike ("2.1.3"): without one, ``spans.replacement`` would read it as a German number ("1,23")."""
     found: list[Span] = []
     for match in _CLOCK.finditer(text):
-        found.append(Span(match.start(), match.end(), "time", match[0], german_clock_time(*match.groups())))
+        end = match.end()
+        if match[0].endswith(".") and _SENTENCE_END.fullmatch(text, end):   # "at 2:30 p.m.": the stop
+            end -= 1                                                         # ends the sentence too
+        found.append(Span(match.start(), end, "time", text[match.start():end], german_clock_time(*match.groups())))
     for match in _SLASH_DATE.finditer(text):
         if (german := german_date(*match.groups())) is not None:
             found.append(Span(match.start(), match.end(), "date", match[0], german))
@@ -81,10 +86,10 @@ def with_german_notation(text: str, spans: Sequence[Span]) -> list[Span]:
         found.append(Span(match.start(), match.end(), "amount", match[0],
                           f"{german_number(number) or number}{_NBSP}{match[1]}"))
     found = [f for k, f in enumerate(found) if not any(o.start < f.end and f.start < o.end for o in found[:k])]
-    for span in spans:
-        if span.kind == "number" and span.target is None and (german := german_number(span.text)) is not None:
+    for span in spans:   # every number gets its German (its own text where German writes it alike),
+        if span.kind == "number" and span.target is None:   # never the German-source conversion
             if not any(f.start < span.end and span.start < f.end for f in found):
-                found.append(replace(span, target=german))
+                found.append(replace(span, target=german_number(span.text) or span.text))
     taken = [s for s in spans if s.kind != "number" and s.target is None]
     return merge(spans, [f for f in found if not any(s.start < f.end and f.start < s.end
                                                      and not (f.start <= s.start and s.end <= f.end) for s in taken)])

@@ -260,18 +260,49 @@ def _without_the(words, slots):
     return without_word_before(words, slots, the_before_date)
 
 
+# In English text a tool's name is often a word ("The cat is sleeping", "find out", "sort them"):
+# there a command needs an argument that reads as code (an option, a path, a file, a value).
+_CODE_ARGUMENT = re.compile(r"[ \t](?:sudo[ \t]|[\w@~+]*[-./:=@~_0-9])")
+
+
+_ENGLISH_STOPS = frozenset(tables.words("english_command_stops"))
+_TOKEN = re.compile(r"[^ \t]+")
+
+
+def english_command(span: Span) -> Span | None:
+    """A "command" span found in English text, its arguments ended at an English word of
+    ``english_command_stops`` ("cat notes.txt now" -> "cat notes.txt"), where it is one: ``sudo``
+    or an argument that reads as code ("git commit -m", not "cat is sleeping"); else None."""
+    end = len(span.text)
+    for k, token in enumerate(_TOKEN.finditer(span.text)):
+        if k > 0 and token[0].lower() in _ENGLISH_STOPS:
+            end = len(span.text[:token.start()].rstrip())
+            break
+    text = span.text[:end]
+    if not (text.startswith("sudo") or _CODE_ARGUMENT.search(text)):
+        return None
+    return Span(span.start, span.start + end, span.kind, text)
+
+
 class Verbatim:
     """The rule: ``find_spans`` finds, with the context's ``representable`` (text in ALL CAPS is
     read truecased: a capital the vocabulary lacks whose lower case it has, ẞ, is read as that);
-    "the" before a day-first date goes."""
+    "the" before a day-first date goes. ``english``: the source is English, where a command needs
+    an argument that reads as code (``english_command``)."""
 
     name = "verbatim"
+
+    def __init__(self, *, english: bool = False):
+        self.english = english
 
     def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
         found = find_spans(text, context.representable)
         if context.representable_lowered is not None and any(s.kind == "unrepresentable" for s in found) \
                 and style(words_only(text, found)) == "upper":
             found = find_spans(text, context.representable_lowered)
+        if self.english:
+            found = [s if s.kind != "command" else english_command(s) for s in found]
+            found = [s for s in found if s is not None]
         return found
 
     def repair(self, masked: Masked) -> Fix | None:
@@ -279,3 +310,4 @@ class Verbatim:
 
 
 RULE = Verbatim()
+ENGLISH_RULE = Verbatim(english=True)

@@ -242,11 +242,10 @@ def test_evaluate_scores_a_reverse_model_on_the_swapped_corpus(reverse_checkpoin
                                                 "--beam", "1", "--raw"], capsys, monkeypatch)
     assert (code, err) == (0, "")
     assert (json.loads(out)["bleu"], json.loads(out)["sentences"]) == (100.0, 40)
-    code, out, err = run_inprocess("evaluate", ["--checkpoint", reverse_checkpoint, "--data", corpus_path],
-                                   capsys, monkeypatch)
-    assert (code, out) == (2, "")
-    assert err == (f"python -m commands.evaluate: error: {str(reverse_checkpoint)!r} translates en-de: score it with "
-                   "--raw (the text pipeline reads German)\n")
+    code, out, err = run_inprocess("evaluate", ["--checkpoint", reverse_checkpoint, "--data", corpus_path, "--json",
+                                                "--beam", "1"], capsys, monkeypatch)   # through the pipeline
+    assert (code, err) == (0, "")
+    assert (json.loads(out)["bleu"], json.loads(out)["sentences"], json.loads(out)["pipeline"]) == (100.0, 40, True)
 
 
 def test_evaluate_load_corpus_groups_all_references(tmp_path):

@@ -310,3 +310,28 @@ def test_all_lower_case_text_is_truecased(tiny):
     assert tiny.translate(["wo ist der bahnhof?"]) == ["Where is the train station?"]
     as_is = Pipeline(tiny.translator, Options(search=replace(SERVED, beam_size=1), caps="as_is"))
     assert as_is.model_input("wo ist der bahnhof?").text == "wo ist der bahnhof?"
+
+
+@pytest.fixture(scope="module")
+def english_source(reverse_checkpoint) -> Pipeline:
+    return Pipeline(Translator.from_checkpoint(reverse_checkpoint, device="cpu"), Options(search=replace(SERVED, beam_size=1)))
+
+
+def test_an_english_source_takes_the_rules_of_english(english_source, pairs40):
+    assert english_source.source == "en"
+    assert [rule.name for rule in english_source.rules] == ["verbatim", "terms", "german_notation"]
+    assert english_source.coverage is None and english_source.places == {} and not english_source.signs
+    german, english = pairs40[2]
+    assert english_source.translate([english]) == [german]     # the reverse model's pairs, by heart
+
+
+def test_an_english_source_s_numbers_go_to_the_model_in_german_notation(english_source):
+    trace = english_source.trace(["It costs $1,234.50 on 3/14/2025 at 2:30 p.m., version 2.1.3."])
+    [(chunk, _)] = trace.plan.units
+    assert chunk.masked.text == "It costs ⦅N1⦆ on ⦅N2⦆ at ⦅N3⦆, version ⦅N4⦆."
+    assert chunk.masked.slots == {"⦅N1⦆": "1.234,50\u00a0$", "⦅N2⦆": "14.03.2025", "⦅N3⦆": "14:30 Uhr",
+                                  "⦅N4⦆": "2.1.3"}
+
+
+def test_a_german_source_keeps_its_rules(pipeline):
+    assert pipeline.source == "de" and "names" in [rule.name for rule in pipeline.rules]

@@ -43,17 +43,19 @@ def test_german_date(parts, expected):
 @pytest.mark.parametrize("text, expected", [
     ("The total is 1,234.50 euros.", [("number", "1,234.50", "1.234,50")]),
     ("It costs $5.99 or 3.5 percent.", [("amount", "$5.99", "5,99\u00a0$"), ("number", "3.5", "3,5")]),
-    ("Due on 3/14/2025 at 2:30 p.m.", [("date", "3/14/2025", "14.03.2025"), ("time", "2:30 p.m.", "14:30 Uhr")]),
+    ("Due on 3/14/2025 at 2:30 p.m.", [("date", "3/14/2025", "14.03.2025"), ("time", "2:30 p.m", "14:30 Uhr")]),
+    ("At 2:30 p.m. we eat.", [("time", "2:30 p.m.", "14:30 Uhr")]),      # the stop ends the sentence too above
     ("Meet at 9am or 10:15 AM.", [("time", "9am", "9 Uhr"), ("time", "10:15 AM", "10:15 Uhr")]),
-    ("Doors open at 12 a.m. and close at 12 p.m.", [("time", "12 a.m.", "0 Uhr"), ("time", "12 p.m.", "12 Uhr")]),
+    ("Doors open at 12 a.m. and close at 12 p.m.", [("time", "12 a.m.", "0 Uhr"), ("time", "12 p.m", "12 Uhr")]),
     ("It was €20, or £1,000 in all.", [("amount", "€20", "20\u00a0€"), ("amount", "£1,000", "1.000\u00a0£")]),
     ("We have 1,000,000 users.", [("number", "1,000,000", "1.000.000")]),
     # as written: what German writes alike, or what could be read two ways
     ("See you on 3/4/2025.", [("date", "3/4/2025", None)]),
     ("On 2025-03-14 we met at 14:30.", [("date", "2025-03-14", None), ("time", "14:30", None)]),
-    ("Version 2.1.3 has 42 fixes.", [("number", "2.1.3", None), ("number", "42", None)]),
-    ("I am 25.", [("number", "25", None)]),
-    ("Version 1.2.3 costs $1,234.5.", [("number", "1.2.3", None), ("amount", "$1,234.5", "1.234,5\u00a0$")]),
+    ("Version 2.1.3 has 42 fixes.", [("number", "2.1.3", "2.1.3"), ("number", "42", "42")]),
+    ("I am 25.", [("number", "25", "25")]),
+    ("It rose 1,23 points.", [("number", "1,23", "1,23")]),     # not English: as written, not read as German
+    ("Version 1.2.3 costs $1,234.5.", [("number", "1.2.3", "1.2.3"), ("amount", "$1,234.5", "1.234,5\u00a0$")]),
     ("We ate at 7 PM. Then we left.", [("time", "7 PM", "19 Uhr")]),
     ("Send it to info@example.com by 5 pm.", [("email", "info@example.com", None), ("time", "5 pm", "17 Uhr")]),
 ])

@@ -8,7 +8,7 @@ from bench.stub_engine import CopyEngine
 from commands.cli import DEFAULT_CHECKPOINT
 from model.inference.translator import Translator
 from model.search.options import SERVED
-from pipeline.rules import NAMES, RULES
+from pipeline.rules import ENGLISH_RULES, NAMES, RULES, rules_for
 from pipeline.translation import Options, Pipeline
 
 pytestmark = pytest.mark.slow   # loads the release checkpoint
@@ -27,8 +27,17 @@ def engine():
 
 
 def test_the_rules_and_their_order():
-    assert NAMES == ("verbatim", "years", "terms", "clock", "amounts", "measures", "abbreviations", "ranges", "letters", "names")
-    assert [rule.name for rule in RULES] == list(NAMES)
+    assert [rule.name for rule in RULES] == ["verbatim", "years", "terms", "clock", "amounts", "measures",
+                                             "abbreviations", "ranges", "letters", "names"]
+    assert [rule.name for rule in ENGLISH_RULES] == ["verbatim", "terms", "german_notation"]
+    assert NAMES == (*(rule.name for rule in RULES), "german_notation")
+    assert rules_for("de") == RULES and rules_for("en") == ENGLISH_RULES
+
+
+def test_a_source_language_without_rules_is_refused():
+    with pytest.raises(ValueError) as error:
+        rules_for("fr")
+    assert str(error.value) == "no rules for source language 'fr'; there are rules for 'de' and 'en'"
 
 
 def test_every_rule_on(engine):
@@ -51,9 +60,9 @@ def test_a_rule_switched_off_changes_only_its_spans(engine, rule, changed):
 
 @pytest.mark.parametrize("without, message", [
     (("clocks",), "without_rules must be a tuple of rule names (verbatim, years, terms, clock, amounts, measures, "
-                  "abbreviations, ranges, letters, names), got ('clocks',)"),
+                  "abbreviations, ranges, letters, names, german_notation), got ('clocks',)"),
     (["clock"], "without_rules must be a tuple of rule names (verbatim, years, terms, clock, amounts, measures, "
-                "abbreviations, ranges, letters, names), got ['clock']"),
+                "abbreviations, ranges, letters, names, german_notation), got ['clock']"),
 ])
 def test_unknown_rules_are_refused(without, message):
     with pytest.raises(ValueError) as error:
