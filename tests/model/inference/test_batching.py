@@ -195,17 +195,21 @@ def test_a_failing_on_idle_does_not_stop_the_scheduler(inner):
 
 class Overlapping:
     """The engine, running ``parallel`` searches at once, each taking 20 ms longer; counts how many
-    run at the same time."""
+    run at the same time. The first searches wait (up to 2 s) until ``parallel`` of them run: on a
+    loaded machine the requests' threads may start too slowly to keep that many busy otherwise,
+    while a batcher that allowed more than ``parallel`` would still show it."""
 
     def __init__(self, inner, parallel: int):
         self.inner, self.parallel = inner, parallel
         self.now = self.most = 0
-        self.count = threading.Lock()
+        self.count = threading.Condition()
 
     def output_ids(self, texts, search=DEFAULT):
         with self.count:
             self.now += 1
             self.most = max(self.most, self.now)
+            self.count.notify_all()
+            self.count.wait_for(lambda: self.most >= self.parallel, timeout=2)
         try:
             time.sleep(0.02)
             return self.inner.output_ids(texts, search)
