@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 
+from ..language_pair import DE_EN, LanguagePair
 from .base import BOM, Budget, Document, DocumentError, Unit, split_line, utf8
 
 MAX_JSON_DEPTH = 100           # nesting of a .json: localization files are rarely over 10 deep
@@ -72,7 +73,7 @@ class JsonStrings(Document):
     def units(self) -> list[Unit]:
         return [Unit(split_line(value)[1]) for _, _, value in self.values]
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         cores = [split_line(value) for _, _, value in self.values]
         out, position = [], 0
         for (start, end, _), (lead, _, trail), text in zip(self.values, cores, translations, strict=True):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..segment import lines_like
+from ..language_pair import DE_EN, LanguagePair
 from .base import BOM, Budget, Document, DocumentError, Unit, utf8
 
 _TAG = re.compile(r"<[^>]*>")
@@ -44,7 +45,7 @@ class Subtitles(Document):
         texts = [" ".join(lines) for lines in self.lines]
         return [Unit(text, html=bool(_TAG.search(text))) for text in texts if text]
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         done = iter(translations)
         out = [lines_like(next(done), len(lines)) if lines else "" for lines in self.lines]
         if self.extension == ".srt":
