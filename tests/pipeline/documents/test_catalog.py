@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.documents import DocumentError, DocumentTooLarge, read
+from pipeline.language_pair import EN_DE
 from tests.pipeline.documents.upper import Upper
 
 
@@ -72,6 +73,28 @@ def test_catalog_msgids_become_english_msgstrs_and_the_rest_is_kept():
     assert entries[None, "\nZeile eins\n"].msgstr == "\nZEILE EINS\n"  # the newlines stay, as msgfmt -c wants
     assert [(e.msgid, e.msgstr) for e in out.obsolete_entries()] == [("Alt", "Ancien")]
     assert out.header == "Übersetzung von Beispiel."
+
+
+ENGLISH_CATALOG = r"""msgid ""
+msgstr ""
+"Project-Id-Version: example 1.0\n"
+"Language: en_GB\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+
+#, c-format
+msgid "%d file"
+msgid_plural "%d files"
+msgstr[0] "%d file"
+msgstr[1] "%d files"
+"""
+
+
+def test_an_english_catalog_becomes_german_after_en_de():
+    import polib
+
+    out = polib.pofile(read(".po", ENGLISH_CATALOG.encode()).translate(Upper(), EN_DE).decode("utf-8"))
+    assert out.metadata["Language"] == "de" and out.metadata["Plural-Forms"] == "nplurals=2; plural=(n != 1);"
+    assert [(e.msgid, e.msgstr_plural) for e in out] == [("%d file", {0: "%D FILE", 1: "%D FILES"})]
 
 
 @pytest.mark.parametrize("extension, data, message", [
