@@ -8,11 +8,15 @@ comments, references, flags (fuzzy included) and obsolete entries are kept, and 
 Language: en (or de) with the target's plural forms, the revision date and the machine
 translation as the last translator. Format directives come back exactly, as spans of the pipeline
 (pipeline.spans), so that GNU msgfmt -c accepts the result; a leading or trailing newline of a
-msgid is kept on its msgstr, as msgfmt -c requires.
+msgid is kept on its msgstr, as msgfmt -c requires. Where the model put a c-format string's
+directives in another order ("%s is %d" -> "%d ... %s", as word order differs between the
+languages), they are numbered ("%2$d ... %1$s", ``in_argument_order``): each takes its own
+argument again, which msgfmt -c checks and a C program needs not to crash.
 """
 
 from __future__ import annotations
 
+import re
 import time
 
 from ..language_pair import DE_EN, LanguagePair
@@ -20,6 +24,30 @@ from .base import BOM, Budget, Document, DocumentError, Unit, split_line, utf8
 
 # The target's Plural-Forms header: one form for n == 1, the other for every other n, in both.
 PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);", "de": "nplurals=2; plural=(n != 1);"}
+
+
+# A printf conversion of a c-format string ("%s", "%5.2f", "%1$s", "%%"), as GNU msgfmt reads it.
+_C_DIRECTIVE = re.compile(r"%(?:([1-9][0-9]*)\$)?[-+ #0']*+(?:[0-9]++|\*)?(?:\.(?:[0-9]++|\*))?(?:hh|ll|[hljztLq])?"
+                          r"([diouxXeEfFgGaAcspn%])")
+
+
+def in_argument_order(msgid: str, msgstr: str) -> str:
+    """``msgstr`` with its c-format directives numbered after ``msgid``'s arguments ("%2$d") where
+    they are ``msgid``'s own in another order; as it is otherwise (the same order, other
+    directives, or a msgid that numbers its own or takes a width or precision argument, "*")."""
+    source = [m[0] for m in _C_DIRECTIVE.finditer(msgid) if m[2] != "%"]
+    found = [m for m in _C_DIRECTIVE.finditer(msgstr) if m[2] != "%"]
+    if ([m[0] for m in found] == source or sorted(m[0] for m in found) != sorted(source)
+            or any("$" in d or "*" in d for d in source)):
+        return msgstr
+    unused: dict[str, list[int]] = {}   # a directive written twice: the first one left takes the first
+    for number, directive in enumerate(source, 1):
+        unused.setdefault(directive, []).append(number)
+    pieces, position = [], 0
+    for match in found:
+        pieces += [msgstr[position:match.start()], f"%{unused[match[0]].pop(0)}${match[0][1:]}"]
+        position = match.end()
+    return "".join(pieces) + msgstr[position:]
 
 
 class Catalog(Document):
@@ -46,10 +74,13 @@ class Catalog(Document):
         done = iter(translations)
         out = iter(lead + (next(done) if core else core) + trail for lead, core, trail in self.cores)
         for entry in self.entries:
+            c_format = "c-format" in entry.flags   # numbered directives are C's, not Python's
+            sources = [entry.msgid, entry.msgid_plural] if entry.msgid_plural else [entry.msgid]
+            texts = [in_argument_order(source, next(out)) if c_format else next(out) for source in sources]
             if entry.msgid_plural:
-                entry.msgstr, entry.msgstr_plural = "", {0: next(out), 1: next(out)}
+                entry.msgstr, entry.msgstr_plural = "", {0: texts[0], 1: texts[1]}
             else:
-                entry.msgstr = next(out)
+                entry.msgstr = texts[0]
         self.catalog.metadata["Language"] = languages.target
         self.catalog.metadata["PO-Revision-Date"] = time.strftime("%Y-%m-%d %H:%M+0000", time.gmtime())
         self.catalog.metadata["Last-Translator"] = "de-en-nmt machine translation"
