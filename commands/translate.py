@@ -8,7 +8,10 @@
 --file IN --out OUT translates one file of a format that POST /translate_file takes (.txt, .html,
 .docx, .odt, .odp, .pptx, .epub, .pdf, .po, .pot, .srt, .vtt, .json, .md; see ``pipeline.documents``)
 exactly as the web service does, with a progress bar of its texts on stderr, and writes OUT
-atomically (OUT has IN's extension, but .docx for a .pdf). There is no size limit offline.
+atomically (OUT has IN's extension, but .docx for a .pdf). There is no size limit offline. The
+checkpoint's recorded direction decides the languages: with a reverse model (train.py --direction
+en-de) an English file comes back German, and where it named English (a .po's Language, a .docx's
+w:lang, an HTML lang, ...) it names German.
 
 Input: UTF-8 text, one text per line (a sentence, or a whole paragraph: nothing is dropped). Only
 "\\n" ends a line ("\\r\\n" is accepted, a byte-order mark is ignored). Each line goes through
@@ -53,11 +56,14 @@ import os
 import select
 import sys
 from collections.abc import Iterator, Sequence
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from model.search.options import DEFAULT, SERVED
 
 from . import cli
+
+if TYPE_CHECKING:   # imported where --file needs it: the pipeline is not loaded for --help
+    from pipeline.language_pair import LanguagePair
 
 PROG = "python -m commands.translate"
 CHUNK_LINES = 1000
@@ -165,16 +171,20 @@ def _one_line(text: str) -> str:
 FILE_CHUNK = 64  # texts per model call for --file: a step of the progress bar
 
 
-def translate_file(engine, source: str, target: str, progress: bool) -> int:
+def translate_file(engine, source: str, target: str, progress: bool, languages: LanguagePair | None = None) -> int:
     """--file: ``source`` read as its format, translated through ``engine`` (a Pipeline) in steps
-    of FILE_CHUNK texts, written to ``target`` atomically."""
+    of FILE_CHUNK texts from ``languages.source`` into ``languages.target`` (a
+    ``pipeline.language_pair.LanguagePair``; None: de-en), written to ``target`` atomically."""
     from pathlib import Path
 
     from tqdm import tqdm
 
     from model.network.checkpoint import atomic_open
     from pipeline import documents
+    from pipeline.language_pair import DE_EN
     from pipeline.texts import translate_texts
+
+    languages = languages or DE_EN
 
     kind = documents.extension(source)
     result = documents.output_extension(kind)  # a .pdf's translation is a .docx
@@ -191,11 +201,11 @@ def translate_file(engine, source: str, target: str, progress: bool) -> int:
                   file=sys.stderr) as bar:
             for start in range(0, len(texts), FILE_CHUNK):
                 step = texts[start:start + FILE_CHUNK]
-                out += translate_texts(engine, step, html=html)
+                out += translate_texts(engine, step, html=html, languages=languages)
                 bar.update(len(step))
         return out
 
-    data = document.translate(in_steps)
+    data = document.translate(in_steps, languages)
     with atomic_open(target, "wb") as f:
         f.write(data)
     print(f"wrote {target}: {document.chars:,} characters translated", file=sys.stderr)
@@ -210,7 +220,11 @@ def _main(argv: Sequence[str] | None) -> int:
     engine = translator if args.raw else Pipeline(translator, Options(search=args.search), cli.load_places(args),
                                                   cli.load_coverage(args))
     if args.file is not None:
-        return translate_file(engine, args.file, args.out, progress=not args.no_progress)
+        from model.network.checkpoint import direction
+        from pipeline.language_pair import LanguagePair
+
+        return translate_file(engine, args.file, args.out, progress=not args.no_progress,
+                              languages=LanguagePair.of(direction(translator.meta)))
     out = sys.stdout
     index = 0
     for chunk in read_chunks(sys.stdin.buffer):

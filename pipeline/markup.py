@@ -46,6 +46,8 @@ from html.parser import HTMLParser
 
 from model.inference.alignment import AlignedText, Range
 
+from .language_pair import DE_EN, LanguagePair
+
 _BLOCK = frozenset("""address article aside blockquote body br caption center col colgroup dd details
     dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head
     header hgroup hr html iframe legend li link main menu meta nav noscript ol optgroup option p pre
@@ -56,11 +58,15 @@ _VOID = frozenset("area base embed img input param source track wbr".split())  #
 _WS = " \t\n\r\f"                  # HTML's whitespace: U+00A0 is text, not spacing
 _WS_RUN = re.compile(f"[{_WS}]+")
 _MAX_DEPTH = 100                   # inline elements nested deeper are kept as written, untranslated
-# A German lang or xml:lang in a start tag ("de", "de-DE", "de_AT"): the translation is English, and
-# a page that still says lang="de" is read out by screen readers with German pronunciation.
+# A lang or xml:lang of the source language in a start tag ("de", "de-DE", "de_AT" where German is
+# translated): the translation is in the target language, and a page that still says lang="de" is
+# read out by screen readers with German pronunciation. One pattern per language, at module level
+# where tests/test_regex_guard.py runs it.
 _START_TAG = re.compile(r"<[A-Za-z][^<>]*+>")
-_GERMAN_LANG = re.compile(r"""(?<=[\s"'])((?:xml:)?lang[ \t\n\r\f]*+=[ \t\n\r\f]*+)(["']?)de(?:[-_][A-Za-z0-9]+)*+\2(?=[\s/>])""",
-                          re.IGNORECASE)
+_LANG = r"""(?<=[\s"'])((?:xml:)?lang[ \t\n\r\f]*+=[ \t\n\r\f]*+)(["']?){}(?:[-_][A-Za-z0-9]+)*+\2(?=[\s/>])"""
+_GERMAN_LANG = re.compile(_LANG.format("de"), re.IGNORECASE)
+_ENGLISH_LANG = re.compile(_LANG.format("en"), re.IGNORECASE)
+_SOURCE_LANG = {"de": _GERMAN_LANG, "en": _ENGLISH_LANG}
 
 
 class _Scanner(HTMLParser):
@@ -442,18 +448,22 @@ def parse_html(document: str) -> list[str | Segment]:
     return [part if isinstance(part, str) else _segment(part) for part in _segments(document)]
 
 
-def english_lang(markup: str) -> str:
-    """``markup`` with every German ``lang``/``xml:lang`` attribute of its start tags saying "en"."""
-    def english(tag: re.Match[str]) -> str:
-        return _GERMAN_LANG.sub(lambda m: f"{m[1]}{m[2]}en{m[2]}", tag[0])
+def target_lang(markup: str, languages: LanguagePair = DE_EN) -> str:
+    """``markup`` with every ``lang``/``xml:lang`` attribute of its start tags that names the source
+    language (any region) naming the target alone: lang="de-DE" -> lang="en"."""
+    source = _SOURCE_LANG[languages.source]
 
-    return _START_TAG.sub(english, markup) if "lang" in markup.lower() else markup
+    def retagged(tag: re.Match[str]) -> str:
+        return source.sub(lambda m: f"{m[1]}{m[2]}{languages.target}{m[2]}", tag[0])
+
+    return _START_TAG.sub(retagged, markup) if "lang" in markup.lower() else markup
 
 
-def translate_html(documents: Sequence[str],
-                   translate: Callable[[list[str]], list[AlignedText]]) -> list[str]:
-    """Translate every document's segments with one call of ``translate`` and restore the markup,
-    its German ``lang`` attributes made English (``english_lang``)."""
+def translate_html(documents: Sequence[str], translate: Callable[[list[str]], list[AlignedText]],
+                   languages: LanguagePair = DE_EN) -> list[str]:
+    """Translate every document's segments with one call of ``translate`` (from ``languages.source``
+    into ``languages.target``) and restore the markup, its ``lang`` attributes that name the source
+    language naming the target (``target_lang``)."""
     parsed = [parse_html(document) for document in documents]
     segments = [part for parts in parsed for part in parts if isinstance(part, Segment)]
     texts = [segment.text for segment in segments]
@@ -461,5 +471,5 @@ def translate_html(documents: Sequence[str],
     if len(results) != len(texts):
         raise ValueError(f"translate returned {len(results)} alignments for {len(texts)} texts")
     done = {id(segment): render_segment(segment, aligned) for segment, aligned in zip(segments, results)}
-    return ["".join(english_lang(part) if isinstance(part, str) else done[id(part)] for part in parts)
+    return ["".join(target_lang(part, languages) if isinstance(part, str) else done[id(part)] for part in parts)
             for parts in parsed]

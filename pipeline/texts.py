@@ -16,15 +16,18 @@ from typing import Any
 
 from .accelerators import translate_marked
 from .icu import translate_messages
+from .language_pair import DE_EN, LanguagePair
 from .markup import translate_html
 
 
-def translate_texts(pipeline: Any, texts: Sequence[str], html: bool = False) -> list[str]:
+def translate_texts(pipeline: Any, texts: Sequence[str], html: bool = False,
+                    languages: LanguagePair = DE_EN) -> list[str]:
     """One translation per text of ``texts`` through ``pipeline`` (a ``Pipeline`` or the
     ``GlossaryPipeline`` of ``Pipeline.with_glossary``); with ``html`` each text is an HTML
-    fragment whose inline tags follow their words."""
+    fragment whose inline tags follow their words, and whose ``lang`` attributes that name
+    ``languages.source`` (the pipeline's model's) come to name ``languages.target``."""
     if html:
-        return translate_html([unicodedata.normalize("NFC", t) for t in texts], pipeline.translate_aligned)
+        return translate_html([unicodedata.normalize("NFC", t) for t in texts], pipeline.translate_aligned, languages)
     lexicon = pipeline.translator.lexicon
     knows = lexicon.knows if lexicon is not None else None
     return translate_messages(list(texts), lambda units: translate_marked(

@@ -5,8 +5,9 @@
 ``read(extension, data, max_chars=None, *, seconds=READ_SECONDS)`` parses the bytes (raising
 ``DocumentError`` for input that is not what its extension says, ``DocumentTooLarge`` for a file
 over a limit) and returns a ``Document`` with ``chars``, the amount of text to translate, and
-``translate(translate) -> bytes``; ``output_extension`` gives the extension of that result and
-``media_type`` what it is served as. ``translate(texts, html=False)`` is the service's signature
+``translate(translate, languages=DE_EN) -> bytes`` (``pipeline.language_pair``: de-en or en-de;
+where the file names the source language, the result names the target); ``output_extension``
+gives the extension of that result and ``media_type`` what it is served as. ``translate(texts, html=False)`` is the service's signature
 (``pipeline.texts.translate_texts``): plain texts, or HTML fragments whose inline tags follow the
 words (``pipeline.markup``).
 

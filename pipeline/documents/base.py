@@ -5,9 +5,11 @@ A format is a ``Document`` subclass whose constructor reads the file's bytes wit
 (raising ``DocumentError`` for a file that is not what its extension says, ``DocumentTooLarge``
 for one over a limit) and sets ``chars``, the amount of text to translate. It then gives its
 translatable ``units()`` (plain texts, or HTML fragments whose inline tags follow the words) and
-``write``s the translated file from one translation per unit. ``Document.translate`` joins the
-two: one call of the translate function for the plain units and one for the HTML ones, so all of
-a document's sentences go to the model in as few batches as its kinds of text.
+``write``s the translated file from one translation per unit, naming the target language of the
+``LanguagePair`` (``pipeline.language_pair``: de-en by default, or en-de) where the file named the
+source language. ``Document.translate`` joins the two: one call of the translate function for the
+plain units and one for the HTML ones, so all of a document's sentences go to the model in as few
+batches as its kinds of text.
 
 Every file is read within a budget, checked while it is parsed, not after: text is counted as it
 is found (paragraph by paragraph, page by page, string by string) and reading stops with
@@ -26,6 +28,8 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from ..language_pair import DE_EN, LanguagePair
 
 READ_SECONDS = 10.0            # read()'s default time budget, per file
 MAX_PARAGRAPHS = 50_000        # paragraphs of a .docx .odt .odp .pptx, empty ones too (table cells)
@@ -102,12 +106,14 @@ class Document(ABC):
         """The texts to translate, in the file's order (the same list each time it is asked)."""
 
     @abstractmethod
-    def write(self, translations: list[str]) -> bytes:
-        """The translated file, from one translation per unit of ``units()``, in their order."""
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
+        """The translated file, from one translation per unit of ``units()``, in their order;
+        where the file names ``languages.source``, it names ``languages.target``."""
 
-    def translate(self, translate: Translate) -> bytes:
-        """The translated file, ``translate`` (``(texts, html=False)``) called once for the plain
-        units and then once for the HTML ones, each only where there are some."""
+    def translate(self, translate: Translate, languages: LanguagePair = DE_EN) -> bytes:
+        """The translated file, ``translate`` (``(texts, html=False)``, translating from
+        ``languages.source`` into ``languages.target``) called once for the plain units and then
+        once for the HTML ones, each only where there are some."""
         units = self.units()
         translations = [""] * len(units)
         for html in (False, True):
@@ -117,7 +123,7 @@ class Document(ABC):
             texts = [units[i].text for i in todo]
             for i, translation in zip(todo, translate(texts, html=True) if html else translate(texts), strict=True):
                 translations[i] = translation
-        return self.write(translations)
+        return self.write(translations, languages)
 
 
 def utf8(data: bytes) -> str:
@@ -142,17 +148,17 @@ def split_line(line: str) -> tuple[str, str, str]:
     return lead, text, line[len(lead) + len(text):]
 
 
-# The translation's language where a file names German (.docx, .odt/.odp, .epub), so that
-# spelling checkers and screen readers treat the text as English.
-DC_GERMAN = re.compile(r"(<(?:[A-Za-z_][\w.-]*:)?language\b[^<>]*+>)[ \t\r\n]*+de(?:[-_][A-Za-z0-9]+)*+[ \t\r\n]*+(</)",
-                       re.IGNORECASE)   # the package's <dc:language>de-DE</dc:language>
+# The translation's language where a file names the source language (.docx, .odt/.odp, .epub), so
+# that spelling checkers and screen readers treat the text as the target language: the package's
+# <dc:language>de-DE</dc:language>, any prefix, any region. One pattern per language, at module
+# level where tests/test_regex_guard.py runs it.
+_DC_LANGUAGE = r"(<(?:[A-Za-z_][\w.-]*:)?language\b[^<>]*+>)[ \t\r\n]*+{}(?:[-_][A-Za-z0-9]+)*+[ \t\r\n]*+(</)"
+DC_GERMAN = re.compile(_DC_LANGUAGE.format("de"), re.IGNORECASE)
+DC_ENGLISH = re.compile(_DC_LANGUAGE.format("en"), re.IGNORECASE)
+_DC_SOURCE = {"de": DC_GERMAN, "en": DC_ENGLISH}
 
 
-def german_tag(tag: str | None) -> bool:
-    """Whether a language tag ("de", "de-DE", "de_AT") is German."""
-    return (tag or "").strip().lower().replace("_", "-").split("-")[0] == "de"
-
-
-def english_dc_language(xml: str) -> str:
-    """``xml`` with a German ``<dc:language>`` (any prefix, any region) saying "en"."""
-    return DC_GERMAN.sub(r"\1en\2", xml)
+def dc_language(xml: str, languages: LanguagePair = DE_EN) -> str:
+    """``xml`` with a ``<dc:language>`` of the source language (any prefix, any region) naming the
+    target alone ("de-DE" -> "en")."""
+    return _DC_SOURCE[languages.source].sub(rf"\g<1>{languages.target}\g<2>", xml)

@@ -5,7 +5,7 @@ documents (application/xhtml+xml, the EPUB 3 navigation document among them). Th
 translated as an .html file is (``pipeline.markup``: tags and attributes byte for byte, text
 escaped, so the XHTML stays well-formed); everything else, the head, the package document with its
 metadata, the EPUB 2 table of contents (toc.ncx), stylesheets, fonts, pictures, stays byte for
-byte, untranslated (but for a German language, which says English). A book whose content
+byte, untranslated (but for a lang and dc:language of the source language, which name the target). A book whose content
 documents are encrypted (DRM; META-INF/encryption.xml) is refused; obfuscated fonts are fine.
 """
 
@@ -15,8 +15,9 @@ import posixpath
 import re
 from urllib.parse import unquote
 
-from ..markup import english_lang
-from .base import BOM, Budget, Document, DocumentError, Unit, english_dc_language
+from ..language_pair import DE_EN, LanguagePair
+from ..markup import target_lang
+from .base import BOM, Budget, Document, DocumentError, Unit, dc_language
 from .zips import parse_xml, read_member, rezip, unzip
 
 MEDIA_TYPE = "application/epub+zip"   # also the book's mimetype member
@@ -87,15 +88,16 @@ class Epub(Document):
     def units(self) -> list[Unit]:
         return [Unit(body, html=True) for _, _, body, _ in self.bodies]
 
-    def write(self, translations: list[str]) -> bytes:
-        # The head's lang (the body's own are translate_html's) and the package's dc:language say English.
-        changed = {name: (english_lang(before) + output + after).encode("utf-8")
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
+        # The head's lang (the body's are the translate function's: markup.translate_html) and the
+        # package's dc:language name the target.
+        changed = {name: (target_lang(before, languages) + output + after).encode("utf-8")
                    for (name, before, _, after), output in zip(self.bodies, translations, strict=True)}
         path, package = self.package
         try:
-            english = english_dc_language(package.decode("utf-8")).encode("utf-8")
+            named = dc_language(package.decode("utf-8"), languages).encode("utf-8")
         except UnicodeDecodeError:   # a package in another encoding keeps its metadata as written
-            english = package
-        if english != package:
-            changed[path] = english
+            named = package
+        if named != package:
+            changed[path] = named
         return rezip(self.archive, changed, mimetype_first=True)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
+from ..language_pair import DE_EN, LanguagePair
 from ..segment import lines_like
 from .base import BOM, Budget, Document, Unit, refuse_control, utf8
 
@@ -192,7 +193,7 @@ class MarkdownDocument(Document):
     def units(self) -> list[Unit]:
         return [Unit(block.fragment, html=True) for block in self.blocks]
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         lines = list(self.lines)
         searched: dict[int, int] = {}          # table rows hold several cells: search on
         removed: set[int] = set()

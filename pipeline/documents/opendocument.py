@@ -2,7 +2,7 @@
 
 Only content.xml holds the text to translate, and every other member (pictures, styles.xml,
 meta.xml, settings, the thumbnail, macros, which are never run) must come back byte for byte (a
-German fo:language or dc:language aside, ``_english``): zipfile gives exactly that, where odfpy
+fo:language or dc:language of the source language aside, ``_name_target``): zipfile gives exactly that, where odfpy
 (last released in 2020) loads the whole package into its own object model and writes every part
 back itself; lxml is already the XML library under python-docx and python-pptx.
 
@@ -28,7 +28,8 @@ from typing import Any
 
 from lxml import etree
 
-from .base import Budget, Document, DocumentError, Unit, english_dc_language
+from ..language_pair import DE_EN, LanguagePair
+from .base import Budget, Document, DocumentError, Unit, dc_language
 from .paragraphs import Paragraph, counted, read_fragment
 from .zips import parse_xml, read_member, rezip, unzip
 
@@ -202,41 +203,44 @@ class OpenDocument(Document):
     def units(self) -> list[Unit]:
         return [Unit("".join(para.html), html=True) for para in self.paragraphs]
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         if not self.paragraphs:
             return rezip(self.archive, {}, mimetype_first=True)
         for para, output in zip(self.paragraphs, translations, strict=True):
             _rebuild(para, output)
         content = etree.tostring(self.root, xml_declaration=True, encoding="UTF-8")
-        changed = {"content.xml": _english(content)}
+        changed = {"content.xml": _name_target(content, languages)}
         for name in ("styles.xml", "meta.xml"):   # where the default language and the document's are
             if name in self.archive.namelist():
                 original = self.archive.read(name)
-                if (english := _english(original)) != original:
-                    changed[name] = english
+                if (named := _name_target(original, languages)) != original:
+                    changed[name] = named
         return rezip(self.archive, changed, mimetype_first=True)
 
 
-# The translation's language in the document's metadata: a German fo:language (with its country)
-# in a style and a German dc:language say English, so that spelling checkers and screen readers
-# treat the text as English. Nothing else of those members changes.
+# The translation's language in the document's metadata: a fo:language of the source language
+# (with its country) in a style and a dc:language of it name the target ("de" and "DE" say "en"
+# and "US"), so that spelling checkers and screen readers treat the text as the target language.
+# Nothing else of those members changes.
 _ODF_TAG = re.compile(r"<[A-Za-z][^<>]*+>")
-_FO_GERMAN = re.compile(r"""(?<=\s)(fo:language=)(["'])de\2""")
+_FO_LANGUAGE = re.compile(r"""(?<=\s)(fo:language=)(["'])([A-Za-z]{2,3})\2""")
 _FO_COUNTRY = re.compile(r"""(?<=\s)(fo:country=)(["'])[A-Za-z]{2}\2""")
 
 
-def _english(xml: bytes) -> bytes:
-    """``xml`` (UTF-8) with German language attributes and dc:language made English."""
+def _name_target(xml: bytes, languages: LanguagePair) -> bytes:
+    """``xml`` (UTF-8) with the source language's fo:language (and its fo:country) and dc:language
+    naming the target."""
     try:
         text = xml.decode("utf-8")
     except UnicodeDecodeError:
         return xml
 
     def tag(match: re.Match[str]) -> str:
-        if not _FO_GERMAN.search(match[0]):
+        language = _FO_LANGUAGE.search(match[0])
+        if language is None or language[3] != languages.source:   # ODF writes it in lower case
             return match[0]
-        english = _FO_GERMAN.sub(lambda m: f"{m[1]}{m[2]}en{m[2]}", match[0])
-        return _FO_COUNTRY.sub(lambda m: f"{m[1]}{m[2]}US{m[2]}", english)
+        named = _FO_LANGUAGE.sub(lambda m: f"{m[1]}{m[2]}{languages.target}{m[2]}", match[0])
+        return _FO_COUNTRY.sub(lambda m: f"{m[1]}{m[2]}{languages.region}{m[2]}", named)
 
-    english = english_dc_language(_ODF_TAG.sub(tag, text) if "fo:language" in text else text)
-    return xml if english == text else english.encode("utf-8")
+    named = dc_language(_ODF_TAG.sub(tag, text) if "fo:language" in text else text, languages)
+    return xml if named == text else named.encode("utf-8")

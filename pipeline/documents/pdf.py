@@ -3,7 +3,7 @@
 A PDF is a page description, not a text with a structure: pypdf extracts each page's text as
 lines, and the translation comes back as a .docx, one paragraph per paragraph found and each page
 after the first starting on a new page. Layout, columns, fonts, pictures, tables, links and
-annotations are lost. Paragraphs are found from the lines (``pdf_paragraphs``): a blank line ends
+annotations are lost; the .docx names the target language. Paragraphs are found from the lines (``pdf_paragraphs``): a blank line ends
 one, and so does a line clearly shorter than the page's longest (the last line of a paragraph, a
 heading, a list item) unless the next begins in lower case; a word hyphenated at a line's end is
 joined again ("Zusammen-" "fassung"), unless the next line goes on with "und", "oder" ... as
@@ -35,8 +35,10 @@ from typing import Any
 
 import docx
 
+from ..language_pair import DE_EN, LanguagePair
 from . import zips
 from .base import Budget, Document, DocumentError, DocumentTooLarge, Unit
+from .word import name_target
 
 MAX_PDF_STREAM_BYTES = 4 * 1024 * 1024   # what one PDF stream may unpack to (pypdf's own: 75 MB)
 MAX_PDF_CONTENT_BYTES = 8 * 1024 * 1024  # the pages' content streams together, a shared one for each page
@@ -167,13 +169,14 @@ class PdfDocument(Document):
     def units(self) -> list[Unit]:
         return [Unit(p) for page in self.pages for p in page]
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         done = iter(translations)
         document = docx.Document()
         for number, page in enumerate(self.pages):
             paragraphs = [document.add_paragraph(_NOT_XML.sub("", next(done))) for _ in page] or [document.add_paragraph()]
             if number:
                 paragraphs[0].paragraph_format.page_break_before = True
+        name_target(document, languages)   # python-docx's template says en-US: German after en-de
         out = io.BytesIO()
         document.save(out)
         return out.getvalue()

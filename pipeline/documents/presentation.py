@@ -19,6 +19,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..language_pair import DE_EN, LanguagePair
 from .base import Budget, Document, DocumentError, Unit
 from .paragraphs import Paragraph, counted, read_fragment
 from .zips import rezip, unzip, xml_error
@@ -113,7 +114,7 @@ class Presentation(Document):
     def units(self) -> list[Unit]:
         return [Unit("".join(para.html), html=True) for _, found in self.parts for para in found]
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         paragraphs = [para for _, found in self.parts for para in found]
         for para, output in zip(paragraphs, translations, strict=True):
             _rebuild(para, output)

@@ -4,7 +4,9 @@ Cue numbers, identifiers, timings, cue settings, and WebVTT's header, STYLE and 
 byte for byte; only each cue's text is translated. A cue's lines are read as one text (a sentence
 often runs over both lines), with its inline tags (<i>, <b>, <font ...>) as HTML, and the
 translation is cut back into as many lines as the cue had, at the spaces that balance them best: a
-cue stays one cue, on the screen as long as before.
+cue stays one cue, on the screen as long as before. Where a .vtt names the source language (a
+"Language:" line of its header, a cue's <lang de> span), it names the target ("de-DE" -> "en-US");
+an .srt names none.
 """
 
 from __future__ import annotations
@@ -12,9 +14,19 @@ from __future__ import annotations
 import re
 
 from ..segment import lines_like
+from ..language_pair import DE_EN, LanguagePair
 from .base import BOM, Budget, Document, DocumentError, Unit, utf8
 
 _TAG = re.compile(r"<[^>]*>")
+_LANGUAGE_TAG = r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*"
+_HEADER_LANGUAGE = re.compile(rf"^(Language[ \t]*:[ \t]*)({_LANGUAGE_TAG})(?=[ \t]*$)", re.MULTILINE)
+_LANG_SPAN = re.compile(rf"(<lang(?:\.[\w-]+)*[ \t]+)({_LANGUAGE_TAG})(?=[ \t]*>)")   # <lang en-GB>, <lang.c de>
+
+
+def _retagged(pattern: re.Pattern[str], text: str, languages: LanguagePair) -> str:
+    """``text`` with each tag of the source language that ``pattern`` finds (its second group)
+    naming the target."""
+    return pattern.sub(lambda m: m[1] + (languages.retag(m[2]) if languages.names_source(m[2]) else m[2]), text)
 
 
 class Subtitles(Document):
@@ -44,7 +56,7 @@ class Subtitles(Document):
         texts = [" ".join(lines) for lines in self.lines]
         return [Unit(text, html=bool(_TAG.search(text))) for text in texts if text]
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         done = iter(translations)
         out = [lines_like(next(done), len(lines)) if lines else "" for lines in self.lines]
         if self.extension == ".srt":
@@ -54,5 +66,6 @@ class Subtitles(Document):
                 cue.content = text
             return srt.compose(self.cues, reindex=False).encode("utf-8")
         for cue, text in zip(self.vtt.captions, out):
-            cue.text = text
-        return self.vtt.content.encode("utf-8")
+            cue.text = _retagged(_LANG_SPAN, text, languages) if "<lang" in text else text
+        header, blank, rest = self.vtt.content.partition("\n\n")   # the header ends at its first blank line
+        return (_retagged(_HEADER_LANGUAGE, header, languages) + blank + rest).encode("utf-8")

@@ -3,11 +3,13 @@
 - ``.txt``: every line is translated on its own; indentation, trailing spaces, blank lines and
   line endings (``\\n`` or ``\\r\\n``) stay exactly as written.
 - ``.html``: the whole document as one HTML fragment through ``pipeline.markup`` (tags and
-  attributes byte for byte, but a German ``lang`` says "en").
+  attributes byte for byte, but the translate function, ``markup.translate_html``, makes a
+  ``lang`` of the source language name the target: "de" says "en", or "en" says "de").
 """
 
 from __future__ import annotations
 
+from ..language_pair import DE_EN, LanguagePair
 from .base import BOM, Budget, Document, Unit, refuse_control, split_line, utf8
 
 
@@ -30,7 +32,7 @@ class TextDocument(Document):
             return [Unit(self.text, html=True)] if self.text.strip() else []
         return [Unit(content) for _, content, _ in self.lines if content]
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         if self.html:
             out = translations[0] if translations else self.text
             return (self.bom + out).encode("utf-8")

@@ -13,8 +13,9 @@ results, bookmarks, comment marks, content controls, tracked deletions) is kept 
 untranslated, one point (<img data-a>) per stretch. Points are placed next to the words they stood
 beside, with the spaces around them as in the source. Spelling and layout hints (w:proofErr,
 w:lastRenderedPageBreak, w:softHyphen) are stale after translation and dropped. Footnotes,
-endnotes and comments are not translated. Where the document names German (w:lang, the theme's
-language, the core properties' dc:language), the translation says English.
+endnotes and comments are not translated. Where the document names the source language (w:lang,
+the theme's language, the core properties' dc:language), the translation names the target:
+"de-DE" says "en-US" and "en-GB" says "de-DE" (``name_target``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import docx
 from docx.oxml import OxmlElement
 from lxml import etree
 
-from .base import Budget, Document, DocumentError, Unit, german_tag
+from ..language_pair import DE_EN, LanguagePair
+from .base import Budget, Document, DocumentError, Unit
 from .paragraphs import Paragraph, Token, counted, read_fragment
 from .zips import unzip, xml_error
 
@@ -185,25 +187,26 @@ class WordDocument(Document):
     def units(self) -> list[Unit]:
         return [Unit("".join(para.html), html=True) for para in self.paragraphs]
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         for para, output in zip(self.paragraphs, translations, strict=True):
             _rebuild(para, output)
-        self.english_language()
+        name_target(self.document, languages)
         out = io.BytesIO()
         self.document.save(out)
         return out.getvalue()
 
-    def english_language(self) -> None:
-        """The translation's language where the document names German: its runs' and styles'
-        w:lang, the theme's w:themeFontLang and the core properties' language."""
-        for part in self.document.part.package.iter_parts():
-            element = getattr(part, "element", None)
-            if element is None or not hasattr(element, "iter"):
-                continue
-            for lang in element.iter(_W + "lang", _W + "themeFontLang"):
-                for name in (_W + "val", _W + "eastAsia", _W + "bidi"):
-                    if german_tag(lang.get(name)):
-                        lang.set(name, "en-US")
-            for language in element.iter(_DC + "language"):   # docProps/core.xml, where there is one
-                if german_tag(language.text):
-                    language.text = "en-US"
+
+def name_target(document: Any, languages: LanguagePair) -> None:
+    """The target language (its full tag) where a python-docx ``document`` names the source: its
+    runs' and styles' w:lang, the theme's w:themeFontLang and the core properties' language."""
+    for part in document.part.package.iter_parts():
+        element = getattr(part, "element", None)
+        if element is None or not hasattr(element, "iter"):
+            continue
+        for lang in element.iter(_W + "lang", _W + "themeFontLang"):
+            for name in (_W + "val", _W + "eastAsia", _W + "bidi"):
+                if languages.names_source(lang.get(name)):
+                    lang.set(name, languages.target_tag)
+        for language in element.iter(_DC + "language"):   # docProps/core.xml, where there is one
+            if languages.names_source(language.text):
+                language.text = languages.target_tag

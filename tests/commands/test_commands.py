@@ -136,6 +136,29 @@ def test_translate_file_txt_and_catalog(tiny_checkpoint, pairs40, tmp_path, caps
     assert [(e.msgid, e.msgstr) for e in out_catalog] == [(pairs40[2][0], pairs40[2][1])]
 
 
+def test_translate_file_with_a_reverse_model_writes_german_files(reverse_checkpoint, pairs40, tmp_path, capsys,
+                                                                   monkeypatch):
+    """The checkpoint's direction (en-de) decides: English in, German out, and the file names German."""
+    import polib
+
+    catalog = tmp_path / "app.po"
+    catalog.write_text(f'msgid ""\nmsgstr ""\n"Language: en_US\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                       f'msgid "{pairs40[0][1]}"\nmsgstr ""\n', encoding="utf-8")
+    code, out, err = run_inprocess("translate", ["--checkpoint", reverse_checkpoint, "--file", catalog,
+                                                 "--out", tmp_path / "app_de.po", "--no-progress"], capsys, monkeypatch, b"")
+    assert (code, out) == (0, ""), err
+    translated = polib.pofile(str(tmp_path / "app_de.po"))
+    assert translated.metadata["Language"] == "de"
+    assert [(e.msgid, e.msgstr) for e in translated] == [(pairs40[0][1], pairs40[0][0])]
+    page = tmp_path / "page.html"
+    page.write_text(f'<html lang="en-GB"><body><p>{pairs40[1][1]}</p></body></html>', encoding="utf-8")
+    code, out, err = run_inprocess("translate", ["--checkpoint", reverse_checkpoint, "--file", page,
+                                                 "--out", tmp_path / "page_de.html", "--no-progress"], capsys, monkeypatch, b"")
+    assert (code, out) == (0, ""), err
+    assert (tmp_path / "page_de.html").read_text(encoding="utf-8") == (
+        f'<html lang="de"><body><p>{pairs40[1][0]}</p></body></html>')
+
+
 def test_translate_file_pdf_gives_docx(tiny_checkpoint, pairs40, tmp_path, capsys, monkeypatch):
     import docx
 

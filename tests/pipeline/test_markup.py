@@ -14,7 +14,8 @@ from html.parser import HTMLParser
 import pytest
 
 from model.inference.alignment import AlignedText
-from pipeline.markup import Segment, covered_words, english_lang, parse_html, translate_html
+from pipeline.language_pair import EN_DE
+from pipeline.markup import Segment, covered_words, parse_html, target_lang, translate_html
 
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
          "track", "wbr"}
@@ -115,8 +116,26 @@ def test_the_document_says_it_is_english():
     ('<html lang="deu">', '<html lang="deu">'),
     ('Text lang="de" hier', 'Text lang="de" hier'),             # not a tag
 ])
-def test_english_lang(markup, expected):
-    assert english_lang(markup) == expected
+def test_target_lang(markup, expected):
+    assert target_lang(markup) == expected
+
+
+@pytest.mark.parametrize("markup, expected", [
+    ('<html lang="en-GB">', '<html lang="de">'),
+    ('<P LANG="EN" xml:lang=en_US ID=x>', '<P LANG="de" xml:lang=de ID=x>'),
+    ('<q lang="de">', '<q lang="de">'),                          # German already: as written
+    ('<p lang="eng">', '<p lang="eng">'),
+])
+def test_target_lang_of_an_english_source(markup, expected):
+    assert target_lang(markup, EN_DE) == expected
+
+
+def test_an_english_document_says_it_is_german():
+    doc = '<html lang="en-US"><body><p lang=\'en\'>See here.</p><p lang="fr">Voir.</p></body></html>'
+    translate = Table({"See here.": ("Siehe hier.", [(0, 0), (1, 1), (2, 2)]),
+                       "Voir.": ("Voir.", [(0, 0), (1, 1)])})
+    assert translate_html([doc], translate, EN_DE) == [
+        '<html lang="de"><body><p lang=\'de\'>Siehe hier.</p><p lang="fr">Voir.</p></body></html>']
 
 
 def test_tag_follows_a_verb_that_moves():

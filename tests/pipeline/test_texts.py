@@ -13,6 +13,7 @@ import unicodedata
 from types import SimpleNamespace
 
 from model.inference.alignment import AlignedText
+from pipeline.language_pair import EN_DE
 from pipeline.texts import translate_texts
 
 OUTSIDE_BRACES = re.compile(r"[^{}]+(?![^{]*})")
@@ -63,3 +64,10 @@ def test_no_texts_no_call():
     pipeline = UpperPipeline()
     assert translate_texts(pipeline, []) == [] and translate_texts(pipeline, [], html=True) == []
     assert pipeline.calls == []
+
+
+def test_html_lang_attributes_name_the_target_of_the_language_pair():
+    fragments = ['<p lang="de-DE">Hallo</p>', '<p lang="en-GB">Hello</p>']
+    assert translate_texts(UpperPipeline(), fragments, html=True) == ['<p lang="en">HALLO</p>', '<p lang="en-GB">HELLO</p>']
+    assert translate_texts(UpperPipeline(), fragments, html=True, languages=EN_DE) == [
+        '<p lang="de-DE">HALLO</p>', '<p lang="de">HELLO</p>']

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.documents import Document, Unit
+from pipeline.language_pair import DE_EN, EN_DE, LanguagePair
 from tests.pipeline.documents.upper import Upper
 
 
@@ -19,7 +20,8 @@ class Listed(Document):
     def units(self) -> list[Unit]:
         return self.listed
 
-    def write(self, translations: list[str]) -> bytes:
+    def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
+        self.languages = languages
         return "|".join(translations).encode()
 
 
@@ -29,6 +31,12 @@ def test_plain_units_in_one_call_then_html_ones_in_another_written_back_in_order
                        Unit("Es regnet.")])
     assert document.translate(translate) == "<i>HALLO</i> WELT|GUTEN MORGEN.|<b>TSCHÜSS</b>|ES REGNET.".encode()
     assert translate.calls == [(["Guten Morgen.", "Es regnet."], False), (["<i>Hallo</i> Welt", "<b>Tschüss</b>"], True)]
+    assert document.languages == DE_EN   # the default: German into English
+
+
+def test_the_language_pair_goes_to_write():
+    document = Listed([Unit("Good morning.")])
+    assert document.translate(Upper(), EN_DE) == b"GOOD MORNING." and document.languages == EN_DE
 
 
 @pytest.mark.parametrize("units, calls", [

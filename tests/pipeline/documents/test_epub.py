@@ -7,6 +7,7 @@ from lxml import etree
 
 from pipeline.documents import DocumentError, DocumentTooLarge, read
 from pipeline.documents.epub import find_body
+from pipeline.language_pair import EN_DE
 from tests.pipeline.documents import hostile_files as hostile
 from tests.pipeline.documents.limits import over
 from tests.pipeline.documents.office_files import assert_mimetype_first_and_stored, epub_file, epub_members, zip_file
@@ -107,3 +108,15 @@ def test_an_epub_over_the_limit_stops_at_the_document_that_passes_it():
     document = read(".epub", epub_file("<p>" + "Es regnet. " * 100 + "</p>"), 20_000)
     with pytest.raises(DocumentTooLarge, match=over(".epub", document.chars - 1)):
         read(".epub", epub_file("<p>" + "Es regnet. " * 100 + "</p>"), document.chars - 1)
+
+
+def test_an_english_epub_says_it_is_german_after_en_de():
+    source = {name: data.replace(b'xml:lang="de"', b'xml:lang="en-GB"') for name, data in epub_members(
+        '<p>It is <b>raining</b>.</p>\n<p lang="fr">Il pleut.</p>').items()}
+    source["OEBPS/content.opf"] = source["OEBPS/content.opf"].replace(b"<dc:language>de</dc:language>",
+                                                                      b"<dc:language>en-US</dc:language>")
+    after, before = members(read(".epub", zip_file(source)).translate(Upper(languages=EN_DE), EN_DE)), source
+    assert after["OEBPS/Text/kapitel 1.xhtml"] == before["OEBPS/Text/kapitel 1.xhtml"].replace(
+        b'xml:lang="en-GB"', b'xml:lang="de"').replace(b"It is <b>raining</b>.", b"IT IS <b>RAINING</b>.").replace(
+        b"Il pleut.", b"IL PLEUT.")    # French stays French
+    assert after["OEBPS/content.opf"] == before["OEBPS/content.opf"].replace(b">en-US<", b">de<")

@@ -7,6 +7,7 @@ import pytest
 
 from pipeline.documents import DocumentError, DocumentTooLarge, read
 from pipeline.documents.json_strings import json_depth
+from pipeline.language_pair import EN_DE
 from tests.pipeline.documents import hostile_files as hostile
 from tests.pipeline.documents.limits import over
 from tests.pipeline.documents.upper import Upper
@@ -42,6 +43,28 @@ def test_chrome_messages_keep_their_descriptions():
     messages = '{"save": {"message": "Speichern", "description": "Knopf"}, "description": {"message": "Hallo"}}'
     out = read(".json", messages.encode()).translate(Upper()).decode()
     assert out == '{"save": {"message": "SPEICHERN", "description": "Knopf"}, "description": {"message": "HALLO"}}'
+
+
+def test_an_english_json_names_german_where_it_named_english_after_en_de():
+    source = '{"en-GB": {"translation": {"title": "My calendar", "language": "en", "other": {"locale": "fr"}}}}'
+    translate = Upper(languages=EN_DE)
+    document = read(".json", source.encode())
+    assert document.chars == len("My calendar")   # the tags are not translated
+    assert document.translate(translate, EN_DE).decode() == (
+        '{"de-DE": {"translation": {"title": "MY CALENDAR", "language": "de", "other": {"locale": "fr"}}}}')
+    assert translate.calls == [(["My calendar"], False)]
+
+
+@pytest.mark.parametrize("source, expected", [
+    ('{"@@locale": "de", "hello": "Hallo"}', '{"@@locale": "en", "hello": "HALLO"}'),       # Flutter's ARB
+    ('{"de": {"Lang": "de_AT", "ok": "Gut"}}', '{"en": {"Lang": "en_US", "ok": "GUT"}}'),   # i18next, vue-i18n
+    ('{"de": {"ok": "Gut"}, "en": {"ok": "Good"}}', '{"de": {"ok": "GUT"}, "en": {"ok": "GOOD"}}'),  # two languages
+    ('{"de": "Deutsch"}', '{"de": "DEUTSCH"}'),                  # a list of language names: the key stays
+    ('{"locale": "fr", "language": "Deutsch"}', '{"locale": "fr", "language": "DEUTSCH"}'),  # French; not a tag
+    ('["de", {"de": {"x": "y"}}]', '["DE", {"de": {"x": "Y"}}]'),   # no key names the file's language
+])
+def test_a_json_names_english_where_it_named_german_by_default(source, expected):
+    assert read(".json", source.encode()).translate(Upper()).decode() == expected
 
 
 @pytest.mark.parametrize("data, message", [

@@ -14,6 +14,7 @@ import pytest
 from lxml import etree
 
 from pipeline.documents import DocumentError, DocumentTooLarge, base, opendocument, read
+from pipeline.language_pair import EN_DE
 from tests.pipeline.documents import hostile_files as hostile
 from tests.pipeline.documents.limits import over, spy_on, too_many_paragraphs
 from tests.pipeline.documents.office_files import (ODF_NAMESPACES, PNG, assert_mimetype_first_and_stored, odf_content,
@@ -221,3 +222,22 @@ def test_an_odt_stops_at_the_paragraph_that_passes_the_limit(monkeypatch):
     with pytest.raises(DocumentTooLarge, match=over(".odt", 1000)):
         read(".odt", odf_file(f"<text:p>{paragraph}</text:p>" * 100), 1000)
     assert len(scanned) == 4
+
+
+def test_an_english_odt_says_it_is_german_after_en_de():
+    english = '<style:text-properties fo:language="en" fo:country="GB"/>'
+    german = '<style:text-properties fo:language="de" fo:country="AT"/>'
+    files = odf_members("<text:p>Good morning.</text:p>")
+    files["content.xml"] = files["content.xml"].replace(b"office:version=", f"{ODF_STYLE_NS} office:version=".encode()).replace(
+        b"<office:body>", f'<office:automatic-styles><style:style style:name="P1">{english}</style:style>'
+                          f'<style:style style:name="P2">{german}</style:style></office:automatic-styles>'
+                          "<office:body>".encode())
+    files["meta.xml"] = files["meta.xml"].replace(b"<office:meta/>", b'<office:meta><dc:language xmlns:dc="http://purl.org/'
+                                                                     b'dc/elements/1.1/">en-US</dc:language></office:meta>')
+    after = members(read(".odt", zip_file(files)).translate(Upper(languages=EN_DE), EN_DE))
+    assert paragraphs(after["content.xml"]) == ["<text:p>GOOD MORNING.</text:p>"]
+    named = '<style:text-properties fo:language="de" fo:country="DE"/>'
+    assert named.encode() in after["content.xml"] and german.encode() in after["content.xml"]
+    assert english.encode() not in after["content.xml"]
+    assert after["meta.xml"] == files["meta.xml"].replace(b">en-US<", b">de<")
+    assert after["styles.xml"] == files["styles.xml"]

@@ -12,6 +12,7 @@ import pytest
 
 from pipeline import documents
 from pipeline.documents import DocumentError, DocumentTooLarge, base, pdf, read
+from pipeline.language_pair import DE_EN, EN_DE
 from tests.pipeline.documents import hostile_files as hostile
 from tests.pipeline.documents.limits import over
 from tests.pipeline.documents.office_files import pdf_file
@@ -35,6 +36,15 @@ def test_pdf_pages_come_back_as_a_docx_with_paragraphs_and_page_breaks():
         ("DAS WETTER", None), ("DIE KATZE SCHLÄFT AUF DEM SOFA UND TRÄUMT VON EINER MAUS.", None),
         ("GUTEN MORGEN!", None), ("", True), ("SEITE DREI.", True)]      # the empty second page kept
     assert documents.output_extension(".pdf") == ".docx" and documents.output_extension(".odt") == ".odt"
+
+
+@pytest.mark.parametrize("languages, tag", [(DE_EN, "en-US"), (EN_DE, "de-DE")])
+def test_the_docx_of_a_pdf_names_the_target_language(languages, tag):
+    from docx.oxml.ns import qn
+
+    out = docx.Document(io.BytesIO(read(".pdf", pdf_file([["Good morning."]])).translate(Upper(), languages)))
+    default = out.styles.element.find(qn("w:docDefaults")).find(".//" + qn("w:lang"))
+    assert (default.get(qn("w:val")), default.get(qn("w:eastAsia"))) == (tag, tag)
 
 
 @pytest.mark.parametrize("text, expected", [

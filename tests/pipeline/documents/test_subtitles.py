@@ -6,6 +6,7 @@ import pytest
 
 from pipeline import segment
 from pipeline.documents import DocumentError, read
+from pipeline.language_pair import EN_DE
 from tests.pipeline.documents.upper import Upper
 
 
@@ -40,6 +41,20 @@ def test_vtt_keeps_header_notes_styles_identifiers_and_cue_settings():
     assert out == ("WEBVTT - Untertitel\n\nSTYLE\n::cue { color: yellow }\n\nNOTE Von Hand geprüft\n\n"
                    "eins\n00:00:01.000 --> 00:00:02.000 align:start line:0\nES REGNET\nSCHON WIEDER.\n\n"
                    "00:00:03.000 --> 00:00:04.000\nBIS MORGEN.\n")
+
+
+def test_an_english_vtt_names_german_where_it_named_english_after_en_de():
+    vtt = ("WEBVTT\nKind: captions\nLanguage: en-GB\n\nNOTE Language: en\n\n"
+           "00:00:01.000 --> 00:00:02.000\n<lang en>It is raining</lang> <lang fr>encore</lang>.\n")
+    out = read(".vtt", vtt.encode()).translate(Upper(languages=EN_DE), EN_DE).decode()
+    assert out == ("WEBVTT\nKind: captions\nLanguage: de-DE\n\nNOTE Language: en\n\n"   # a note stays as written
+                   "00:00:01.000 --> 00:00:02.000\n<lang de>IT IS RAINING</lang> <lang fr>ENCORE</lang>.\n")
+
+
+def test_a_vtt_names_english_where_it_named_german_by_default():
+    vtt = "WEBVTT\nLanguage: de\n\n00:00:01.000 --> 00:00:02.000\n<lang.x de-AT>Servus</lang>\n"
+    assert read(".vtt", vtt.encode()).translate(Upper()).decode() == (
+        "WEBVTT\nLanguage: en\n\n00:00:01.000 --> 00:00:02.000\n<lang.x en-US>SERVUS</lang>\n")
 
 
 @pytest.mark.parametrize("text, lines, expected", [

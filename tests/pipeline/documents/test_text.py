@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.documents import DocumentError, DocumentTooLarge, read
+from pipeline.language_pair import EN_DE
 from tests.pipeline.documents.upper import Upper
 
 
@@ -29,6 +30,18 @@ def test_html_goes_through_the_markup_pipeline_whole():
     out = read(".html", html.encode()).translate(translate).decode()
     assert out == '<html><head><title>TITEL</title></head><body><p class="x">DAS IST <b>GUT</b>.</p></body></html>'
     assert translate.calls == [([html], True)]
+
+
+def test_html_names_german_where_it_named_english_after_en_de():
+    html = '<html lang="en-US"><body><p>It is <b>good</b>.</p><p lang="de">Gut.</p></body></html>'
+    out = read(".html", html.encode()).translate(Upper(languages=EN_DE), EN_DE).decode()
+    assert out == '<html lang="de"><body><p>IT IS <b>GOOD</b>.</p><p lang="de">GUT.</p></body></html>'
+
+
+def test_html_names_english_where_it_named_german_by_default():
+    html = '<html lang="de-DE"><body><p>Gut.</p><p lang="en">Good.</p></body></html>'
+    out = read(".html", html.encode()).translate(Upper()).decode()
+    assert out == '<html lang="en"><body><p>GUT.</p><p lang="en">GOOD.</p></body></html>'
 
 
 @pytest.mark.parametrize("extension, data, message", [

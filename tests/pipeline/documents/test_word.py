@@ -20,6 +20,7 @@ from pipeline.documents import DocumentError, DocumentTooLarge, read, word
 from tests.pipeline.documents import hostile_files as hostile
 from tests.pipeline.documents.limits import spy_on, too_many_paragraphs
 from tests.pipeline.documents.office_files import PNG, zip_file
+from pipeline.language_pair import EN_DE
 from tests.pipeline.documents.upper import SPLIT, Upper
 
 
@@ -254,3 +255,24 @@ def test_a_docx_of_empty_paragraphs_is_refused_and_stops_there(monkeypatch):
     with pytest.raises(DocumentTooLarge, match=too_many_paragraphs(".docx", 50_000)):
         read(".docx", hostile.docx_empty_paragraphs(60_000), 20_000)
     assert len(scanned) == 50_000
+
+
+def test_an_english_docx_says_it_is_german_after_en_de():
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    document = docx.Document()   # python-docx's template: its styles say en-US
+    for text, language in (("Good morning.", "en-GB"), ("Guten Tag.", "de-AT"), ("Bonjour.", "fr-FR")):
+        properties = document.add_paragraph(text).runs[0]._r.get_or_add_rPr()
+        lang = OxmlElement("w:lang")
+        lang.set(qn("w:val"), language)
+        properties.append(lang)
+    document.core_properties.language = "en_US"
+    data = io.BytesIO()
+    document.save(data)
+    out = docx.Document(io.BytesIO(read(".docx", data.getvalue()).translate(Upper(languages=EN_DE), EN_DE)))
+    assert [(p.text, p.runs[0]._r.rPr.find(qn("w:lang")).get(qn("w:val"))) for p in out.paragraphs] == [
+        ("GOOD MORNING.", "de-DE"), ("GUTEN TAG.", "de-AT"), ("BONJOUR.", "fr-FR")]
+    assert out.core_properties.language == "de-DE"
+    default = out.styles.element.find(qn("w:docDefaults")).find(".//" + qn("w:lang"))
+    assert (default.get(qn("w:val")), default.get(qn("w:eastAsia")), default.get(qn("w:bidi"))) == ("de-DE", "de-DE", "ar-SA")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from model.inference.alignment import AlignedText
+from pipeline.language_pair import DE_EN, LanguagePair
 from pipeline.markup import translate_html
 
 
@@ -18,8 +19,10 @@ def words(text: str) -> list[tuple[int, int]]:
 class Upper:
     """Every word upper-cased in place and aligned to itself; records each call."""
 
-    def __init__(self, table: dict[str, tuple[str, list[tuple[int, int]]]] | None = None) -> None:
+    def __init__(self, table: dict[str, tuple[str, list[tuple[int, int]]]] | None = None,
+                 languages: LanguagePair = DE_EN) -> None:
         self.table = table or {}
+        self.languages = languages   # as the service's translate function: the lang attributes' pair
         self.calls: list[tuple[list[str], bool]] = []
 
     def aligned(self, texts: list[str]) -> list[AlignedText]:
@@ -31,7 +34,7 @@ class Upper:
 
     def __call__(self, texts: list[str], html: bool = False) -> list[str]:
         self.calls.append((list(texts), html))
-        return translate_html(texts, self.aligned) if html else [t.upper() for t in texts]
+        return translate_html(texts, self.aligned, self.languages) if html else [t.upper() for t in texts]
 
 
 # "gar nicht" -> "not ... at all": bold goes on "at all", not on everything from "not" to "all"
