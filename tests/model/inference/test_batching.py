@@ -220,7 +220,8 @@ class Overlapping:
 
 @pytest.mark.parametrize("parallel", [1, 2, 3])
 def test_an_engine_of_parallel_searches_gets_that_many_batches_at_once(inner, parallel):
-    engine = BatchingEngine(Overlapping(inner, parallel), BatchingOptions(max_wait=0, idle_after=0.01))
+    # One call a batch: else, with the first searches waiting, two batches may take every call.
+    engine = BatchingEngine(Overlapping(inner, parallel), BatchingOptions(max_wait=0, idle_after=0.01, max_sentences=1))
     sentences: list[int] = []
     engine.on_batch = lambda count, waits, seconds: sentences.append(count)
     running_when_idle: list[int] = []
