@@ -41,6 +41,7 @@ from .coverage import Coverage
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .glossary import Glossary, fit_terms
+from .language_pair import LanguagePair
 from .rules import NAMES as RULE_NAMES, Context, rules_for
 from .rules.abbreviations import respell_abbreviations
 from .rules.letters import signature
@@ -173,7 +174,8 @@ class Pipeline:
         self.options = options
         # The model's source language decides the rules (``pipeline.rules.rules_for``); places and
         # the coverage check read German, so an English source goes without them.
-        self.source = direction(getattr(translator, "meta", None) or {}).split("-")[0]
+        self.languages = LanguagePair.of(direction(getattr(translator, "meta", None) or {}))
+        self.source = self.languages.source
         german = self.source == "de"
         self.places = places if places is not None and german else {}
         self.coverage = coverage if options.coverage_weight > 0 and german else None
