@@ -122,7 +122,7 @@ class TranslationService:
         ``glossary``: its German terms come out as its English ones (``pipeline.glossary``)."""
         if keep_other_languages and not html:
             mixed = [language.split_languages(t) for t in texts]  # before the lock: no model involved
-            runs = [run for m in mixed for run in m.german]
+            runs = [run for m in mixed for run in m.runs]
             translated = _per_text(mixed, self.translate(runs, glossary=glossary) if runs else [])
             return [m.join(done) for m, done in zip(mixed, translated)]
         with self.model_calls(), torch.inference_mode():
@@ -136,7 +136,7 @@ class TranslationService:
         alternative of each of its German stretches (or the best, where one has fewer)."""
         if keep_other_languages:
             mixed = [language.split_languages(t) for t in texts]
-            runs = [run for m in mixed for run in m.german]
+            runs = [run for m in mixed for run in m.runs]
             best, others = self.translate_with_alternatives(runs, n, glossary=glossary) if runs else ([], [])
             results = []
             for m, run_best, run_others in zip(mixed, _per_text(mixed, best), _per_text(mixed, others)):
@@ -260,7 +260,7 @@ def _per_text(mixed: list[language.Mixed], flat: list) -> list[list]:
     """``flat`` (one item per German stretch of all texts) regrouped by text."""
     grouped, start = [], 0
     for m in mixed:
-        count = len(m.german)
+        count = len(m.runs)
         grouped.append(flat[start:start + count])
         start += count
     return grouped

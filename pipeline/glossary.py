@@ -48,6 +48,11 @@ to the placeholder ("⦅X1⦆s") are dropped: the number was decided from the Ge
 
 A ``Glossary`` holds no request state beyond its entries and is immutable once built; the
 ``Pipeline`` takes one per call (``Pipeline.translate(texts, glossary=...)``).
+
+English terms (``Glossary(..., source="en")``, for an English->German model): matched whole, as
+written (capitalized at the start of a sentence, and in ALL CAPS text) and never inflected, each
+restored as its German term as given; the restoring edits for English above are left out
+(``fit_terms(..., target="de")``) but the capital at the start of a sentence.
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ from .casing import title_case
 from .numbers import COUNTING
 from .spans import Masked, Span
 
+SOURCES = ("de", "en")   # the languages a glossary's terms may be in
 KIND, PLURAL_KIND = "glossary", "glossary_plural"  # the spans' kinds: singular (or no number), plural
 MAX_TERM_CHARS = 100   # characters of a German term or an English translation
 
@@ -458,17 +464,22 @@ class Glossary:
     """German terms and their English translations, with every form each term matches.
 
     ``entries``: a mapping or ``(term, translation)`` pairs, checked by ``check_entries``
-    (``GlossaryError``). ``inflections``: where noun plurals come from (rules alone without)."""
+    (``GlossaryError``). ``inflections``: where noun plurals come from (rules alone without).
+    ``source``: the terms' language, "de" or "en" (English terms are matched as written only)."""
 
     def __init__(self, entries: Mapping[str, str] | Iterable[tuple[str, str]],
-                 inflections: Inflections | None = None):
+                 inflections: Inflections | None = None, source: str = "de"):
+        if source not in SOURCES:
+            raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
+        self.source = source
         self.entries = check_entries(entries)
         self._entries: list[_Entry] = []
         # words of a form -> (entry index, Form); exact forms, and the same by upper case
         self._forms: dict[tuple[str, ...], tuple[int, Form]] = {}
         self._upper: dict[tuple[str, ...], tuple[int, Form]] = {}
         inflected: list[tuple[tuple[str, ...], int, Form]] = []
-        nouns = inflections.nouns if inflections is not None else {}
+        german = source == "de"  # German nouns are inflected; words of other languages match as written
+        nouns = inflections.nouns if inflections is not None and german else {}
         # lower-case terms whose capitalized form is a noun: not matched capitalized ("essen" / "Essen")
         self._noun_lookalikes: set[int] = set()
         for index, (term, translation) in enumerate(self.entries):
@@ -477,7 +488,7 @@ class Glossary:
                 self._noun_lookalikes.add(index)
             last = words[-1]
             gender, plural_only, forms = "", False, {last: Form("sg")}
-            if last[:1].isupper():  # a noun (German capitalizes every noun)
+            if german and last[:1].isupper():  # a noun (German capitalizes every noun)
                 if singular_of(last, inflections) is not None:
                     plural_only = True
                     forms = {last: Form("pl")}
@@ -501,7 +512,8 @@ class Glossary:
         return bool(self.entries)
 
     def __repr__(self) -> str:
-        return f"Glossary({dict(self.entries)!r})"
+        return f"Glossary({dict(self.entries)!r})" if self.source == "de" else \
+            f"Glossary({dict(self.entries)!r}, source={self.source!r})"
 
     def forms(self, term: str) -> dict[str, str]:
         """Every form of ``term`` (as given) the glossary matches, with the English it becomes
@@ -617,10 +629,13 @@ def _after_definite(masked: Masked, symbol: str) -> bool:
     return bool(starts) and all(_DEFINITE.search(masked.text[max(0, i - 12):i]) for i in starts)
 
 
-def fit_terms(words: list[W.Word], masked: Masked, text_style: str, *, initial: bool) -> dict[str, str]:
+def fit_terms(words: list[W.Word], masked: Masked, text_style: str, *, initial: bool,
+              target: str = "en") -> dict[str, str]:
     """Make the model's output words (placeholders not yet restored) fit the glossary's terms in
     ``masked`` (``Masked.glossary``), and return the slots to restore them with. ``initial``: the
-    words are the start of a sentence's output. ``words`` are edited in place:
+    words are the start of a sentence's output; ``target``: the output's language (the articles
+    and verbs below are English's: another language's output only gets the first and the fourth).
+    ``words`` are edited in place:
 
     * letters glued to a term's placeholder are dropped ("⦅X1⦆s": the number is the German's);
     * an article "a"/"an" right before a term is chosen by the term ("an appointment");
@@ -633,7 +648,8 @@ def fit_terms(words: list[W.Word], masked: Masked, text_style: str, *, initial: 
     slots = dict(masked.slots)
     for symbol in masked.glossary:
         slots[symbol] = _styled(slots[symbol], text_style)
-    definite = {symbol: _after_definite(masked, symbol) for symbol in masked.glossary}
+    english = target == "en"
+    definite = {symbol: english and _after_definite(masked, symbol) for symbol in masked.glossary}
     k = 0
     while k < len(words):
         w = words[k]
@@ -646,7 +662,7 @@ def fit_terms(words: list[W.Word], masked: Masked, text_style: str, *, initial: 
         if text.lstrip(_OPENING).startswith(symbol):
             previous = words[k - 1].text if k > 0 else ""
             opens = (k == 0 and initial) or previous[-1:] in (".", "!", "?")
-            if previous.lower() in ("a", "an"):
+            if english and previous.lower() in ("a", "an"):
                 words[k - 1] = replace(words[k - 1], text=_cased_like(indefinite_article(term), previous, text_style))
             elif (definite[symbol] and not text[:1] in _OPENING and previous.lower() not in _DETERMINERS
                   and not previous.lower().endswith(("'s", "’s", "s'")) and not previous[:1].isdigit()):
@@ -658,7 +674,7 @@ def fit_terms(words: list[W.Word], masked: Masked, text_style: str, *, initial: 
                 w = replace(w, gap=" ")
             if opens and term[:1].islower():
                 text = text.replace(symbol, term[0].upper() + term[1:], 1)
-        if masked.glossary[symbol] and text.endswith(symbol):
+        if english and masked.glossary[symbol] and text.endswith(symbol):
             # the subject: nothing but determiners (and the sentence's start) before the term
             subject = initial and all(v.text.lower() in _DETERMINERS for v in words[:k])
             verb = k + 1

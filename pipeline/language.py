@@ -1,14 +1,17 @@
-"""Language identification: what a text is written in, and which sentences are clearly not German.
+"""Language identification: what a text is written in, and which sentences are clearly not in the
+language a model translates from.
 
-The service translates German into English only. LibreTranslate's ``/detect`` and ``source=auto``
-need two things from here:
+The service translates German into English, and English into German where it has that model.
+LibreTranslate's ``/detect`` and ``source=auto`` need two things from here:
 
 * ``detect(text)``: candidates among the languages we serve (German and English), best first, with
   a confidence from 0 to 100 as LibreTranslate reports it; a text clearly in another language
   (``other_language``) has that one first, so that a client learns why it cannot be translated.
 * ``is_clearly_not_german(sentence)``: whether a sentence should be carried over unchanged instead
   of being "translated" from German (an English sentence inside a German paragraph, above all).
-  ``split_languages`` cuts a text into stretches to translate and stretches to keep.
+  ``split_languages`` cuts a text into stretches to translate and stretches to keep;
+  ``is_clearly_not(sentence, "en")`` is the same rule for an English source, mirrored (German
+  instead of English; not measured as the German one was).
 
 The identifier is py3langid (langid.py's Naive Bayes model over byte n-grams, 140 languages; the
 model ships in the wheel, nothing is downloaded). Its probabilities are softmax scores at a
@@ -43,7 +46,7 @@ from py3langid.langid import MODEL_FILE, LanguageIdentifier
 from .segment import segment
 from .rules.verbatim import find_spans
 
-SERVED = ("de", "en")     # what /languages lists: German (source) and English (target)
+SERVED = ("de", "en")     # what /languages lists: the languages translated from and into
 MIN_WORDS = 3
 ENGLISH_AT_LEAST = 0.99
 OTHER_AT_LEAST = 0.8
@@ -142,23 +145,34 @@ def _another(ranked: list[tuple[str, float]] | None) -> tuple[str, float] | None
 def is_clearly_not_german(sentence: str) -> bool:
     """Whether ``sentence`` is so clearly in another language that translating it from German
     would only damage it (see the module docstring for the rule and its measurement)."""
+    return is_clearly_not(sentence, "de")
+
+
+def is_clearly_not(sentence: str, source: str) -> bool:
+    """Whether ``sentence`` is so clearly not in ``source`` (one of ``SERVED``) that translating it
+    from that language would only damage it: the other served language with probability >=
+    ``ENGLISH_AT_LEAST`` against it, or another language on top with >= ``OTHER_AT_LEAST`` while
+    ``source`` has <= ``GERMAN_AT_MOST`` (the thresholds were set for German)."""
+    if source not in SERVED:
+        raise ValueError(f"source must be one of {', '.join(SERVED)}, got {source!r}")
     evidence = _evidence(sentence)
     if len(_WORD.findall(evidence)) < MIN_WORDS:
         return False
     every, served = load()
-    if dict(served.rank(evidence))["en"] >= ENGLISH_AT_LEAST:
+    other = next(code for code in SERVED if code != source)
+    if dict(served.rank(evidence))[other] >= ENGLISH_AT_LEAST:
         return True
     ranked = _ranked(every, evidence)
     top, probability = ranked[0]
-    return top != "de" and probability >= OTHER_AT_LEAST and dict(ranked)["de"] <= GERMAN_AT_MOST
+    return top != source and probability >= OTHER_AT_LEAST and dict(ranked)[source] <= GERMAN_AT_MOST
 
 
 class Stretch(NamedTuple):
-    """``text[start:end]``: one or more whole sentences, all German or all carried over."""
+    """``text[start:end]``: one or more whole sentences, all to translate or all carried over."""
 
     start: int
     end: int
-    german: bool
+    translated: bool
 
 
 @dataclass(frozen=True)
@@ -166,40 +180,40 @@ class Mixed:
     """A text cut into stretches to translate and stretches to keep as they are, in order.
 
     The whitespace between two stretches belongs to neither and is kept byte for byte; a text with
-    nothing to keep is a single German stretch, the whole text, so that it is translated exactly as
-    it would be without language detection."""
+    nothing to keep is a single stretch to translate, the whole text, so that it is translated
+    exactly as it would be without language detection."""
 
     text: str
     stretches: tuple[Stretch, ...]
 
     @property
-    def german(self) -> list[str]:
+    def runs(self) -> list[str]:
         """The stretches to translate, in order."""
-        return [self.text[s.start:s.end] for s in self.stretches if s.german]
+        return [self.text[s.start:s.end] for s in self.stretches if s.translated]
 
     def join(self, translations: Sequence[str]) -> str:
-        """The text with each German stretch replaced by its translation (one per stretch)."""
-        if len(translations) != len(self.german):
-            raise ValueError(f"expected {len(self.german)} translations, got {len(translations)}")
+        """The text with each stretch to translate replaced by its translation (one per stretch)."""
+        if len(translations) != len(self.runs):
+            raise ValueError(f"expected {len(self.runs)} translations, got {len(translations)}")
         parts, done, previous = [], iter(translations), None
         for stretch in self.stretches:
             if previous is not None:
                 parts.append(self.text[previous:stretch.start])
-            parts.append(next(done) if stretch.german else self.text[stretch.start:stretch.end])
+            parts.append(next(done) if stretch.translated else self.text[stretch.start:stretch.end])
             previous = stretch.end
         return "".join(parts)
 
 
-def split_languages(text: str) -> Mixed:
-    """``text`` as German stretches and stretches of sentences that are clearly not German
-    (sentences as ``segment`` finds them, line by line)."""
+def split_languages(text: str, source: str = "de") -> Mixed:
+    """``text`` as stretches in ``source`` (or too short to tell) and stretches of sentences that
+    are clearly not in it (``is_clearly_not``; sentences as ``segment`` finds them, line by line)."""
     spans = [span for line in segment(text) for span in line]
-    keep = [is_clearly_not_german(text[start:end]) for start, end in spans]
+    keep = [is_clearly_not(text[start:end], source) for start, end in spans]
     if not any(keep):
         return Mixed(text, (Stretch(0, len(text), True),))
     stretches: list[Stretch] = []
     for (start, end), foreign in zip(spans, keep):
-        if stretches and stretches[-1].german != foreign:
+        if stretches and stretches[-1].translated != foreign:
             stretches[-1] = stretches[-1]._replace(end=end)  # same kind as the one before: extend it
         else:
             stretches.append(Stretch(start, end, not foreign))

@@ -420,6 +420,8 @@ class Pipeline:
         """The first stage of a translation: the texts cut into sentences, chunks and model inputs
         (the ``glossary``'s terms masked as spans; in the ``second_try`` the measures, number words
         and years too)."""
+        if glossary is not None and glossary.source != self.source:
+            raise ValueError(f"a glossary of {glossary.source} terms cannot apply to {self.source} text")
         texts = [unicodedata.normalize("NFC", t) for t in texts]
         layouts = [segment(t) for t in texts]
         plans = [[self._planned(t, s, e, glossary, second_try) for line in layout for s, e in line]
@@ -637,7 +639,8 @@ class Pipeline:
                 styled = W.capitalize_start(styled, chunk.masked)
         slots = chunk.masked.slots
         if chunk.masked.glossary:
-            slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0)
+            slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0,
+                              target=self.languages.target)
         return restorer.words(styled, slots)
 
     def _assemble(self, text: str, layout, plan, results) -> AlignedText:

@@ -124,7 +124,7 @@ def test_split_keeps_other_languages_and_the_whitespace_around_them():
     assert mixed.stretches == (Stretch(first, text.index("  The"), True),
                                Stretch(english, text.index("\n\n"), False),
                                Stretch(last, len(text) - 1, True))
-    assert mixed.german == ["Ich habe heute keine Zeit.", "Wir gehen morgen ins Kino. Bis dann!"]
+    assert mixed.runs == ["Ich habe heute keine Zeit.", "Wir gehen morgen ins Kino. Bis dann!"]
     assert mixed.join(["I have no time today.", "We are going to the cinema tomorrow. See you!"]) == (
         "I have no time today.  The weather is really nice today.\n\nWe are going to the cinema tomorrow. See you!")
 
@@ -139,15 +139,15 @@ def test_english_sentences_next_to_each_other_are_one_stretch():
 def test_only_english_keeps_the_text_without_outer_whitespace():
     text = "\n I don't have time today.\tWhy didn't you call? \n"
     mixed = split_languages(text)
-    assert mixed.german == []
+    assert mixed.runs == []
     assert mixed.join([]) == "I don't have time today.\tWhy didn't you call?"
 
 
 @pytest.mark.parametrize("text", ["", "  ", "Ich habe heute keine Zeit.", " Hallo!\n\nTom ", "Es regnet. I am sorry."])
-def test_text_with_nothing_to_keep_is_one_german_stretch(text):
+def test_text_with_nothing_to_keep_is_one_stretch_to_translate(text):
     mixed = split_languages(text)
     assert mixed == Mixed(text, (Stretch(0, len(text), True),))
-    assert mixed.german == [text] and mixed.join(["done"]) == "done"
+    assert mixed.runs == [text] and mixed.join(["done"]) == "done"
 
 
 def test_kept_sentences_are_byte_for_byte_not_normalized():
@@ -158,7 +158,7 @@ def test_kept_sentences_are_byte_for_byte_not_normalized():
 
 @pytest.mark.parametrize("translations, message", [([], "expected 2 translations, got 0"),
                                                    (["a", "b", "c"], "expected 2 translations, got 3")])
-def test_join_wants_one_translation_per_german_stretch(translations, message):
+def test_join_wants_one_translation_per_stretch_to_translate(translations, message):
     mixed = split_languages("Es regnet. The weather is really nice today. Die Katze schläft.")
     with pytest.raises(ValueError, match=message):
         mixed.join(translations)
