@@ -172,8 +172,10 @@ class Glossaries:
         self.store = store
         self.inflections = inflections
         self.max_entries = max_entries
-        self.build: Callable[[tuple[tuple[str, str], ...]], Glossary] = lru_cache(maxsize=64)(
-            lambda entries: Glossary(entries, self.inflections))
+        # (entries, source language) -> the built glossary: its terms are read in the request's
+        # source language (German ones inflected, English ones as written)
+        self.build: Callable[[tuple[tuple[str, str], ...], str], Glossary] = lru_cache(maxsize=64)(
+            lambda entries, source="de": Glossary(entries, self.inflections, source))
 
 
 def init_app(app: Flask) -> None:
@@ -269,10 +271,10 @@ def parse_id(value: str) -> str:
     return value
 
 
-def translate_glossary(value: Any, api_key: Any) -> Glossary | None:
+def translate_glossary(value: Any, api_key: Any, source: str = "de") -> Glossary | None:
     """``/translate``'s ``glossary``: None when absent or empty; the pairs themselves (an object,
     or its JSON text from a form); or a stored glossary's id (404 when there is none, or when it
-    is another API key's)."""
+    is another API key's). Its terms are read as words of the request's ``source`` language."""
     if value is None or value == "" or value == {}:
         return None
     glossaries = get_glossaries()
@@ -280,11 +282,11 @@ def translate_glossary(value: Any, api_key: Any) -> Glossary | None:
         stored = glossaries.store.get(reader_of(api_key), parse_id(value.strip()))
         if stored is None:
             raise ApiError(404, NOT_FOUND.format(id=_shown(value.strip())))
-        return glossaries.build(stored.entries)
+        return glossaries.build(stored.entries, source)
     if not isinstance(value, (dict, str)):
         raise ApiError(400, GLOSSARY_TYPE)
     entries = parse_entries(value, "glossary", glossaries.max_entries)
-    return glossaries.build(entries) if entries else None
+    return glossaries.build(entries, source) if entries else None
 
 
 # ------------------------------------------------------------------------------ views

@@ -36,21 +36,24 @@ FRONTEND_TIMEOUT_MS = 500
 @bp.post("/translate")
 def translate():
     params = validation.request_params(request)
-    req = validation.parse_translate(params, current_app.config)
-    glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"))
     service = get_service()
-    auto = req.source == "auto"  # sentences clearly in another language are then kept as they are
+    # source=auto: the source is the language the target is served from (German for English,
+    # English for German), and sentences clearly in another language are kept as they are.
+    req = validation.parse_translate(params, current_app.config, service.pairs)
+    auto = req.auto
+    glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"), req.source)
     detected = [service.detected_language(text, html=req.html) for text in req.texts] if auto else []
-    for k, found in enumerate(detected):  # a text clearly in another language: nothing to translate from German
+    for k, found in enumerate(detected):  # a text clearly in another language: nothing to translate from
         if found["language"] not in validation.LANGUAGES:
             raise ApiError(400, f"Invalid request: {f'q[{k}]' if req.batch else 'q'} is in another language "
                                 f"({found['language']}, confidence {found['confidence']}): this service translates "
-                                "German (de) into English (en)")
+                                f"{validation.served(service.pairs)}")
+    pair = {"source": req.source, "target": req.target}
     if req.alternatives and not req.html:  # LibreTranslate has no alternatives for html either
-        texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives,
+        texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives, **pair,
                                                                   keep_other_languages=auto, glossary=glossary)
     else:
-        texts = service.translate(req.texts, html=req.html, keep_other_languages=auto, glossary=glossary)
+        texts = service.translate(req.texts, **pair, html=req.html, keep_other_languages=auto, glossary=glossary)
         alternatives = [[] for _ in texts]
     result = {"translatedText": texts if req.batch else texts[0]}
     if auto:
@@ -62,8 +65,9 @@ def translate():
 
 @bp.get("/languages")
 def languages():
+    pairs = get_service().pairs
     return jsonify([
-        {"code": code, "name": name, "targets": sorted(t for s, t in validation.PAIRS if s == code)}
+        {"code": code, "name": name, "targets": sorted(t for s, t in pairs if s == code)}
         for code, name in validation.LANGUAGES.items()
     ])
 
@@ -108,13 +112,14 @@ def translate_file():
     upload = request.files.get("file")
     if upload is None:
         raise ApiError(400, "Invalid request: missing file parameter")
-    source, target = params.get("source"), params.get("target")
-    validation.parse_languages(source, target)
+    service = get_service()
+    source, target = validation.parse_languages(params.get("source"), params.get("target"), service.pairs)
     extension = extension_of(upload.filename)
-    glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"))
+    glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"), source)
     data = read_upload(upload, config["MAX_FILE_BYTES"])
     try:
-        translated = get_service().translate_document(extension, data, config["MAX_FILE_CHARS"], glossary)
+        translated = service.translate_document(extension, data, config["MAX_FILE_CHARS"], glossary,
+                                                source=source, target=target)
     except DocumentTooLarge as exc:
         raise ApiError(413, f"Invalid request: {exc}") from None
     except DocumentError as exc:

@@ -172,10 +172,11 @@ def observe_service(service: TranslationService, metrics: Metrics) -> None:
     service.translate_with_alternatives = counted(service.translate_with_alternatives, text_chars)
     service.translate_document = counted(service.translate_document, file_chars)
     service.health = counted(service.health, None)  # its probe is no client's translation
-    if service.cache is not None:
-        service.cache.on_lookup = metrics.cache_lookup
-    if service.batcher is not None:
-        service.batcher.on_batch = metrics.engine_batch
+    for model in service.models.values():  # every direction's engine, summed
+        if model.cache is not None:
+            model.cache.on_lookup = metrics.cache_lookup
+        if model.batcher is not None:
+            model.batcher.on_batch = metrics.engine_batch
 
 
 def _refusal() -> str | None:

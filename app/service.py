@@ -90,54 +90,117 @@ class Corpus:
         return [] if i is None else self.references[i]
 
 
+@dataclass
+class ServedModel:
+    """One direction the service translates ("de-en", "en-de"): its engine and its pipeline.
+
+    The layers of the engine: the translation cache (if on) in front of the batching scheduler
+    (if on) in front of the model (``load_engine``); metrics hook onto both."""
+
+    direction: str
+    translator: Engine
+    pipeline: Pipeline
+    model_lock: Any          # the service's: one torch call at a time per process, whichever model
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        source, _, target = self.direction.partition("-")
+        return source, target
+
+    @property
+    def cache(self) -> CachedTranslator | None:
+        return self.translator if isinstance(self.translator, CachedTranslator) else None
+
+    @property
+    def batcher(self) -> BatchingEngine | None:
+        inner = self.translator.inner if self.cache is not None else self.translator
+        return inner if isinstance(inner, BatchingEngine) else None
+
+    def calls(self):
+        """The context of a pipeline call: nothing with the batcher (it serializes the model calls
+        and batches them with other requests'), else the model lock around all of it."""
+        return contextlib.nullcontext() if self.batcher is not None else self.model_lock
+
+
+# A word for the health check's translation, per source language.
+_PROBES = {"de": "Hallo.", "en": "Hello."}
+
+
 class TranslationService:
-    def __init__(self, translator: Engine, corpus: Corpus | None, search: SearchOptions,
+    def __init__(self, translator: Engine | Mapping[str, Engine], corpus: Corpus | None, search: SearchOptions,
                  places: Mapping[str, str] | None = None, coverage: Coverage | None = None):
-        self.translator = translator
+        """``translator``: the engine of the one model, or ``{direction: engine}`` (a de-en one
+        among them: the pages, the inspector, Random and the attention view use it). Each engine's
+        pipeline learns its source language from the engine's checkpoint; ``places`` and
+        ``coverage`` are German's, for the pipelines that read German."""
+        engines = dict(translator) if isinstance(translator, Mapping) else {direction(translator.meta): translator}
+        if "de-en" not in engines:
+            raise ValueError(f"a de-en model is needed, got {', '.join(engines)}")
         self.search = search
-        self.pipeline = Pipeline(translator, Options(search=search), places, coverage)
         self.corpus = corpus
-        # The layers of the engine: the translation cache (if on) in front of the batching
-        # scheduler (if on) in front of the model (``load_engine``); metrics hook onto both.
-        self.cache = translator if isinstance(translator, CachedTranslator) else None
-        inner = translator.inner if self.cache is not None else translator
-        self.batcher = inner if isinstance(inner, BatchingEngine) else None
         # One torch call at a time per process: a worker's request threads would otherwise run
         # their torch threads side by side and oversubscribe the cores set aside for the worker.
-        # The batcher serializes the pipeline's model calls itself (under this same lock; only
-        # CTranslate2's parallel batches run beside each other, each on its share of the cores);
-        # the inspector's own torch calls take it here. Never hold it around a pipeline call.
-        self.model_lock = self.batcher.lock if self.batcher is not None else threading.RLock()
-        if self.batcher is not None:  # a worker that goes idle gives back what its model calls freed
-            self.batcher.on_idle = release_free_memory
+        # The batchers serialize the pipelines' model calls themselves (under this same lock, one
+        # for every model; only CTranslate2's parallel batches run beside each other, each on its
+        # share of the cores); the inspector's own torch calls take it here. Never hold it around
+        # a pipeline call.
+        self.model_lock = threading.RLock()
+        self.models: dict[str, ServedModel] = {}
+        for name in sorted(engines, key=lambda d: d != "de-en"):
+            model = ServedModel(name, engines[name], Pipeline(engines[name], Options(search=search), places, coverage),
+                                self.model_lock)
+            if model.batcher is not None:
+                model.batcher.lock = self.model_lock
+                model.batcher.on_idle = release_free_memory  # a worker that goes idle gives back what its model calls freed
+            self.models[name] = model
+        # The German->English model's, for the pages, the inspector, Random and the attention view.
+        primary = self.models["de-en"]
+        self.translator, self.pipeline = primary.translator, primary.pipeline
+        self.cache, self.batcher = primary.cache, primary.batcher
         self._health: tuple[int, str | None] | None = None  # (process id, why it cannot translate)
 
+    @property
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        """The (source, target) pairs served, de-en first."""
+        return tuple(model.pair for model in self.models.values())
+
+    def model(self, source: str = "de", target: str = "en") -> ServedModel:
+        """The model of one pair; KeyError for a pair not served (the views check it first)."""
+        return self.models[f"{source}-{target}"]
+
     # ------------------------------------------------------------------ public API
-    def translate(self, texts: list[str], *, html: bool = False, keep_other_languages: bool = False,
-                  glossary: Glossary | None = None) -> list[str]:
-        """One translation per text; sentences of all texts go to the model as one batch.
+    def translate(self, texts: list[str], *, source: str = "de", target: str = "en", html: bool = False,
+                  keep_other_languages: bool = False, glossary: Glossary | None = None) -> list[str]:
+        """One translation per text from ``source`` into ``target``; sentences of all texts go to
+        the model as one batch.
 
-        ``keep_other_languages`` (source=auto): sentences clearly not in German are carried over
+        ``keep_other_languages`` (source=auto): sentences clearly not in ``source`` are carried over
         unchanged (``pipeline.language``); not with ``html``, where everything is translated.
-        ``glossary``: its German terms come out as its English ones (``pipeline.glossary``)."""
+        ``glossary``: its terms (in ``source``) come out as its translations (``pipeline.glossary``)."""
+        model = self.model(source, target)
         if keep_other_languages and not html:
-            mixed = [language.split_languages(t) for t in texts]  # before the lock: no model involved
+            mixed = [language.split_languages(t, source) for t in texts]  # before the lock: no model involved
             runs = [run for m in mixed for run in m.runs]
-            translated = _per_text(mixed, self.translate(runs, glossary=glossary) if runs else [])
+            translated = _per_text(mixed, self.translate(runs, source=source, target=target, glossary=glossary)
+                                   if runs else [])
             return [m.join(done) for m, done in zip(mixed, translated)]
-        with self.model_calls(), torch.inference_mode():
-            return translate_texts(self.pipeline.with_glossary(glossary), texts, html=html)
+        with model.calls(), torch.inference_mode():
+            return translate_texts(model.pipeline.with_glossary(glossary), texts, html=html,
+                                   languages=model.pipeline.languages)
 
-    def translate_with_alternatives(self, texts: list[str], n: int, *, keep_other_languages: bool = False,
+    def translate_with_alternatives(self, texts: list[str], n: int, *, source: str = "de", target: str = "en",
+                                    keep_other_languages: bool = False,
                                     glossary: Glossary | None = None) -> tuple[list[str], list[list[str]]]:
         """Best translations and up to ``n`` other, distinct ones per text, from one n-best beam search.
 
         With ``keep_other_languages`` the k-th alternative of a text puts together the k-th
-        alternative of each of its German stretches (or the best, where one has fewer)."""
+        alternative of each of its stretches in ``source`` (or the best, where one has fewer)."""
+        model = self.model(source, target)
         if keep_other_languages:
-            mixed = [language.split_languages(t) for t in texts]
+            mixed = [language.split_languages(t, source) for t in texts]
             runs = [run for m in mixed for run in m.runs]
-            best, others = self.translate_with_alternatives(runs, n, glossary=glossary) if runs else ([], [])
+            best, others = self.translate_with_alternatives(runs, n, source=source, target=target,
+                                                            glossary=glossary) if runs else ([], [])
             results = []
             for m, run_best, run_others in zip(mixed, _per_text(mixed, best), _per_text(mixed, others)):
                 combined = [m.join([o[k] if k < len(o) else b for b, o in zip(run_best, run_others)])
@@ -145,26 +208,25 @@ class TranslationService:
                 text = m.join(run_best)
                 results.append((text, [a for a in dict.fromkeys(combined) if a and a != text][:n]))
             return [t for t, _ in results], [a for _, a in results]
-        with self.model_calls(), torch.inference_mode():
-            options = self.pipeline.translate_n_best(texts, n + 1, glossary=glossary)
+        with model.calls(), torch.inference_mode():
+            options = model.pipeline.translate_n_best(texts, n + 1, glossary=glossary)
         return [o[0][0] for o in options], [[t for t, _ in o[1:] if t][:n] for o in options]
 
     def model_calls(self):
-        """The context of a pipeline call: nothing with the batcher (it serializes the model calls
-        and batches them with other requests'), else the model lock around all of it."""
-        return contextlib.nullcontext() if self.batcher is not None else self.model_lock
+        """The context of a call of the de-en pipeline (``ServedModel.calls``), for the inspector."""
+        return self.models["de-en"].calls()
 
     def translate_document(self, extension: str, data: bytes, max_chars: int,
-                           glossary: Glossary | None = None) -> bytes:
+                           glossary: Glossary | None = None, *, source: str = "de", target: str = "en") -> bytes:
         """A translated file of one of ``pipeline.documents.FORMATS`` (.docx .epub .html .json .md .odp
         .odt .pdf .po .pot .pptx .srt .txt .vtt; a .pdf comes back as a .docx), with the
         ``glossary``'s terms where given; raises ``documents.DocumentError`` for a broken file,
         ``DocumentTooLarge`` over ``max_chars`` or another of the reading budgets (the file is read
         only until it passes one: ``documents.read``)."""
         document = documents.read(extension, data, max_chars)
-        if glossary:
-            return document.translate(lambda texts, html=False: self.translate(texts, html=html, glossary=glossary))
-        return document.translate(self.translate)
+        return document.translate(lambda texts, html=False: self.translate(
+            texts, source=source, target=target, html=html, glossary=glossary),
+            self.model(source, target).pipeline.languages)
 
     def sentences(self, text: str) -> list[str]:
         return sentences(text)
@@ -228,26 +290,30 @@ class TranslationService:
         return self.corpus.references_for(source) if self.corpus is not None else []
 
     def health(self) -> dict[str, Any]:
-        """``{"status": "ok", "device", "checkpoint"}``, or status "error" with the reason when this
-        process cannot translate. The first call in each process translates a word to find out (a
-        worker forked after CUDA was touched fails on its first CUDA call, for good); later calls
-        repeat that answer without a model call."""
+        """``{"status": "ok", "device", "checkpoint", "models"}`` (``checkpoint``: the de-en model's;
+        ``models``: every direction's checkpoint), or status "error" with the reason when this
+        process cannot translate. The first call in each process translates a word with each model
+        to find out (a worker forked after CUDA was touched fails on its first CUDA call, for good);
+        later calls repeat that answer without a model call."""
         pid = os.getpid()
         if self._health is None or self._health[0] != pid:
             try:
-                self.translate(["Hallo."])
+                for model in self.models.values():
+                    source, target = model.pair
+                    self.translate([_PROBES[source]], source=source, target=target)
                 self._health = (pid, None)
             except Exception as exc:  # noqa: BLE001 - any failure means this worker cannot serve
                 self._health = (pid, f"{type(exc).__name__}: {exc}".splitlines()[0])
         body = {"status": "ok" if self._health[1] is None else "error", "device": str(self.translator.device),
-                "checkpoint": self.translator.checkpoint}
+                "checkpoint": self.translator.checkpoint,
+                "models": {name: model.translator.checkpoint for name, model in self.models.items()}}
         if self._health[1] is not None:
             body["error"] = self._health[1]
         return body
 
 
 # LibreTranslate answers {"confidence": 0.0, "language": "en"} when it detects nothing; here the
-# text is then translated as German (the only source language), so that is what is reported.
+# text is then translated as German (for target=en; what the pages do), so that is what is reported.
 NOTHING_DETECTED = {"confidence": 0.0, "language": "de"}
 
 
@@ -257,7 +323,7 @@ def _text_of(text: str, html: bool) -> str:
 
 
 def _per_text(mixed: list[language.Mixed], flat: list) -> list[list]:
-    """``flat`` (one item per German stretch of all texts) regrouped by text."""
+    """``flat`` (one item per stretch to translate of all texts) regrouped by text."""
     grouped, start = [], 0
     for m in mixed:
         count = len(m.runs)
@@ -293,30 +359,10 @@ def init_app(app: Flask, coverage: Coverage | None = None) -> None:
     # its 0.5 s of decompression releases the GIL and overlaps with loading the model.
     langid = threading.Thread(target=_load_language_data, args=(coverage,), name="load-langid")
     langid.start()
-    try:
-        # ct2: converted here, in the master; each worker then starts its own CT2 translator
-        translator = load_engine(config["MODEL_PATH"], engine=config["ENGINE"], device=config["DEVICE"],
-                                 quantization=config["QUANTIZATION"], precision=config["TORCH_PRECISION"],
-                                 threads=threads,
-                                 parallel=config["PARALLEL_BATCHES"],
-                                 cache_size=config["TRANSLATION_CACHE"],
-                                 batching=BatchingOptions(max_wait=config["BATCH_WAIT_MS"] / 1000))
-    except CheckpointError as exc:
-        raise StartupError(f"MODEL_PATH: {exc}") from None
-    except EngineError as exc:
-        raise StartupError(f"ENGINE: {exc}") from None
-    except ValueError as exc:  # the device: unknown name, or cuda without a GPU
-        raise StartupError(f"DEVICE: {exc}") from None
-    if direction(translator.meta) != "de-en":
-        # A reverse model (train.py --direction en-de) scores and back-translates; it does not serve.
-        raise StartupError(f"MODEL_PATH: {config['MODEL_PATH']!r} translates {direction(translator.meta)}; "
-                           "this service translates German into English (de-en)")
-    if config["REDIS_URL"] and isinstance(translator, CachedTranslator):
-        from .shared import RedisCacheStore, connect, model_namespace
-
-        # Shared by every worker and replica serving the same checkpoint with the same engine.
-        namespace = model_namespace(config["MODEL_PATH"], translator.engine, config["QUANTIZATION"])
-        translator.store = RedisCacheStore(connect(config["REDIS_URL"]), namespace)
+    # MODEL_PATHS names every model, else MODEL_PATH the one (settings.model_paths): errors name
+    # the setting that was used.
+    setting = "MODEL_PATHS" if config["MODEL_PATHS"] else "MODEL_PATH"
+    engines = {name: _load(config, setting, name, path, threads) for name, path in config["MODELS"].items()}
     corpus = None
     if config["CORPUS_PATH"]:
         try:
@@ -324,9 +370,43 @@ def init_app(app: Flask, coverage: Coverage | None = None) -> None:
         except (CorpusError, ValueError) as exc:
             raise StartupError(f"CORPUS_PATH: {exc}") from None
     langid.join()
-    app.extensions[EXTENSION] = TranslationService(translator, corpus, search_options(config), places_of(config),
+    app.extensions[EXTENSION] = TranslationService(engines, corpus, search_options(config), places_of(config),
                                                    coverage)
     release_free_memory()  # what loading read and converted, before gunicorn forks the workers
+
+
+def _load(config, setting: str, name: str, path: str, threads: int) -> Engine:
+    """The engine of the checkpoint at ``path``, listed for direction ``name`` under ``setting``,
+    with the settings every model shares (ENGINE, QUANTIZATION, the cache, Redis, ...)."""
+    where = f"{setting}: {name}: " if setting == "MODEL_PATHS" else f"{setting}: "
+    try:
+        # ct2: converted here, in the master; each worker then starts its own CT2 translator
+        translator = load_engine(path, engine=config["ENGINE"], device=config["DEVICE"],
+                                 quantization=config["QUANTIZATION"], precision=config["TORCH_PRECISION"],
+                                 threads=threads,
+                                 parallel=config["PARALLEL_BATCHES"],
+                                 cache_size=config["TRANSLATION_CACHE"],
+                                 batching=BatchingOptions(max_wait=config["BATCH_WAIT_MS"] / 1000))
+    except CheckpointError as exc:
+        raise StartupError(f"{where}{exc}") from None
+    except EngineError as exc:
+        raise StartupError(f"ENGINE: {exc}") from None
+    except ValueError as exc:  # the device: unknown name, or cuda without a GPU
+        raise StartupError(f"DEVICE: {exc}") from None
+    found = direction(translator.meta)
+    if found != name:
+        if setting == "MODEL_PATH":  # a reverse model (train.py --direction en-de) named as the one model
+            raise StartupError(f"MODEL_PATH: {path!r} translates {found}; MODEL_PATH names the de-en model "
+                               f"(serve {found} beside it with MODEL_PATHS=de-en:PATH,{found}:PATH)")
+        raise StartupError(f"MODEL_PATHS: {path!r} is listed as {name} but translates {found}")
+    if config["REDIS_URL"] and isinstance(translator, CachedTranslator):
+        from .shared import RedisCacheStore, connect, model_namespace
+
+        # Shared by every worker and replica serving the same checkpoint with the same engine:
+        # the checkpoint's bytes are in the name, so each model has its own.
+        namespace = model_namespace(path, translator.engine, config["QUANTIZATION"])
+        translator.store = RedisCacheStore(connect(config["REDIS_URL"]), namespace)
+    return translator
 
 
 def get_service() -> TranslationService:

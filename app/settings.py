@@ -21,6 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULTS: dict[str, Any] = {
     "MODEL_PATH": str(ROOT / "checkpoints" / "de-en.pt"),  # the shipped model
+    # One checkpoint per direction served: "de-en:PATH,en-de:PATH" (a de-en one among them: the
+    # pages translate German). Empty = MODEL_PATH, the de-en model alone; MODEL_PATHS replaces it,
+    # and setting MODEL_PATH to anything but its default beside it is an error.
+    "MODEL_PATHS": "",
     "MODEL_CARD_PATH": str(ROOT / "MODEL_CARD.md"),  # shown on /model when the file exists
     # Corpus for the Random button: by default the attributed Tatoeba sample shipped beside the
     # model (python -m commands.sample, training split only); CORPUS_PATH= (empty) turns Random off.
@@ -99,6 +103,39 @@ class SettingsError(ValueError):
     """A setting with a value the service cannot use."""
 
 
+DIRECTIONS = ("de-en", "en-de")   # what a checkpoint may translate (model.network.checkpoint.direction)
+
+
+def model_paths(config: Mapping[str, Any]) -> dict[str, str]:
+    """``{direction: checkpoint}`` from ``MODEL_PATHS``, or ``{"de-en": MODEL_PATH}`` without it
+    (settings as given, before ``validate``); de-en first. Raises ``SettingsError``: an entry that
+    is no DIRECTION:PATH, an unknown direction, one named twice, a missing file, no de-en model,
+    or MODEL_PATH set beside MODEL_PATHS. Whether each file translates what it is listed as is
+    known once it is loaded (``service.init_app``)."""
+    listed = config["MODEL_PATHS"].strip()
+    if not listed:
+        return {"de-en": config["MODEL_PATH"]}
+    if config["MODEL_PATH"] != DEFAULTS["MODEL_PATH"]:
+        raise SettingsError("MODEL_PATH and MODEL_PATHS are both set: MODEL_PATHS names every model "
+                            "(de-en:PATH,en-de:PATH), so leave MODEL_PATH unset")
+    paths: dict[str, str] = {}
+    for entry in listed.split(","):
+        name, colon, path = (part.strip() for part in entry.partition(":"))
+        if not colon or not name or not path:
+            raise SettingsError(f"MODEL_PATHS: each entry must be DIRECTION:PATH, got {entry.strip()!r}")
+        if name not in DIRECTIONS:
+            raise SettingsError(f"MODEL_PATHS: unknown direction {name!r} (one of {', '.join(DIRECTIONS)})")
+        if name in paths:
+            raise SettingsError(f"MODEL_PATHS: {name} is named twice")
+        if not os.path.isfile(path):
+            raise SettingsError(f"MODEL_PATHS: {name}: checkpoint not found: {path!r}")
+        paths[name] = path
+    if "de-en" not in paths:
+        raise SettingsError("MODEL_PATHS must name a de-en checkpoint too: the pages, the inspector and "
+                            "Random translate German")
+    return {name: paths[name] for name in DIRECTIONS if name in paths}
+
+
 # Deprecated names still read from the environment: old name -> setting.
 ALIASES = {"MAX_TEXTS": "BATCH_LIMIT"}
 
@@ -166,7 +203,7 @@ def validate(config: dict[str, Any]) -> None:
     """Convert and check the settings in place; raises ``SettingsError`` with a one-line reason."""
     for name in _INTS:
         config[name] = _as_int(name, config[name])
-    for name in ("MODEL_PATH", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "TORCH_PRECISION", "API_KEYS",
+    for name in ("MODEL_PATH", "MODEL_PATHS", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "TORCH_PRECISION", "API_KEYS",
                  "API_KEYS_DB", "API_KEYS_ORIGIN", "REDIS_URL", "PERMALINK_DB", "GLOSSARY_DB",
                  "DICTIONARY_PATH"):
         value = config[name]
@@ -178,6 +215,8 @@ def validate(config: dict[str, Any]) -> None:
             raise SettingsError(f"{name} must be one of {', '.join(choices)}, got {config[name]!r}")
     if not config["MODEL_PATH"]:
         raise SettingsError("MODEL_PATH must name a checkpoint file, got ''")
+    config["MODELS"] = model_paths(config)   # the checkpoints by direction (service.init_app)
+    config["MODEL_PATH"] = config["MODELS"]["de-en"]
     if config["BATCH_WAIT_MS"] > 1000:
         raise SettingsError(f"BATCH_WAIT_MS must be at most 1000, got {config['BATCH_WAIT_MS']!r}")
     if config["REDIS_URL"] and not config["REDIS_URL"].startswith(("redis://", "rediss://", "unix://")):

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Request
 
 LANGUAGES = {"de": "German", "en": "English"}
-PAIRS = {("de", "en")}
+# The pairs of the German->English model alone (the pages translate those); the API's are the
+# service's (``TranslationService.pairs``: en->de too where MODEL_PATHS names an en-de model).
+PAIRS = (("de", "en"),)
 FORMATS = ("text", "html")
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 # C0 and C1 controls except tab, line feed and carriage return, which are layout.
@@ -46,7 +48,9 @@ KEY_INVALID = "Invalid API key"
 class TranslateRequest:
     texts: list[str]
     batch: bool            # q was a list: answer with lists
-    source: str            # "de" or "auto"
+    source: str            # "de" or "en"; with source=auto the one the target is served from
+    target: str
+    auto: bool             # source=auto: sentences clearly in another language are kept as they are
     html: bool
     alternatives: int
 
@@ -133,7 +137,15 @@ def parse_texts(value: Any, *, max_chars: int, batch_limit: int) -> tuple[list[s
     return texts, batch
 
 
-def parse_languages(source: Any, target: Any) -> None:
+def served(pairs: Sequence[tuple[str, str]]) -> str:
+    """The pairs a service translates, for messages: "German (de) into English (en) and ..."."""
+    return " and ".join(f"{LANGUAGES[s]} ({s}) into {LANGUAGES[t]} ({t})" for s, t in pairs)
+
+
+def parse_languages(source: Any, target: Any, pairs: Sequence[tuple[str, str]] = PAIRS) -> tuple[str, str]:
+    """The (source, target) pair of a request, one of ``pairs``. ``source`` "auto" is the language
+    ``target`` is translated from (each language is the target of one pair at most); where no pair
+    has that target, German, as before there was more than one pair."""
     for name, value in (("source", source), ("target", target)):
         if value is None or value == "":
             raise ApiError(400, f"Invalid request: missing {name} parameter")
@@ -143,10 +155,11 @@ def parse_languages(source: Any, target: Any) -> None:
         raise ApiError(400, f"{_shown(source)} is not supported")
     if target not in LANGUAGES:
         raise ApiError(400, f"{_shown(target)} is not supported")
-    resolved = "de" if source == "auto" else source  # German is the only source language
-    if (resolved, target) not in PAIRS:
+    resolved = next((s for s, t in pairs if t == target), "de") if source == "auto" else source
+    if (resolved, target) not in pairs:
         raise ApiError(400, f"{LANGUAGES[target]} ({target}) is not available as a target language "
-                            f"from {LANGUAGES[resolved]} ({resolved})")
+                            f"from {LANGUAGES[resolved]} ({resolved}): this service translates {served(pairs)}")
+    return resolved, target
 
 
 def parse_alternatives(value: Any, limit: int) -> int:
@@ -180,14 +193,15 @@ def check_api_key(value: Any, keys: Container[str]) -> None:
         raise KeyRefused(403, KEY_INVALID)
 
 
-def parse_translate(params: dict[str, Any], config: dict[str, Any]) -> TranslateRequest:
-    """All /translate parameters but the key (``limits.check_access``), checked in LibreTranslate's order."""
+def parse_translate(params: dict[str, Any], config: dict[str, Any],
+                    pairs: Sequence[tuple[str, str]] = PAIRS) -> TranslateRequest:
+    """All /translate parameters but the key (``limits.check_access``), checked in LibreTranslate's
+    order; ``pairs``: the language pairs served."""
     texts, batch = parse_texts(params.get("q"), max_chars=config["MAX_CHARS"], batch_limit=config["BATCH_LIMIT"])
-    source, target = params.get("source"), params.get("target")
-    parse_languages(source, target)
+    source, target = parse_languages(params.get("source"), params.get("target"), pairs)
     alternatives = parse_alternatives(params.get("alternatives"), config["MAX_ALTERNATIVES"])
     html = parse_format(params.get("format"))
-    return TranslateRequest(texts, batch, source, html, alternatives)
+    return TranslateRequest(texts, batch, source, target, params.get("source") == "auto", html, alternatives)
 
 
 def parse_attention_text(value: Any, max_chars: int, purpose: str = "attention") -> str:

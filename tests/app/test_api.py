@@ -151,7 +151,8 @@ def test_random_without_corpus(make_app):
 
 
 def test_health(client, app_config):
-    assert client.get("/health").get_json() == {"status": "ok", "device": "cpu", "checkpoint": app_config["MODEL_PATH"]}
+    assert client.get("/health").get_json() == {"status": "ok", "device": "cpu", "checkpoint": app_config["MODEL_PATH"],
+                                                 "models": {"de-en": app_config["MODEL_PATH"]}}
 
 
 def test_health_is_503_when_the_worker_cannot_translate(make_app, monkeypatch):

@@ -8,6 +8,7 @@ import pytest
 from app.errors import MAX_QUERY_BYTES
 
 OK = {"source": "de", "target": "en"}
+SERVED = ": this service translates German (de) into English (en)"   # the pairs served, in the 400 of another pair
 TOO_MANY_CHARS = "Invalid request: {n} characters exceed the limit of 5000 characters per request"
 NOT_STRINGS = "Invalid request: q must be a string or a list of strings"
 MISSING_Q = "Invalid request: missing q parameter"
@@ -43,11 +44,11 @@ JSON_CASES = {
     "unsupported source": ({"q": "Hallo", "source": "fr", "target": "en"}, 400, "fr is not supported"),
     "unsupported target": ({"q": "Hallo", "source": "de", "target": "es"}, 400, "es is not supported"),
     "same language": ({"q": "Hallo", "source": "de", "target": "de"}, 400,
-                      "German (de) is not available as a target language from German (de)"),
+                      "German (de) is not available as a target language from German (de)" + SERVED),
     "reverse direction": ({"q": "Hello", "source": "en", "target": "de"}, 400,
-                          "German (de) is not available as a target language from English (en)"),
+                          "German (de) is not available as a target language from English (en)" + SERVED),
     "auto to German": ({"q": "Hallo", "source": "auto", "target": "de"}, 400,
-                       "German (de) is not available as a target language from German (de)"),
+                       "German (de) is not available as a target language from German (de)" + SERVED),
     "long language code": ({"q": "Hallo", "source": "x" * 100, "target": "en"}, 400, "x" * 40 + "… is not supported"),
     "bad format": ({"q": "Hallo", "format": "markdown", **OK}, 400, "markdown format is not supported"),
     "alternatives word": ({"q": "Hallo", "alternatives": "many", **OK}, 400,

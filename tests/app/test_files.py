@@ -206,7 +206,8 @@ BAD_UPLOADS = {
     "missing target": ({"file": (b"Hallo", "a.txt"), "source": "de"}, 400, "Invalid request: missing target parameter"),
     "unsupported source": ({"file": (b"Hallo", "a.txt"), "source": "fr", "target": "en"}, 400, "fr is not supported"),
     "reverse": ({"file": (b"Hallo", "a.txt"), "source": "en", "target": "de"}, 400,
-                "German (de) is not available as a target language from English (en)"),
+                "German (de) is not available as a target language from English (en): this service translates "
+                "German (de) into English (en)"),
     "empty name": ({**OK, "file": (b"Hallo", "")}, 400, "Invalid request: empty file"),
     "empty file": ({**OK, "file": (b"", "a.txt")}, 400, "Invalid request: empty file"),
     "broken pdf": ({**OK, "file": (b"%PDF-1.4", "a.pdf")}, 400, "Invalid request: file is not a valid .pdf document"),

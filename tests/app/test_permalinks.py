@@ -279,7 +279,8 @@ def test_character_counter_counts_what_the_server_counts(client):
 
 @pytest.mark.parametrize("source, message", [
     ("fr", "fr is not supported"),
-    ("en", "English (en) is not available as a target language from English (en)"),
+    ("en", "English (en) is not available as a target language from English (en): this service translates "
+            "German (de) into English (en)"),
 ])
 def test_a_bad_source_is_a_400_page(client, source, message):
     response = client.get("/", query_string={"q": "Hallo.", "source": source})

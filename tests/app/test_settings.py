@@ -125,11 +125,81 @@ def test_broken_checkpoint_is_one_clear_line(make_app, tmp_path, content):
     assert "\n" not in message
 
 
-def test_a_reverse_model_is_refused(make_app, reverse_checkpoint):
+def test_a_reverse_model_is_refused_as_the_one_model(make_app, reverse_checkpoint):
     with pytest.raises(StartupError) as info:
         make_app(MODEL_PATH=str(reverse_checkpoint))
-    assert str(info.value) == (f"MODEL_PATH: {str(reverse_checkpoint)!r} translates en-de; this service translates "
-                               "German into English (de-en)")
+    assert str(info.value) == (f"MODEL_PATH: {str(reverse_checkpoint)!r} translates en-de; MODEL_PATH names the "
+                               "de-en model (serve en-de beside it with MODEL_PATHS=de-en:PATH,en-de:PATH)")
+
+
+# ------------------------------------------------------------------------------ MODEL_PATHS
+
+def test_model_path_alone_is_the_de_en_model():
+    assert valid(MODEL_PATH=__file__)["MODELS"] == {"de-en": __file__}
+    assert valid()["MODELS"] == {"de-en": DEFAULTS["MODEL_PATH"]}
+
+
+def test_model_paths_name_one_checkpoint_per_direction(tmp_path):
+    forward, reverse = tmp_path / "a:b.pt", tmp_path / "r.pt"   # a colon in the path is the path's
+    forward.touch()
+    reverse.touch()
+    config = valid(MODEL_PATHS=f" en-de : {reverse} ,de-en:{forward}")
+    assert config["MODELS"] == {"de-en": str(forward), "en-de": str(reverse)}   # de-en first
+    assert list(config["MODELS"]) == ["de-en", "en-de"] and config["MODEL_PATH"] == str(forward)
+    assert valid(MODEL_PATHS=f"de-en:{forward}")["MODELS"] == {"de-en": str(forward)}
+
+
+@pytest.mark.parametrize("listed, message", [
+    ("de-en", "MODEL_PATHS: each entry must be DIRECTION:PATH, got 'de-en'"),
+    ("de-en:{f},", "MODEL_PATHS: each entry must be DIRECTION:PATH, got ''"),
+    (":{f}", "MODEL_PATHS: each entry must be DIRECTION:PATH, got ':{f}'"),
+    ("de-en:{f},fr-en:{f}", "MODEL_PATHS: unknown direction 'fr-en' (one of de-en, en-de)"),
+    ("de-en:{f},en-de:{f},de-en:{f}", "MODEL_PATHS: de-en is named twice"),
+    ("de-en:{f},en-de:{d}/missing.pt", "MODEL_PATHS: en-de: checkpoint not found: '{d}/missing.pt'"),
+    ("de-en:{d}", "MODEL_PATHS: de-en: checkpoint not found: '{d}'"),   # a directory is no checkpoint
+    ("en-de:{f}", "MODEL_PATHS must name a de-en checkpoint too: the pages, the inspector and Random "
+                  "translate German"),
+])
+def test_bad_model_paths(tmp_path, listed, message):
+    f = tmp_path / "model.pt"
+    f.touch()
+    with pytest.raises(SettingsError) as info:
+        valid(MODEL_PATHS=listed.format(f=f, d=tmp_path))
+    assert str(info.value) == message.format(f=f, d=tmp_path)
+
+
+def test_model_path_beside_model_paths_is_refused(tmp_path):
+    with pytest.raises(SettingsError) as info:
+        valid(MODEL_PATH=__file__, MODEL_PATHS=f"de-en:{__file__}")
+    assert str(info.value) == ("MODEL_PATH and MODEL_PATHS are both set: MODEL_PATHS names every model "
+                               "(de-en:PATH,en-de:PATH), so leave MODEL_PATH unset")
+
+
+def test_model_paths_from_the_environment_stop_create_app_with_one_line(monkeypatch, app_config, tmp_path):
+    monkeypatch.setenv("MODEL_PATHS", f"de-en:{tmp_path}/nope.pt")
+    config = {k: v for k, v in app_config.items() if k not in ("MODEL_PATH", "MODEL_PATHS")}
+    with pytest.raises(StartupError, match=r"^MODEL_PATHS: de-en: checkpoint not found: '.*/nope.pt'$"):
+        create_app(config)
+
+
+@pytest.mark.parametrize("listed, message", [
+    ("de-en:{reverse},en-de:{tiny}", "MODEL_PATHS: {reverse!r} is listed as de-en but translates en-de"),
+    ("de-en:{tiny},en-de:{tiny}", "MODEL_PATHS: {tiny!r} is listed as en-de but translates de-en"),
+])
+def test_a_checkpoint_listed_under_another_direction_is_refused(make_app, tiny_checkpoint, reverse_checkpoint,
+                                                              listed, message):
+    paths = {"tiny": str(tiny_checkpoint), "reverse": str(reverse_checkpoint)}
+    with pytest.raises(StartupError) as info:
+        make_app(MODEL_PATH=DEFAULTS["MODEL_PATH"], MODEL_PATHS=listed.format(**paths))
+    assert str(info.value) == message.format(**paths)
+
+
+def test_a_broken_checkpoint_in_model_paths_names_its_direction(make_app, tiny_checkpoint, tmp_path):
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(b"")
+    with pytest.raises(StartupError) as info:
+        make_app(MODEL_PATH=DEFAULTS["MODEL_PATH"], MODEL_PATHS=f"de-en:{tiny_checkpoint},en-de:{broken}")
+    assert str(info.value) == f"MODEL_PATHS: en-de: cannot load checkpoint {str(broken)!r}: the file is empty"
 
 
 def test_foreign_checkpoint_is_refused(make_app, tmp_path):

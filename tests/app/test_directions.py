@@ -1,0 +1,217 @@
+"""Both directions served (MODEL_PATHS=de-en:PATH,en-de:PATH): every endpoint with each model, the
+routing of source=auto, the unsupported pairs, and the models' own caches. The tiny models know
+the 40 pairs of tests/data/pairs40.tsv by heart, in their direction."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from app.settings import DEFAULTS
+
+BOTH = ": this service translates German (de) into English (en) and English (en) into German (de)"
+DE_EN = {"source": "de", "target": "en"}
+EN_DE = {"source": "en", "target": "de"}
+
+
+@pytest.fixture(scope="module")
+def both_config(app_config, tiny_checkpoint, reverse_checkpoint) -> dict:
+    return {**app_config, "MODEL_PATH": DEFAULTS["MODEL_PATH"],
+            "MODEL_PATHS": f"de-en:{tiny_checkpoint},en-de:{reverse_checkpoint}"}
+
+
+@pytest.fixture(scope="module")
+def both(both_config):
+    from app import create_app
+
+    return create_app(both_config)
+
+
+@pytest.fixture
+def client(both):
+    return both.test_client()
+
+
+def translate(client, **params):
+    response = client.post("/translate", json=params)
+    return response.status_code, response.get_json()
+
+
+# ------------------------------------------------------------------------------ /languages, /health
+
+def test_languages_list_both_targets(client):
+    assert client.get("/languages").get_json() == [{"code": "de", "name": "German", "targets": ["en"]},
+                                                   {"code": "en", "name": "English", "targets": ["de"]}]
+
+
+def test_languages_of_the_de_en_model_alone(app):
+    assert app.test_client().get("/languages").get_json() == [
+        {"code": "de", "name": "German", "targets": ["en"]}, {"code": "en", "name": "English", "targets": []}]
+
+
+def test_health_lists_the_models(client, tiny_checkpoint, reverse_checkpoint):
+    assert client.get("/health").get_json() == {
+        "status": "ok", "device": "cpu", "checkpoint": str(tiny_checkpoint),
+        "models": {"de-en": str(tiny_checkpoint), "en-de": str(reverse_checkpoint)}}
+
+
+# ------------------------------------------------------------------------------ /translate
+
+@pytest.mark.parametrize("pair, q, expected", [
+    (DE_EN, "Guten Morgen.", "Good morning."),
+    (EN_DE, "Good morning.", "Guten Morgen."),
+    (EN_DE, ["Good morning.", "I like coffee."], ["Guten Morgen.", "Ich mag Kaffee."]),
+    (DE_EN, ["Guten Morgen.", "Ich mag Kaffee."], ["Good morning.", "I like coffee."]),
+])
+def test_translate_text_in_each_direction(client, pair, q, expected):
+    assert translate(client, q=q, **pair) == (200, {"translatedText": expected})
+
+
+@pytest.mark.parametrize("pair, q, expected", [
+    (DE_EN, "<p>Guten <b>Morgen</b>.</p>", "<p><b>Good</b> morning.</p>"),   # the tiny models' alignments
+    (EN_DE, "<p>Good <b>morning</b>.</p>", "<p><b>Guten Morgen</b>.</p>"),
+])
+def test_translate_html_in_each_direction(client, pair, q, expected):
+    assert translate(client, q=q, format="html", **pair) == (200, {"translatedText": expected})
+
+
+def test_alternatives_from_the_en_de_model(client):
+    status, body = translate(client, q="Good morning.", alternatives=2, **EN_DE)
+    assert status == 200 and body == {"translatedText": "Guten Morgen.",
+                                      "alternatives": ["Guteuten Morgen.", "G Guten Morgen."]}
+
+
+def test_the_english_source_copies_numbers_as_written(both):
+    """No German notation is read in English text: "1.234" and "1,5" stay as written (the German
+    model's pipeline writes them "1,234" and "1.5")."""
+    service = both.extensions["translation_service"]
+    en_de, de_en = service.model("en", "de").pipeline, service.model("de", "en").pipeline
+    assert [rule.name for rule in en_de.rules] == ["verbatim", "terms"]
+    assert en_de.plan(["It costs 1.234 or 1,5 euros."]).plans[0][0][0].masked.slots == {"⦅N1⦆": "1.234",
+                                                                                         "⦅N2⦆": "1,5"}
+    assert de_en.plan(["Es kostet 1.234 oder 1,5 Euro."]).plans[0][0][0].masked.slots == {"⦅N1⦆": "1,234",
+                                                                                           "⦅N2⦆": "1.5"}
+
+
+# ------------------------------------------------------------------------------ glossaries
+
+def test_a_glossary_of_english_terms_applies_from_english(client):
+    assert translate(client, q="My name is Anna.", glossary={"Anna": "Berta"}, **EN_DE) == (
+        200, {"translatedText": "Ich heiße Berta."})
+
+
+def test_a_glossary_reads_its_terms_in_the_request_s_source_language(client):
+    """A German term in a glossary sent with English text matches nothing there."""
+    assert translate(client, q="My name is Anna.", glossary={"Name": "title"}, **EN_DE) == (
+        200, {"translatedText": "Ich heiße Anna."})
+
+
+def test_a_stored_glossary_in_the_en_de_direction(client):
+    created = client.post("/glossaries", json={"name": "names", "entries": {"Anna": "Berta"}})
+    assert created.status_code == 201
+    assert translate(client, q="My name is Anna.", glossary=created.get_json()["id"], **EN_DE) == (
+        200, {"translatedText": "Ich heiße Berta."})
+
+
+# ------------------------------------------------------------------------------ source=auto
+
+def test_auto_with_target_de_translates_english(client):
+    assert translate(client, q="Good morning.", source="auto", target="de") == (
+        200, {"translatedText": "Guten Morgen.", "detectedLanguage": {"confidence": 97.5, "language": "en"}})
+
+
+def test_auto_with_target_de_keeps_sentences_clearly_in_german(client):
+    status, body = translate(client, q="Good morning. Ich habe heute keine Zeit für dich.", source="auto", target="de")
+    assert status == 200 and body["translatedText"] == "Guten Morgen. Ich habe heute keine Zeit für dich."
+
+
+def test_auto_with_target_en_keeps_english_as_before(client):
+    """English text to English: as with the de-en model alone, sentences clearly in English are kept."""
+    assert translate(client, q="Guten Morgen. The weather is nice today.", source="auto", target="en") == (
+        200, {"translatedText": "Good morning. The weather is nice today.",
+              "detectedLanguage": {"confidence": 99.1, "language": "en"}})
+
+
+def test_auto_refuses_another_language_naming_the_pairs(client):
+    status, body = translate(client, q="Bonjour, je voudrais réserver une table pour deux personnes ce soir.",
+                             source="auto", target="de")
+    assert (status, body) == (400, {"error": "Invalid request: q is in another language (fr, confidence 100.0)" + BOTH})
+
+
+def test_detect_is_the_same_with_both_models(client):
+    assert client.post("/detect", json={"q": "The weather is nice today."}).get_json() == [
+        {"confidence": 100.0, "language": "en"}, {"confidence": 0.0, "language": "de"}]
+
+
+# ------------------------------------------------------------------------------ unsupported pairs
+
+@pytest.mark.parametrize("source, target, message", [
+    ("en", "en", "English (en) is not available as a target language from English (en)" + BOTH),
+    ("de", "de", "German (de) is not available as a target language from German (de)" + BOTH),
+])
+def test_an_unsupported_pair_names_the_pairs_served(client, source, target, message):
+    assert translate(client, q="Hallo", source=source, target=target) == (400, {"error": message})
+    upload = client.post("/translate_file", data={"file": (io.BytesIO(b"Hallo"), "a.txt"), "source": source,
+                                                  "target": target})
+    assert (upload.status_code, upload.get_json()) == (400, {"error": message})
+
+
+def test_en_de_without_its_model_is_unsupported(app):
+    response = app.test_client().post("/translate", json={"q": "Good morning.", **EN_DE})
+    assert response.status_code == 400 and response.get_json() == {
+        "error": "German (de) is not available as a target language from English (en): this service translates "
+                 "German (de) into English (en)"}
+
+
+# ------------------------------------------------------------------------------ /translate_file
+
+@pytest.mark.parametrize("pair, text, expected, name", [
+    (EN_DE, "Good morning.\nI like coffee.\n", "Guten Morgen.\nIch mag Kaffee.\n", "notes_de.txt"),
+    (DE_EN, "Guten Morgen.\nIch mag Kaffee.\n", "Good morning.\nI like coffee.\n", "notes_en.txt"),
+])
+def test_translate_file_in_each_direction(client, pair, text, expected, name):
+    response = client.post("/translate_file", data={"file": (io.BytesIO(text.encode()), "notes.txt"), **pair})
+    assert response.status_code == 200
+    url = response.get_json()["translatedFileUrl"]
+    assert url.endswith("." + name)
+    download = client.get(url.removeprefix("http://localhost"))
+    assert download.status_code == 200 and download.get_data(as_text=True) == expected
+
+
+def test_translate_file_with_auto_takes_the_target_s_source(client):
+    response = client.post("/translate_file", data={"file": (io.BytesIO(b"Good morning.\n"), "a.txt"),
+                                                    "source": "auto", "target": "de"})
+    download = client.get(response.get_json()["translatedFileUrl"].removeprefix("http://localhost"))
+    assert download.get_data(as_text=True) == "Guten Morgen.\n"
+
+
+# ------------------------------------------------------------------------------ each model its own
+
+def test_each_direction_has_its_own_cache(both):
+    service = both.extensions["translation_service"]
+    de_en, en_de = service.model("de", "en"), service.model("en", "de")
+    assert de_en.cache is not en_de.cache and de_en.model_lock is en_de.model_lock is service.model_lock
+    service.translate(["Die Katze schläft."])
+    before = len(en_de.cache)
+    service.translate(["The cat is sleeping."], source="en", target="de")
+    assert len(en_de.cache) == before + 1
+
+
+def test_each_model_has_its_own_redis_namespace(both_config, redis_url):
+    from app import create_app
+
+    service = create_app({**both_config, "REDIS_URL": redis_url}).extensions["translation_service"]
+    prefixes = {name: model.cache.store.prefix for name, model in service.models.items()}
+    assert len(set(prefixes.values())) == 2 and all(p.endswith(":torch:float32:") for p in prefixes.values())
+    assert service.translate(["Good morning."], source="en", target="de") == ["Guten Morgen."]
+
+
+def test_metrics_count_the_en_de_model_s_cache_too(both_config):
+    from app import create_app
+
+    client = create_app({**both_config, "METRICS": 1}).test_client()
+    for _ in range(2):
+        assert translate(client, q="We are going home.", **EN_DE) == (200, {"translatedText": "Wir gehen nach Hause."})
+    text = client.get("/metrics").get_data(as_text=True)
+    assert "nmt_translation_cache_hits_total 1.0" in text and "nmt_translation_cache_misses_total 1.0" in text
