@@ -67,25 +67,32 @@ _API_KEY = {"type": "string", "description": "API key; required when the server 
                                             "else ignored. A valid key has its own rate limit"}
 
 
+# en -> de is served where the server has that model (MODEL_PATHS): GET /languages lists the pairs.
+_SOURCE = {"type": "string", "enum": ["de", "en", "auto"],
+           "description": "auto: the language the target is translated from (de for en, en for de); sentences "
+                          "clearly not in it come back unchanged (with format=text). en only where GET /languages "
+                          "lists en with the target de"}
+_TARGET = {"type": "string", "enum": ["en", "de"]}
+
+
 def _translate() -> dict[str, Any]:
     properties = {
         "q": _Q,
-        "source": {"type": "string", "enum": ["de", "auto"],
-                   "description": "auto: sentences clearly not in German (English, mostly) come back unchanged, "
-                                  "the rest is translated from German (with format=text)"},
-        "target": {"type": "string", "enum": ["en"]},
+        "source": _SOURCE,
+        "target": _TARGET,
         "format": {"type": "string", "enum": list(FORMATS), "default": "text"},
         "alternatives": {"type": "integer", "minimum": 0, "default": 0,
                          "description": "other translations to add, at most MAX_ALTERNATIVES (text format only)"},
         "glossary": {"oneOf": [_ENTRIES, {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$"}],
-                     "description": "German term -> English term pairs (at most MAX_GLOSSARY_ENTRIES; from a form, "
-                                    "as JSON text), or the id of a stored glossary (POST /glossaries): each term, in "
-                                    "every inflected form, comes out as its English term",
+                     "description": "term -> translation pairs (at most MAX_GLOSSARY_ENTRIES; from a form, "
+                                    "as JSON text), or the id of a stored glossary (POST /glossaries): each term, "
+                                    "read in the source language (a German noun in every inflected form, an English "
+                                    "term as written), comes out as its translation",
                      "example": {"Termin": "appointment"}},
         "api_key": _API_KEY,
     }
     return {"post": {
-        "summary": "Translate text from German to English",
+        "summary": "Translate text from German to English (or English to German: GET /languages)",
         "tags": ["translate"],
         "requestBody": _body(properties, ["q", "source", "target"]),
         "responses": {"200": _json("Translation, in the shape of q", _ref("Translation")),
@@ -145,10 +152,10 @@ def _translate_file() -> dict[str, Any]:
         "file": {"type": "string", "format": "binary",
                  "description": "a .txt, .html, .docx, .json, .md, .po, .pot, .srt, .vtt, .odt, .odp, .pptx, .epub "
                                 "or .pdf file (a .pdf comes back as a .docx)"},
-        "source": {"type": "string", "enum": ["de", "auto"]},
-        "target": {"type": "string", "enum": ["en"]},
+        "source": _SOURCE,
+        "target": _TARGET,
         "glossary": {"type": "string", "description": "as for POST /translate: a stored glossary's id, or the "
-                                                      "German term -> English term pairs as JSON text"},
+                                                      "term -> translation pairs as JSON text"},
         "api_key": _API_KEY,
     }}
     result = {"type": "object", "required": ["translatedFileUrl"],
@@ -438,7 +445,10 @@ def document() -> dict[str, Any]:
         "source": {"type": "string"}, "references": _STRINGS, "translation": {"type": "string"},
         "chrf": {"type": "number", "description": "sentence chrF of the translation against the references"}}}
     health = {"type": "object", "properties": {
-        "status": {"type": "string", "enum": ["ok"]}, "device": {"type": "string"}, "checkpoint": {"type": "string"}}}
+        "status": {"type": "string", "enum": ["ok"]}, "device": {"type": "string"},
+        "checkpoint": {"type": "string", "description": "the de-en model's"},
+        "models": {"type": "object", "additionalProperties": {"type": "string"},
+                   "description": "each direction served (de-en, en-de) and its checkpoint"}}}
     return {
         "openapi": OPENAPI_VERSION,
         "info": {"title": "de-en-nmt", "version": _version(),

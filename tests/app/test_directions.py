@@ -215,3 +215,15 @@ def test_metrics_count_the_en_de_model_s_cache_too(both_config):
         assert translate(client, q="We are going home.", **EN_DE) == (200, {"translatedText": "Wir gehen nach Hause."})
     text = client.get("/metrics").get_data(as_text=True)
     assert "nmt_translation_cache_hits_total 1.0" in text and "nmt_translation_cache_misses_total 1.0" in text
+
+
+def test_the_spec_lists_both_directions():
+    from app.spec import document
+
+    paths = document()["paths"]
+    translate = paths["/translate"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    upload = paths["/translate_file"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]["properties"]
+    for properties in (translate, upload):
+        assert (properties["source"]["enum"], properties["target"]["enum"]) == (["de", "en", "auto"], ["en", "de"])
+    health = paths["/health"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert health["properties"]["models"]["additionalProperties"] == {"type": "string"}
