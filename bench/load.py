@@ -22,6 +22,9 @@ server's /metrics where a request's mean time goes (HTTP, the app around the eng
 The server's mean sentences per engine call and queue wait, and its memory (PSS of master and
 workers: the highest of samples taken during the load, and once the workers have gone idle after
 it) are printed too.
+``--reverse CKPT`` (with --checkpoint) serves both directions, ``MODEL_PATHS=de-en:CHECKPOINT,en-de:CKPT``,
+and sends every other request English->German (the English column of the same lines): the memory
+of two models. The bare-engine comparisons (de-en alone) are then left out.
 Standard library for the load (threads + http.client); only loopback addresses are accepted, and
 clients and time are bounded, so it cannot be pointed at somebody else's server by accident.
 """
@@ -68,12 +71,15 @@ def bounded(low: int, high: int):
     return parse
 
 
-def read_sentences(path: Path) -> list[str]:
-    """The distinct German sentences of a corpus TSV (English<TAB>German[<TAB>...]), in order."""
+def read_sentences(path: Path, both: bool = False) -> list[str] | list[tuple[str, str, str]]:
+    """The distinct German sentences of a corpus TSV (English<TAB>German[<TAB>...]), in order; with
+    ``both``, (text, source, target) requests alternating a German sentence and its line's English."""
     from model.data import read_references
 
-    sources, _ = read_references(path)
-    return sources
+    sources, references = read_references(path)
+    if not both:
+        return sources
+    return [request for de, en in zip(sources, references) for request in ((de, "de", "en"), (en[0], "en", "de"))]
 
 
 class Feed:
@@ -95,9 +101,11 @@ class Feed:
         return max(0, len(self.sent) - len(self.sentences))
 
 
-def translate_once(conn: http.client.HTTPConnection, text: str) -> str | None:
-    """POST /translate with one text; None when it worked, else what went wrong."""
-    body = json.dumps({"q": text, "source": "de", "target": "en"})
+def translate_once(conn: http.client.HTTPConnection, text: str | tuple[str, str, str]) -> str | None:
+    """POST /translate with one text (German, or a (text, source, target) request); None when it
+    worked, else what went wrong."""
+    text, source, target = (text, "de", "en") if isinstance(text, str) else text
+    body = json.dumps({"q": text, "source": source, "target": target})
     conn.request("POST", "/translate", body=body, headers={"Content-Type": "application/json"})
     response = conn.getresponse()
     payload = response.read()
@@ -277,8 +285,11 @@ def breakdown(client_ms: float, raw_ms: float, server: dict) -> dict | None:
             "engine_call_ms": server["mean_engine_call_ms"], "bare_engine_ms": round(raw_ms, 2)}
 
 
-def start_server(checkpoint: str, workers: int | None) -> tuple[subprocess.Popen, int]:
+def start_server(checkpoint: str, workers: int | None, reverse: str | None = None) -> tuple[subprocess.Popen, int]:
     settings = {"MODEL_PATH": str(Path(checkpoint).resolve()), "METRICS": "1"}
+    if reverse:
+        settings = {"MODEL_PATHS": f"de-en:{Path(checkpoint).resolve()},en-de:{Path(reverse).resolve()}",
+                    "METRICS": "1"}
     if workers:
         settings["WEB_CONCURRENCY"] = str(workers)
     # The server's log would drown the report: it goes to a file, shown only if the server fails.
@@ -299,6 +310,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--clients", type=bounded(1, MAX_CLIENTS), default=8)
     parser.add_argument("--duration", type=bounded(1, MAX_DURATION), default=10, help="seconds")
     parser.add_argument("--workers", type=bounded(1, 16), help="WEB_CONCURRENCY for --checkpoint")
+    parser.add_argument("--reverse", help="with --checkpoint: an en-de checkpoint served beside it "
+                                          "(MODEL_PATHS), every other request English->German")
     parser.add_argument("--sentences", type=Path, default=DEFAULT_SENTENCES,
                         help="corpus TSV whose German sentences are sent, each once (default: %(default)s)")
     parser.add_argument("--single", type=bounded(0, 10_000), default=0,
@@ -307,13 +320,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.single and not args.checkpoint:
         parser.error("--single needs --checkpoint (the bare engine runs the same checkpoint)")
+    if args.reverse and (not args.checkpoint or args.single):
+        parser.error("--reverse needs --checkpoint, and no --single (the bare engine runs de-en alone)")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        sentences = read_sentences(args.sentences)
+        sentences = read_sentences(args.sentences, both=bool(args.reverse))
     except (OSError, ValueError) as exc:
         raise SystemExit(f"bench/load.py: error: --sentences: {exc}") from None
     process = None
@@ -323,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"bench/load.py: error: --url must be http:// on loopback, got {args.url!r}")
         host, port = url.hostname, url.port or 80
     else:
-        process, port = start_server(args.checkpoint, args.workers)
+        process, port = start_server(args.checkpoint, args.workers, args.reverse)
         host = "127.0.0.1"
     # Warm-up (each worker makes its CTranslate2 translator on its first request) with sentences
     # of their own, at the end of the list, so that the measured ones stay unseen.
@@ -349,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if process is not None:
             server.stop(process)
-    if args.checkpoint and result["requests"]:
+    if args.checkpoint and result["requests"] and not args.reverse:
         served = feed.sent[:result["requests"]]
         raw = raw_throughput(args.checkpoint, served, os.cpu_count() or 1)
         result["raw_sentences_per_s"] = round(raw, 1)

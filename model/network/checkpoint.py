@@ -26,7 +26,7 @@ from typing import IO, Any, Iterator
 import torch
 
 from model.network.config import ModelConfig
-from model.network.tokenizer import Tokenizer
+from model.network.tokenizer import Tokenizer, shared_tokenizer
 from model.network.transformer import Transformer
 
 FORMAT = "de-en-nmt/1"
@@ -175,7 +175,9 @@ def load_checkpoint(
 def build_from_checkpoint(ckpt: dict[str, Any], path: str | Path) -> tuple[Transformer, Tokenizer]:
     try:
         config = ModelConfig.from_dict(ckpt["config"])
-        tokenizer = Tokenizer(ckpt["tokenizer"])
+        proto = ckpt["tokenizer"]
+        # One per process and SentencePiece model: the two directions served side by side share it.
+        tokenizer = shared_tokenizer(proto) if isinstance(proto, bytes) else Tokenizer(proto)
     except (TypeError, ValueError) as exc:
         raise CheckpointError(f"checkpoint {str(path)!r} is invalid: {exc}") from None
     if tokenizer.vocab_size != config.vocab_size:

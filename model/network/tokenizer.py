@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 
 import sentencepiece as spm
 
@@ -281,3 +282,11 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         return f"Tokenizer(vocab_size={self.vocab_size})"
+
+
+@lru_cache(maxsize=8)
+def shared_tokenizer(model_proto: bytes) -> Tokenizer:
+    """The ``Tokenizer`` of ``model_proto``, one per process and model: checkpoints with the same
+    SentencePiece model (the two directions of a joint vocabulary, served side by side) share one
+    (a Tokenizer is never changed once made)."""
+    return Tokenizer(model_proto)

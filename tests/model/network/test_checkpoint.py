@@ -51,6 +51,19 @@ def test_round_trip(saved, tokenizer):
     assert set(raw) == {"format", "config", "model", "tokenizer", "meta"}
 
 
+def test_checkpoints_with_one_sentencepiece_model_share_its_tokenizer(tmp_path, saved, tokenizer):
+    """Two models of one joint vocabulary (German->English and its reverse, served side by side)
+    hold one Tokenizer between them; another vocabulary gets its own."""
+    other = tmp_path / "other.pt"
+    save_checkpoint(other, saved[1], tokenizer, {"direction": "en-de"})
+    assert load_checkpoint(saved[0])[1] is load_checkpoint(other)[1]
+    smaller = Tokenizer.train(["Guten Morgen.", "Good morning.", "Wo ist der Bahnhof?"] * 20, 40)
+    assert smaller.proto != tokenizer.proto
+    third = tmp_path / "third.pt"
+    save_checkpoint(third, Transformer(CFG.replace(vocab_size=smaller.vocab_size)), smaller, {})
+    assert load_checkpoint(third)[1] is not load_checkpoint(saved[0])[1]
+
+
 def test_lexicon_is_stored_only_when_given(tmp_path, saved, tokenizer):
     assert "lexicon" not in read_checkpoint(saved[0])
     path = tmp_path / "lex.pt"
