@@ -42,7 +42,7 @@ def translate():
     req = validation.parse_translate(params, current_app.config, service.pairs)
     auto = req.auto
     glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"), req.source)
-    detected = [service.detected_language(text, html=req.html) for text in req.texts] if auto else []
+    detected = [service.detected_language(text, html=req.html, source=req.source) for text in req.texts] if auto else []
     for k, found in enumerate(detected):  # a text clearly in another language: nothing to translate from
         if found["language"] not in validation.LANGUAGES:
             raise ApiError(400, f"Invalid request: {f'q[{k}]' if req.batch else 'q'} is in another language "

@@ -243,10 +243,12 @@ class TranslationService:
         ranked = sorted(mean.items(), key=lambda pair: (-pair[1], pair[0] != "de"))
         return [{"confidence": round(confidence, 1), "language": code} for code, confidence in ranked]
 
-    def detected_language(self, text: str, *, html: bool = False) -> dict[str, Any]:
+    def detected_language(self, text: str, *, html: bool = False, source: str = "de") -> dict[str, Any]:
         """The best candidate for one text, as /translate's ``detectedLanguage``; of an HTML
-        document's text only (tag names and attributes are no evidence of its language)."""
-        return self.detect([_text_of(text, html)])[0]
+        document's text only (tag names and attributes are no evidence of its language). A text
+        without words is reported in ``source``, the language it is then translated from."""
+        found = self.detect([_text_of(text, html)])[0]
+        return {**found, "language": source} if found == NOTHING_DETECTED else found
 
     def attention(self, text: str) -> dict[str, Any]:
         """Attention behind the translation of ``text`` (one sentence), weights rounded to 4 places."""

@@ -227,3 +227,22 @@ def test_the_spec_lists_both_directions():
         assert (properties["source"]["enum"], properties["target"]["enum"]) == (["de", "en", "auto"], ["en", "de"])
     health = paths["/health"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert health["properties"]["models"]["additionalProperties"] == {"type": "string"}
+
+
+def test_auto_reports_a_text_without_words_in_the_source_it_is_translated_from(client):
+    for target, source in (("de", "en"), ("en", "de")):
+        status, body = translate(client, q="12345", source="auto", target=target)
+        assert status == 200 and body["detectedLanguage"] == {"confidence": 0.0, "language": source}
+
+
+def test_the_pages_stay_german_to_english(client):
+    response = client.get("/", query_string={"q": "Guten Morgen."})
+    assert response.status_code == 200 and "Good morning." in response.get_data(as_text=True)
+
+
+def test_both_directions_on_ctranslate2(both_config):
+    from app import create_app
+
+    client = create_app({**both_config, "ENGINE": "ct2"}).test_client()
+    assert translate(client, q="Good morning.", **EN_DE) == (200, {"translatedText": "Guten Morgen."})
+    assert translate(client, q="Guten Morgen.", **DE_EN) == (200, {"translatedText": "Good morning."})
