@@ -82,16 +82,15 @@ def test_alternatives_from_the_en_de_model(client):
                                       "alternatives": ["Guteuten Morgen.", "G Guten Morgen."]}
 
 
-def test_the_english_source_copies_numbers_as_written(both):
-    """No German notation is read in English text: "1.234" and "1,5" stay as written (the German
-    model's pipeline writes them "1,234" and "1.5")."""
+def test_each_direction_reads_numbers_in_its_source_language_s_notation(both):
+    """English "1,234.50" is German "1.234,50", and German "1.234,50" is English "1,234.50"."""
     service = both.extensions["translation_service"]
     en_de, de_en = service.model("en", "de").pipeline, service.model("de", "en").pipeline
-    assert [rule.name for rule in en_de.rules] == ["verbatim", "terms"]
-    assert en_de.plan(["It costs 1.234 or 1,5 euros."]).plans[0][0][0].masked.slots == {"⦅N1⦆": "1.234",
-                                                                                         "⦅N2⦆": "1,5"}
-    assert de_en.plan(["Es kostet 1.234 oder 1,5 Euro."]).plans[0][0][0].masked.slots == {"⦅N1⦆": "1,234",
-                                                                                           "⦅N2⦆": "1.5"}
+    assert [rule.name for rule in en_de.rules] == ["verbatim", "terms", "german_notation"]
+    assert list(en_de.plan(["It costs 1,234.50 or 1.5 euros."]).plans[0][0][0].masked.slots.values()) == [
+        "1.234,50", "1,5"]
+    assert list(de_en.plan(["Es kostet 1.234,50 oder 1,5 Euro."]).plans[0][0][0].masked.slots.values()) == [
+        "1,234.50", "1.5"]
 
 
 # ------------------------------------------------------------------------------ glossaries

@@ -387,3 +387,14 @@ def test_the_bench_set_and_its_judge():
     assert judge("The Appointments are here.", "appointment", "pl") == (True, True)
     assert judge("The meeting is here.", "appointment", "sg") == (False, False)
     assert judge("The guest rooms.", "guest room", "pl") == (True, True)
+
+
+def test_a_glossary_of_english_terms_is_not_inflected():
+    assert Glossary({"Termin": "appointment"}).forms("Termin")["Termine"] == "appointments"
+    assert Glossary({"appointment": "Termin"}, source="en").forms("appointment") == {"appointment": "Termin"}
+
+
+def test_a_glossary_of_another_language_is_refused():
+    with pytest.raises(ValueError) as error:
+        Glossary({"a": "b"}, source="fr")
+    assert str(error.value) == "source must be one of de, en, got 'fr'"

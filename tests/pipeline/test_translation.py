@@ -18,6 +18,7 @@ from pipeline.segment import has_loop
 from pipeline.rules.verbatim import find_spans
 from pipeline.spans import PLACEHOLDER_RE
 from pipeline.translation import Options, Pipeline
+from pipeline.glossary import Glossary
 from bench.stub_engine import Recording
 from tests.conftest import SPAN_AUGMENTATION
 
@@ -335,3 +336,15 @@ def test_an_english_source_s_numbers_go_to_the_model_in_german_notation(english_
 
 def test_a_german_source_keeps_its_rules(pipeline):
     assert pipeline.source == "de" and "names" in [rule.name for rule in pipeline.rules]
+
+
+def test_an_english_glossary_term_matches_as_written(english_source):
+    glossary = Glossary({"coffee": "Tee"}, source="en")
+    masked = english_source.plan(["I like coffee, not coffees."], glossary).plans[0][0][0].masked
+    assert masked.text == "I like ⦅X1⦆, not coffees." and masked.slots == {"⦅X1⦆": "Tee"}
+
+
+def test_a_glossary_of_the_other_source_language_is_refused(english_source):
+    with pytest.raises(ValueError) as error:
+        english_source.translate(["I like coffee."], Glossary({"Kaffee": "tea"}))
+    assert str(error.value) == "a glossary of de terms cannot apply to en text"
