@@ -33,8 +33,10 @@ def allow_cross_origin(response):
 def attention():
     params = validation.request_params(request)
     text = validation.parse_attention_text(params.get("q"), current_app.config["MAX_ATTENTION_CHARS"])
+    service = get_service()
+    source, target = validation.parse_pair(params, service.pairs)
     try:
-        return jsonify(get_service().attention(text))
+        return jsonify(service.attention(text, source, target))
     except NothingToTranslate:
         raise validation.ApiError(400, validation.NOTHING_TO_TRANSLATE) from None
 

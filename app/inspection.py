@@ -64,9 +64,13 @@ class Inspector:
     model input of the whole text (placeholders where the vocabulary has them, truecased) and
     restore the spans. ``sentence_spans`` says which sentences those are."""
 
-    def __init__(self, service: TranslationService, options: CompletionOptions | None = None):
+    def __init__(self, service: TranslationService, options: CompletionOptions | None = None,
+                 source: str = "de", target: str = "en"):
+        """The inspector of the model of ``source`` into ``target`` (one the service serves)."""
         self.service = service
-        self.translator, self.pipeline = service.translator, service.pipeline
+        self.model = service.model(source, target)
+        self.translator, self.pipeline = self.model.translator, self.model.pipeline
+        self.source, self.target = source, target
         self.options = options if options is not None else COMPLETIONS
 
     # One sentence each (q as /api/attention takes it). explain goes through the pipeline, so its
@@ -87,8 +91,9 @@ class Inspector:
         model (``explain_forced``). Raises ``BadTranslation`` for a translation with
         characters the vocabulary lacks, ``TooManyPieces`` for one longer than the model writes."""
         if translation is None:
-            self.service.check_pieces(text, limit=False)  # the pipeline cuts what is too long for the model
-            with self.service.model_calls(), torch.inference_mode():
+            # the pipeline cuts what is too long for the model
+            self.service.check_pieces(text, limit=False, source=self.source, target=self.target)
+            with self.model.calls(), torch.inference_mode():
                 aligned, confidence = explain_translation(self.pipeline, text)
             return as_json(text, aligned, confidence)
         model_input = self._model_input(text)
@@ -171,16 +176,17 @@ class Inspector:
         text, its masking (None: no placeholders; restoring with it also drops placeholders the
         model invents) and casing style, for ``Pipeline.finish``. Raises NothingToTranslate and
         TooManyPieces (for the input as the model reads it, ``Pipeline.closed``)."""
-        self.service.check_pieces(text, limit=False)  # the limit applies to what the model reads, below
+        # the limit applies to what the model reads, below
+        self.service.check_pieces(text, limit=False, source=self.source, target=self.target)
         model_input = self.pipeline.model_input(text)
-        self.service.check_pieces(self.pipeline.closed(model_input.text))
+        self.service.check_pieces(self.pipeline.closed(model_input.text), source=self.source, target=self.target)
         return model_input
 
 
 
-def get_inspector() -> Inspector:
-    """The inspector on the current app's service."""
-    return Inspector(get_service())
+def get_inspector(source: str = "de", target: str = "en") -> Inspector:
+    """The inspector of the current app's model of ``source`` into ``target``."""
+    return Inspector(get_service(), source=source, target=target)
 
 
 def sentence_spans(text: str) -> list[dict[str, Any]]:

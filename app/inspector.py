@@ -9,7 +9,8 @@
   English prefix, one per next word first (the implausible left out: ``inspection.plausible``);
 - ``POST /api/beam`` ``{"q"}``: the beam search behind the translation, step by step.
 
-``q`` is checked as for ``/api/attention`` (one sentence, ``MAX_ATTENTION_CHARS``), except for
+Each takes ``source`` and ``target`` as ``/translate`` does (``validation.parse_pair``: German into
+English without them), for the model of that direction. ``q`` is checked as for ``/api/attention`` (one sentence, ``MAX_ATTENTION_CHARS``), except for
 ``/api/sentences``, which takes what ``/translate`` takes as one text (``MAX_CHARS``); no API key,
 as there. Every view: parse -> validate -> call the inspector (``inspection.py``) -> respond; its refusals become
 ``ApiError``s here (400, or 413 for input too long for the model).
@@ -24,8 +25,8 @@ from flask import Blueprint, current_app, jsonify, request
 
 from . import validation
 from .api import allow_cross_origin
-from .inspection import BadPrefix, BadTranslation, get_inspector
-from .service import NothingToTranslate, TooManyPieces
+from .inspection import BadPrefix, BadTranslation, Inspector, get_inspector
+from .service import NothingToTranslate, TooManyPieces, get_service
 
 bp = Blueprint("inspector", __name__)
 bp.after_request(allow_cross_origin)
@@ -35,6 +36,11 @@ PURPOSE = "the inspector"  # names the limit in the 413 message
 
 def _text(params: dict[str, Any]) -> str:
     return validation.parse_attention_text(params.get("q"), current_app.config["MAX_ATTENTION_CHARS"], PURPOSE)
+
+
+def _inspector(params: dict[str, Any]) -> Inspector:
+    """The inspector of the model the request names (``source``/``target``; German into English)."""
+    return get_inspector(*validation.parse_pair(params, get_service().pairs))
 
 
 def _answer(call: Callable[..., Any], *args: Any):
@@ -53,7 +59,7 @@ def _answer(call: Callable[..., Any], *args: Any):
 def sentences():
     params = validation.request_params(request)
     text = validation.parse_text(params.get("q"), current_app.config["MAX_CHARS"])
-    return jsonify({"sentences": get_inspector().sentence_spans(text)})
+    return jsonify({"sentences": Inspector.sentence_spans(text)})
 
 
 @bp.post("/api/explain")
@@ -61,7 +67,7 @@ def explain():
     params = validation.request_params(request)
     text = _text(params)
     translation = validation.parse_translation(params.get("translation"), current_app.config["MAX_ATTENTION_CHARS"])
-    return _answer(get_inspector().explain, text, translation)
+    return _answer(_inspector(params).explain, text, translation)
 
 
 @bp.post("/api/complete")
@@ -70,11 +76,12 @@ def complete():
     text = _text(params)
     prefix = validation.parse_prefix(params.get("prefix"), current_app.config["MAX_ATTENTION_CHARS"])
     n = validation.parse_completions(params.get("n"))
-    inspector = get_inspector()
+    inspector = _inspector(params)
     return _answer(lambda: {"completions": inspector.complete(text, prefix, n)})
 
 
 @bp.post("/api/beam")
 def beam():
     params = validation.request_params(request)
-    return _answer(get_inspector().beam, _text(params))
+    text = _text(params)
+    return _answer(_inspector(params).beam, text)

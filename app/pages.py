@@ -49,13 +49,27 @@ def _link(q: str, link_id: str | None) -> dict[str, str]:
     return {"p": link_id} if link_id else permalinks.link_args(q)
 
 
-def _source(value: str | None) -> str:
-    """The translate page's source language: ``auto`` (the default: detected, sentences clearly
-    not German kept as they are) or ``de`` (everything translated as German)."""
-    if value is None or value == "":
-        return "auto"
-    validation.parse_languages(value, "en")  # "xx is not supported", as /translate says
-    return value
+def _languages(params) -> tuple[str, str]:
+    """The translate page's ``source`` and ``target``: ``auto`` (the default: detected, sentences
+    clearly not in the source language kept as they are), ``de`` or ``en`` (everything translated
+    as that language), into ``en`` (the default; ``de`` from English where an en-de model is
+    served). Checked as /translate checks them ("xx is not supported", a pair not served)."""
+    source, target = params.get("source") or "auto", params.get("target")
+    if not target:
+        target = "de" if source == "en" else "en"
+    validation.parse_languages(source, target, get_service().pairs)
+    return source, target
+
+
+def _language_args(source: str, target: str) -> dict[str, str]:
+    """How links name a page's languages: only where they are not the defaults (auto into en)."""
+    return {**({"source": source} if source != "auto" else {}), **({"target": target} if target != "en" else {})}
+
+
+def _pair_args(source: str, target: str) -> dict[str, str]:
+    """How links to the attention and beam search views name their model: the pair translated,
+    German into English by default (``validation.parse_pair``)."""
+    return {} if (source, target) == ("de", "en") else {"source": source, "target": target}
 
 
 def _redirect_to(endpoint: str, q: str, **args: str):
@@ -67,10 +81,23 @@ def _redirect_to(endpoint: str, q: str, **args: str):
 
 
 def _index_context(q: str = "") -> dict:
-    return {"q": q, "source": "auto", "link": {}, "detected": None, "result": None,
-            "has_corpus": get_service().corpus is not None, "languages": validation.LANGUAGES,
+    service = get_service()
+    # German into English, the language detected, until the request's languages are known (and on
+    # the page of an error before that)
+    return {"q": q, "source": "auto", "target": "en", "from_language": "de", "language_args": {}, "pair_args": {},
+            "pairs": service.pairs, "link": {}, "detected": None,
+            "result": None, "has_corpus": service.corpus is not None, "languages": validation.LANGUAGES,
             "url_text_bytes": permalinks.URL_TEXT_BYTES, "dictionary": None,
             "api_keys": bool(get_api_keys())}  # the page's key field (static/api.js)
+
+
+def _set_languages(context: dict, params) -> None:
+    """The page's languages into ``context``: the choices, the pair they resolve to and the links'
+    arguments for them (raises ``validation.ApiError``)."""
+    source, target = _languages(params)
+    resolved, _ = validation.parse_languages(source, target, get_service().pairs)
+    context.update(source=source, target=target, from_language=resolved,
+                   language_args=_language_args(source, target), pair_args=_pair_args(resolved, target))
 
 
 @bp.get("/")
@@ -83,17 +110,18 @@ def index():
         # As in the original demo, the word "random" alone in the form asks for a random sentence too.
         if (request.args.get("random") or q.strip().lower() == RANDOM_WORD) and service.corpus is not None:
             return redirect(url_for("pages.index", q=service.random_source()))
-        context["source"] = source = _source(request.args.get("source"))
+        _set_languages(context, request.args)
         if not q.strip():
             return render_template("index.html", **context)
         validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], batch_limit=1)
         context["link"] = _link(q, link_id)
     except validation.ApiError as error:
         return _page_error(error, "index.html", **context)
-    auto = source == "auto"
-    translation = service.translate([q], keep_other_languages=auto)[0]
-    context["detected"] = service.detected_language(q) if auto else None
-    references = service.references_for(q)
+    source, target, auto = context["from_language"], context["target"], context["source"] == "auto"
+    translation = service.translate([q], source=source, target=target, keep_other_languages=auto)[0]
+    context["detected"] = service.detected_language(q, source=source) if auto else None
+    # Random's references are English translations of German sentences
+    references = service.references_for(q) if (source, target) == ("de", "en") else []
     context["result"] = {"translation": translation, "references": references,
                          "chrf": chrf(translation, references) if references else None}
     context["dictionary"] = dictionary.panel(q)  # one to three words: Ding's entries beside the translation
@@ -111,7 +139,7 @@ def key_refused(error: validation.KeyRefused):
     context = _index_context()
     try:
         context["q"] = _requested_text()[0]
-        context["source"] = _source(request.args.get("source"))
+        _set_languages(context, request.args)
     except validation.ApiError:  # a stored link that is gone, a language that is not: the bare page
         pass
     body, status = _page_error(error, "index.html", key_refused=True, **context)
@@ -128,18 +156,16 @@ def submit():
         return redirect(url_for("pages.index", q=service.random_source()), 303)
     context = _index_context(q)
     try:
-        context["source"] = source = _source(request.form.get("source"))
-        return _redirect_to("pages.index", q, **({"source": source} if source != "auto" else {}))
+        _set_languages(context, request.form)
+        return _redirect_to("pages.index", q, **context["language_args"])
     except validation.ApiError as error:
         return _page_error(error, "index.html", **context)
 
 
-def _attention_context() -> dict:
-    return {"q": "", "link": {}, "kinds": ATTENTION_KINDS, "data": None, "sentences": [], "index": 0}
-
-
-def _beam_context() -> dict:
-    return {"q": "", "link": {}, "data": None, "sentences": [], "index": 0}
+def _sentence_context(**more) -> dict:
+    """A one-sentence view's context: German into English until the request names its model."""
+    return {"q": "", "link": {}, "data": None, "sentences": [], "index": 0, "languages": validation.LANGUAGES,
+            "source": "de", "target": "en", "pair_args": {}, **more}
 
 
 def _submit_to(endpoint: str, template: str, context: dict):
@@ -147,7 +173,8 @@ def _submit_to(endpoint: str, template: str, context: dict):
     page (``context``) with the error of a text the service refuses."""
     q = request.form.get("q", "")
     try:
-        return _redirect_to(endpoint, q)
+        source, target = validation.parse_pair(request.form, get_service().pairs)
+        return _redirect_to(endpoint, q, **_pair_args(source, target))
     except validation.ApiError as error:
         return _page_error(error, template, **{**context, "q": q})
 
@@ -155,13 +182,16 @@ def _submit_to(endpoint: str, template: str, context: dict):
 def _requested_sentence(context: dict, *purpose: str) -> tuple[list[str], int, str] | None:
     """For the one-sentence views (/attention, /beam): the requested text (``q``, or the stored
     link ``p``) into ``context["q"]`` and, when it is valid, the page's links into
-    ``context["link"]``; returns ``_chosen_sentence``'s answer, or None when there is no text."""
+    ``context["link"]``, and the model (``source``, ``target``: ``validation.parse_pair``) into
+    ``context``; returns ``_chosen_sentence``'s answer, or None when there is no text."""
     q, link_id = _requested_text()
     context["q"] = q
+    source, target = validation.parse_pair(request.args, get_service().pairs)
+    context.update(source=source, target=target, pair_args=_pair_args(source, target))
     if not q.strip():
         return None
     chosen = _chosen_sentence(q, *purpose)
-    context["link"] = _link(q, link_id)
+    context["link"] = {**_link(q, link_id), **context["pair_args"]}
     return chosen
 
 
@@ -179,13 +209,13 @@ def _chosen_sentence(q: str, *purpose: str) -> tuple[list[str], int, str]:
 @bp.get("/attention")
 def attention():
     service = get_service()
-    context = _attention_context()
+    context = _sentence_context(kinds=ATTENTION_KINDS)
     try:
         chosen = _requested_sentence(context)
         if chosen is None:
             return render_template("attention.html", **context)
         sentences, index, text = chosen
-        data = service.attention(text)
+        data = service.attention(text, context["source"], context["target"])
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "attention.html", **context)
     except validation.ApiError as error:
@@ -196,20 +226,20 @@ def attention():
 
 @bp.post("/attention")
 def attention_submit():
-    return _submit_to("pages.attention", "attention.html", _attention_context())
+    return _submit_to("pages.attention", "attention.html", _sentence_context(kinds=ATTENTION_KINDS))
 
 
 @bp.get("/beam")
 def beam():
     """The beam search behind one sentence's translation, step by step (``Inspector.beam``); like
     /attention, a text of several sentences shows one of them (``s``) and links to the others."""
-    context = _beam_context()
+    context = _sentence_context()
     try:
         chosen = _requested_sentence(context, "the beam search view")
         if chosen is None:
             return render_template("beam.html", **context)
         sentences, index, text = chosen
-        data = get_inspector().beam(text)
+        data = get_inspector(context["source"], context["target"]).beam(text)
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "beam.html", **context)
     except TooManyPieces as exc:
@@ -222,7 +252,7 @@ def beam():
 
 @bp.post("/beam")
 def beam_submit():
-    return _submit_to("pages.beam", "beam.html", _beam_context())
+    return _submit_to("pages.beam", "beam.html", _sentence_context())
 
 
 def _winning_path(trace: dict) -> set[str]:

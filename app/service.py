@@ -212,10 +212,6 @@ class TranslationService:
             options = model.pipeline.translate_n_best(texts, n + 1, glossary=glossary)
         return [o[0][0] for o in options], [[t for t, _ in o[1:] if t][:n] for o in options]
 
-    def model_calls(self):
-        """The context of a call of the de-en pipeline (``ServedModel.calls``), for the inspector."""
-        return self.models["de-en"].calls()
-
     def translate_document(self, extension: str, data: bytes, max_chars: int,
                            glossary: Glossary | None = None, *, source: str = "de", target: str = "en") -> bytes:
         """A translated file of one of ``pipeline.documents.FORMATS`` (.docx .epub .html .json .md .odp
@@ -250,27 +246,29 @@ class TranslationService:
         found = self.detect([_text_of(text, html)])[0]
         return {**found, "language": source} if found == NOTHING_DETECTED else found
 
-    def attention(self, text: str) -> dict[str, Any]:
-        """Attention behind the translation of ``text`` (one sentence), weights rounded to 4 places."""
-        if not self.translator.tokenizer.encode(normalize(text)):
-            raise NothingToTranslate(f"no translatable text in {text!r}")
+    def attention(self, text: str, source: str = "de", target: str = "en") -> dict[str, Any]:
+        """Attention behind the translation of ``text`` (one sentence) by the model of ``source``
+        into ``target``, weights rounded to 4 places."""
+        model = self.model(source, target)
+        self.check_pieces(text, limit=False, source=source, target=target)
         with self.model_lock, torch.inference_mode():
             # The bare model's search with the service's beam, without the pipeline's n-gram
             # blocking: the view shows what the network itself does with the sentence.
-            result = self.translator.torch.attention(text, replace(DEFAULT, beam_size=self.search.beam_size))
+            result = model.translator.torch.attention(text, replace(DEFAULT, beam_size=self.search.beam_size))
         # Four decimals keep rows summing to 1 within 1e-3 and shrink the JSON about fourfold.
         result["attention"] = {kind: [[[[round(w, 4) for w in row] for row in head] for head in layer]
                                       for layer in layers]
                                for kind, layers in result["attention"].items()}
         return result
 
-    def check_pieces(self, text: str, *, limit: bool = True) -> None:
+    def check_pieces(self, text: str, *, limit: bool = True, source: str = "de", target: str = "en") -> None:
         """Raise NothingToTranslate for a text without pieces, and with ``limit`` TooManyPieces
-        for one longer than the model reads at once."""
-        ids = self.translator.tokenizer.encode(normalize(text))
+        for one longer than the model of ``source`` into ``target`` reads at once."""
+        translator = self.model(source, target).translator
+        ids = translator.tokenizer.encode(normalize(text))
         if not ids:
             raise NothingToTranslate(f"no translatable text in {text!r}")
-        most = self.translator.config.max_len - 1  # room for EOS
+        most = translator.config.max_len - 1  # room for EOS
         if limit and len(ids) > most:
             raise TooManyPieces(f"q has {len(ids)} pieces, more than the {most} the model reads at once")
 

@@ -162,6 +162,19 @@ def parse_languages(source: Any, target: Any, pairs: Sequence[tuple[str, str]] =
     return resolved, target
 
 
+def parse_pair(params: dict[str, Any], pairs: Sequence[tuple[str, str]] = PAIRS) -> tuple[str, str]:
+    """The model a view of one model's workings (attention, beam search, the inspector) asks for:
+    ``source`` and ``target`` as /translate takes them, each optional. Neither: German into
+    English; ``source`` alone: into the other language; ``target`` alone: from the language it is
+    translated from (as ``source=auto``)."""
+    source, target = params.get("source"), params.get("target")
+    if source in (None, "") and target in (None, ""):
+        return PAIRS[0]
+    if target in (None, ""):
+        target = "de" if source == "en" else "en"
+    return parse_languages("auto" if source in (None, "") else source, target, pairs)
+
+
 def parse_alternatives(value: Any, limit: int) -> int:
     if value is None or value == "":
         return 0

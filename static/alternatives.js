@@ -64,7 +64,8 @@ window.makeAlternatives = function (ctx) {
     let answer;
     try {
       // one more than shown: the word already there is usually among them
-      answer = await window.api.post("/api/complete", { q: unit.source, prefix: prefix, n: MAX_ALTERNATIVES + 1 });
+      answer = await window.api.post("/api/complete",
+        Object.assign({ q: unit.source, prefix: prefix, n: MAX_ALTERNATIVES + 1 }, unit.langs));
     } catch (e) {
       if (mine === ctx.generation()) status.textContent = "No alternatives: " + e.message;
       return;

@@ -132,7 +132,8 @@
     const body = window.api.withKey(new FormData());
     body.append("file", f, f.name);
     body.append("source", sourceSelect ? sourceSelect.value : "auto");
-    body.append("target", "en");
+    const targetChoice = document.getElementById("target");  // a hidden input where one direction is served
+    body.append("target", targetChoice ? targetChoice.value : "en");
     const glossary = window.glossary && window.glossary.entries();
     if (glossary) body.append("glossary", JSON.stringify(glossary));
 

@@ -1,4 +1,5 @@
-// The translate page's glossary editor: rows of German term -> English term, kept in this browser
+// The translate page's glossary editor: rows of term -> translation (German -> English, or English ->
+// German while the page translates English), kept in this browser
 // (localStorage) and sent as /translate's `glossary` (the pairs themselves) with every text and
 // file this page translates while it has terms (translate.js, files.js read window.glossary).
 //
@@ -30,6 +31,17 @@
   const saveForm = document.getElementById("glossary-save");
   const saveName = document.getElementById("glossary-name");
   const saveStatus = document.getElementById("glossary-save-status");
+  const result = document.getElementById("result");
+  const NAMES = { de: "German", en: "English" };
+
+  // The languages translated from and into (translate.js keeps them on #result, and fires
+  // "languageschange" on document when they change): the rows' labels and lang attributes.
+  function languages() {
+    return { source: (result && result.dataset.sourceLanguage) || "de",
+      target: (result && result.dataset.targetLanguage) || "en" };
+  }
+
+  document.addEventListener("languageschange", () => draw());
 
   let rows = [];         // {term, translation, termLeft, left}: as typed, blank rows included
   let applied = "{}";    // the JSON of the pairs that apply, to tell when they change
@@ -122,9 +134,10 @@
     const termId = "glossary-term-" + id;
     const translationId = "glossary-translation-" + id;
     const messageId = "glossary-message-" + id;
-    const term = element("input", { type: "text", id: termId, value: row.term, lang: "de", autocomplete: "off",
+    const langs = languages();
+    const term = element("input", { type: "text", id: termId, value: row.term, lang: langs.source, autocomplete: "off",
       spellcheck: false, className: "glossary-term" });
-    const translation = element("input", { type: "text", id: translationId, value: row.translation, lang: "en",
+    const translation = element("input", { type: "text", id: translationId, value: row.translation, lang: langs.target,
       autocomplete: "off", spellcheck: false, className: "glossary-translation" });
     for (const input of [term, translation]) input.setAttribute("aria-describedby", messageId);
     const arrow = element("span", { className: "glossary-arrow" }, "→");
@@ -133,8 +146,10 @@
     remove.setAttribute("aria-label", "Remove term " + (index + 1));
     const message = element("p", { id: messageId, className: "field-error" });
     li.append(
-      element("label", { htmlFor: termId, className: "visually-hidden" }, "German term " + (index + 1)), term, arrow,
-      element("label", { htmlFor: translationId, className: "visually-hidden" }, "English term " + (index + 1)),
+      element("label", { htmlFor: termId, className: "visually-hidden glossary-term-label" },
+        NAMES[langs.source] + " term " + (index + 1)), term, arrow,
+      element("label", { htmlFor: translationId, className: "visually-hidden glossary-translation-label" },
+        NAMES[langs.target] + " term " + (index + 1)),
       translation, remove, message);
 
     term.addEventListener("input", () => { row.term = term.value; changed(); });

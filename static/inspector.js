@@ -1,5 +1,6 @@
 // The translation inspector on the translate page. Once a translation is shown (by the server for
-// /?q=..., or in place by translate.js, which fires a "translation" event on #result), the German
+// /?q=..., or in place by translate.js, which fires a "translation" event on #result; in its
+// languages, data-source-language and data-target-language on #result), the German
 // text is cut into sentences by POST /api/sentences (the pipeline's own cut, with what goes
 // between the sentences' translations), and every sentence is explained by POST /api/explain: its
 // words, the words of its translation, the word alignment between them and the model's confidence
@@ -32,9 +33,17 @@
   if (!result || !output || !panel || !window.api || !window.makeAlternatives) return;
 
   const post = window.api.post;
+  const NAMES = { de: "German", en: "English" };
   const EXPLAINED = 200;  // sentences whose explanation is kept (least recently used dropped)
-  const explanations = new Map();  // German sentence -> /api/explain's answer
-  let units = [];        // one per sentence: {source, sourceSep, sep, translation, spans, sourceSpans, data, kept}
+  const explanations = new Map();  // languages + NUL + sentence -> /api/explain's answer
+  // one per sentence: {source, sourceSep, sep, translation, spans, sourceSpans, data, kept, langs}
+  let units = [];
+
+  // The languages of the translation shown (translate.js sets them on #result): the inspector asks
+  // the model of that direction.
+  function languages() {
+    return { source: result.dataset.sourceLanguage || "de", target: result.dataset.targetLanguage || "en" };
+  }
   let generation = 0;    // bumps with every new translation: late answers of an old one are dropped
 
   // ---------------------------------------------------------------------------- words
@@ -115,7 +124,7 @@
     tgt.className = "sentence";
     tgt.dataset.unit = String(u);
     if (unit.pending) tgt.setAttribute("aria-busy", "true");
-    if (unit.kept) tgt.title = "Kept as written: not German";
+    if (unit.kept) tgt.title = "Kept as written: not " + NAMES[unit.langs.source];
     tgt.replaceChildren(...wordNodes(unit.translation, unit.spans, (w, i) => {
       const b = wordButton(w, "tgt", u, i);
       b.setAttribute("aria-haspopup", "listbox");
@@ -152,7 +161,7 @@
     tabStops();
     output.classList.add("inspectable");
     output.setAttribute("role", "group");
-    output.setAttribute("aria-label", "English, word by word");
+    output.setAttribute("aria-label", NAMES[languages().target] + ", word by word");
     output.setAttribute("aria-describedby", "inspector-help");
     tools.hidden = false;
   }
@@ -204,9 +213,11 @@
     partners.forEach((w) => w.classList.add("aligned"));
     if (!announce) return;
     const names = partners.map((w) => "“" + w.textContent + "”").join(", ");
+    const source = NAMES[units[u].langs.source];
+    const target = NAMES[units[u].langs.target];
     let message = side === "tgt"
-      ? "English “" + button.textContent + "” is aligned to German " + (names || "nothing")
-      : "German “" + button.textContent + "” is aligned to English " + (names || "nothing");
+      ? target + " “" + button.textContent + "” is aligned to " + source + " " + (names || "nothing")
+      : source + " “" + button.textContent + "” is aligned to " + target + " " + (names || "nothing");
     const data = units[u].data;
     if (side === "tgt" && data && data.confidence && data.confidence[i] != null) {
       message += "; confidence " + percent(data.confidence[i]);
@@ -325,7 +336,7 @@
     let data = null;
     let failure = null;
     try {
-      data = await post("/api/explain", { q: unit.source, translation: option.text });
+      data = await post("/api/explain", Object.assign({ q: unit.source, translation: option.text }, unit.langs));
     } catch (e) {
       failure = e.message;
     }
@@ -341,24 +352,25 @@
 
   // --------------------------------------------------------------------------- loading
 
-  function remembered(source, data) {
-    explanations.delete(source);
-    explanations.set(source, data);
+  function remembered(key, data) {
+    explanations.delete(key);
+    explanations.set(key, data);
     if (explanations.size > EXPLAINED) explanations.delete(explanations.keys().next().value);
   }
 
   async function explainUnit(unit) {
     try {
-      let data = explanations.get(unit.source);
-      if (!data) data = await post("/api/explain", { q: unit.source });
-      remembered(unit.source, data);
+      const key = unit.langs.source + ">" + unit.langs.target + "\u0000" + unit.source;
+      let data = explanations.get(key);
+      if (!data) data = await post("/api/explain", Object.assign({ q: unit.source }, unit.langs));
+      remembered(key, data);
       explained(unit, data);
     } catch (e) {
       // Too long for the inspector (MAX_ATTENTION_CHARS), say: translate it plainly, show it as text.
       unit.error = e.message;
       unit.data = null;
       try {
-        const body = await post("/translate", { q: unit.source, source: "de", target: "en", format: "text" });
+        const body = await post("/translate", Object.assign({ q: unit.source, format: "text" }, unit.langs));
         unit.translation = body.translatedText;
       } catch (e2) {
         unit.translation = null;  // no text to show for it: the inspector gives up (see inspect)
@@ -371,8 +383,9 @@
   // The sentences of q as the pipeline cuts them: /api/explain and /api/complete take one at a
   // time, and their translations, each after its separator, are the translation shown.
   async function sentencesOf(q) {
+    const langs = languages();
     const answer = await post("/api/sentences", { q: q });
-    return answer.sentences.map((s) => ({ source: s.text, sourceSep: s.separator }));
+    return answer.sentences.map((s) => ({ source: s.text, sourceSep: s.separator, langs: langs }));
   }
 
   // Each sentence's translation in its place in the translation shown, with the text between them

@@ -1,5 +1,6 @@
-// The translate page in place: translation as you type, the source language (detected, or German),
-// Random, copy, the character counter, keyboard shortcuts and links that always fit in a URL.
+// The translate page in place: translation as you type, the languages (the source detected or
+// chosen; the direction, German into English or English into German where the server has both, and
+// the swap button), Random, copy, the character counter, keyboard shortcuts and links that always fit in a URL.
 // Without JavaScript the same form is POSTed and redirected to the text's page (/?q=..., or a stored
 // /?p=... for a long text; app/pages.py), so this file only adds to a page that works without it.
 //
@@ -34,6 +35,8 @@
   const form = document.getElementById("translate-form");
   const input = document.getElementById("q");
   const sourceSelect = document.getElementById("source");
+  const targetSelect = document.getElementById("target");  // a hidden input where one direction is served
+  const swapButton = document.getElementById("swap-button");
   const status = document.getElementById("status");
   const error = document.getElementById("error");
   const result = document.getElementById("result");
@@ -54,9 +57,26 @@
 
   let timer = null;        // the typed text's pending translation
   let controller = null;   // the request in flight, aborted by any newer one
-  // the text shown, its source and the glossary (JSON, "" for none) it was translated with
-  let shown = result.hidden ? null : { text: result.dataset.source, source: sourceSelect.value, glossary: "" };
-  const cache = new Map(); // source + NUL + glossary + NUL + text -> {translation, detected}, least recently used first
+  // The languages chosen: source ("auto", "de" or "en"), target, and from, the language translated
+  // from (for auto, the one the target is translated from: each language is one pair's target).
+  function languages() {
+    const source = sourceSelect.value;
+    const target = targetSelect.value;
+    return { source: source, target: target, from: source === "auto" ? other(target) : source };
+  }
+
+  function other(code) {
+    return code === "de" ? "en" : "de";
+  }
+
+  function sameLanguages(a, b) {
+    return a.source === b.source && a.target === b.target;
+  }
+
+  // the text shown, its languages and the glossary (JSON, "" for none) it was translated with
+  let shown = result.hidden ? null : { text: result.dataset.source, langs: languages(), glossary: "" };
+  // languages + NUL + glossary + NUL + text -> {translation, detected}, least recently used first
+  const cache = new Map();
   const links = new Map(); // text -> id of its stored link
   const stored = new URLSearchParams(location.search).get("p");
   if (stored && shown) links.set(shown.text, stored);
@@ -142,12 +162,24 @@
     return fitsInUrl(text) ? { q: text } : id ? { p: id } : null;
   }
 
-  function hrefs(args, source) {
-    const forced = source === "de" ? { source: "de" } : {};
+  // The page's languages in its links, where they are not the defaults (auto into English), and
+  // the model of the attention and beam search views, where it is not German into English.
+  function languageArgs(langs) {
+    const args = {};
+    if (langs.source !== "auto") args.source = langs.source;
+    if (langs.target !== "en") args.target = langs.target;
+    return args;
+  }
+
+  function pairArgs(langs) {
+    return langs.from === "de" && langs.target === "en" ? {} : { source: langs.from, target: langs.target };
+  }
+
+  function hrefs(args, langs) {
     return args ? {
-      page: "/?" + query(Object.assign({}, args, forced)),
-      attention: "/attention?" + query(args),
-      beam: "/beam?" + query(args),
+      page: "/?" + query(Object.assign({}, args, languageArgs(langs))),
+      attention: "/attention?" + query(Object.assign({}, args, pairArgs(langs))),
+      beam: "/beam?" + query(Object.assign({}, args, pairArgs(langs))),
     } : { page: "/", attention: "/attention", beam: "/beam" };
   }
 
@@ -160,19 +192,19 @@
 
   // A long text without a stored link: its links say so (linkClicked stores it when one is
   // followed), and the address bar goes back to "/", the text kept in history.state for a reload.
-  function setLinks(text, source, id) {
+  function setLinks(text, langs, id) {
     const args = linkArgs(text, id);
-    const to = hrefs(args, source);
+    const to = hrefs(args, langs);
     document.getElementById("attention-link").href = to.attention;
     document.getElementById("beam-link").href = to.beam;
-    forceGerman.href = "/?" + query(Object.assign({}, args || {}, { source: "de" }));
+    forceGerman.href = "/?" + query(Object.assign({}, args || {}, languageArgs({ source: langs.from, target: langs.target })));
     permalink.href = to.page;
     linksBox.classList.toggle("unstored", !args);
     if (args) {
       history.replaceState(null, "", to.page);
       saved(null);
     } else {
-      const state = { q: text, source: source };
+      const state = { q: text, source: langs.source, target: langs.target };
       history.replaceState(state, "", "/");
       saved(state);
     }
@@ -185,7 +217,7 @@
     if (event.type === "auxclick" && event.button !== 1) return;
     event.preventDefault();
     const text = shown.text;
-    const source = shown.source;
+    const langs = shown.langs;
     const which = event.currentTarget.id === "attention-link" ? "attention"
       : event.currentTarget.id === "beam-link" ? "beam" : "page";
     const newTab = event.button === 1 || event.ctrlKey || event.metaKey || event.shiftKey;
@@ -195,9 +227,9 @@
     try {
       const body = await window.api.post("/api/permalink", { q: text });
       links.set(text, body.id);
-      if (shown && shown.text === text) setLinks(text, shown.source, body.id);
+      if (shown && shown.text === text) setLinks(text, shown.langs, body.id);
       status.textContent = "";
-      const href = hrefs({ p: body.id }, source)[which];
+      const href = hrefs({ p: body.id }, langs)[which];
       if (newTab) window.open(href, "_blank", "noopener");
       else location.assign(href);
     } catch (e) {
@@ -220,16 +252,35 @@
     result.hidden = true;
   }
 
-  function showDetected(source, detected) {
-    const known = source === "auto" && detected && detected.confidence > 0;
+  // A text detected in the target language: its sentences clearly in it are kept (the hint says so).
+  function showDetected(langs, detected) {
+    const auto = langs.source === "auto";
+    const known = auto && detected && detected.confidence > 0;
     detectedBox.textContent = known
       ? "Detected: " + (NAMES[detected.language] || detected.language) + " (" + Math.round(detected.confidence) + "%)"
       : "";
-    hint.hidden = !(source === "auto" && detected && detected.language === "en");
+    hint.hidden = !(auto && detected && detected.language === langs.target);
+  }
+
+  // The languages' names and lang attributes wherever the page shows them (data-language-name:
+  // "source" or "target"); result's data-*-language tell inspector.js and dictionary.js.
+  function showLanguages(langs) {
+    for (const node of document.querySelectorAll("[data-language-name]")) {
+      node.textContent = NAMES[node.dataset.languageName === "source" ? langs.from : langs.target];
+    }
+    input.lang = langs.from;
+    output.lang = langs.target;
+    document.getElementById("references").lang = langs.target;
+    const words = document.getElementById("source-words");
+    if (words) words.lang = langs.from;
+    const changed = result.dataset.sourceLanguage !== langs.from || result.dataset.targetLanguage !== langs.target;
+    result.dataset.sourceLanguage = langs.from;
+    result.dataset.targetLanguage = langs.target;
+    if (changed) document.dispatchEvent(new CustomEvent("languageschange", { detail: langs }));
   }
 
   // textContent only: translations and references are never parsed as HTML.
-  function show(text, source, translation, detected, references, chrf, id, terms) {
+  function show(text, langs, translation, detected, references, chrf, id, terms) {
     error.hidden = true;
     output.textContent = translation;
     const block = document.getElementById("references-block");
@@ -241,10 +292,11 @@
     }));
     block.hidden = !(references && references.length);
     document.getElementById("chrf").textContent = chrf == null ? "" : chrf.toFixed(1);
-    showDetected(source, detected);
-    setLinks(text, source, id);
+    showLanguages(langs);
+    showDetected(langs, detected);
+    setLinks(text, langs, id);
     result.hidden = false;
-    shown = { text: text, source: source, glossary: terms || "" };
+    shown = { text: text, langs: langs, glossary: terms || "" };
     // inspector.js explains the new translation word by word
     result.dataset.source = text;
     result.dispatchEvent(new CustomEvent("translation", { detail: { source: text, translation: translation } }));
@@ -256,7 +308,7 @@
     error.hidden = true;
     result.hidden = true;
     setBusy("");
-    showDetected("auto", null);
+    showDetected(languages(), null);
     history.replaceState(null, "", "/");
     saved(null);
     result.dataset.source = "";
@@ -278,15 +330,15 @@
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value);
   }
 
-  async function translate(text, source) {
+  async function translate(text, langs) {
     cancel();
     const mine = new AbortController();
     controller = mine;
     const pairs = glossary();
     const terms = pairs ? JSON.stringify(pairs) : "";
-    const key = source + "\u0000" + terms + "\u0000" + text;
+    const key = langs.source + ">" + langs.target + "\u0000" + terms + "\u0000" + text;
     const cached = cache.get(key);
-    const body = { q: text, source: source, target: "en", format: "text" };
+    const body = { q: text, source: langs.source, target: langs.target, format: "text" };
     if (pairs) body.glossary = pairs;
     setBusy("Translating…");
     try {
@@ -296,7 +348,7 @@
       if (mine !== controller) return;  // a newer request has begun: this answer is stale
       controller = null;
       remember(key, answer);
-      show(text, source, answer.translation, answer.detected, [], null, links.get(text), terms);
+      show(text, langs, answer.translation, answer.detected, [], null, links.get(text), terms);
       setBusy("Translated.");
     } catch (e) {
       if (mine !== controller || e.name === "AbortError") return;
@@ -317,7 +369,9 @@
       controller = null;
       input.value = body.source;
       updateCounter();
-      show(body.source, sourceSelect.value, body.translation, null, body.references, body.chrf, null);
+      // a German sentence of the training corpus, translated into English
+      if (languages().from !== "de" || languages().target !== "en") setLanguages("auto", "en");
+      show(body.source, languages(), body.translation, null, body.references, body.chrf, null);
       setBusy("Random sentence translated.");
     } catch (e) {
       if (mine !== controller || e.name === "AbortError") return;
@@ -343,14 +397,15 @@
     }
     timer = setTimeout(() => {
       timer = null;
-      const source = sourceSelect.value;
+      const langs = languages();
       const pairs = glossary();
       const terms = pairs ? JSON.stringify(pairs) : "";
-      if (shown && shown.text === text && shown.source === source && shown.glossary === terms && result.hidden === false) {
+      if (shown && shown.text === text && sameLanguages(shown.langs, langs) && shown.glossary === terms &&
+          result.hidden === false) {
         setBusy("");  // typed back to the text shown
         return;
       }
-      translate(text, source);
+      translate(text, langs);
     }, DEBOUNCE_MS);
   });
 
@@ -360,10 +415,10 @@
     if ((submitter && submitter === randomButton) || typedRandom()) {
       random();
     } else if (!input.value.trim()) {
-      showError("Type some German text first.");
+      showError("Type some " + NAMES[languages().from] + " text first.");
       input.focus();
     } else {
-      translate(input.value, sourceSelect.value);
+      translate(input.value, languages());
     }
   });
 
@@ -375,16 +430,51 @@
     }
   });
 
+  // The languages chosen: a source and a target that are the same language are no pair, so the
+  // other one follows (choosing English as the source makes German the target).
+  function setLanguages(source, target) {
+    sourceSelect.value = source;
+    targetSelect.value = target;
+    showLanguages(languages());
+  }
+
+  function languagesChanged() {
+    if (input.value.trim() && !typedRandom()) translate(input.value, languages());
+  }
+
   sourceSelect.addEventListener("change", () => {
-    if (input.value.trim() && !typedRandom()) translate(input.value, sourceSelect.value);
+    const source = sourceSelect.value;
+    setLanguages(source, source === targetSelect.value ? other(source) : targetSelect.value);
+    languagesChanged();
   });
 
-  // "Translate it as German": one click (or Enter) switches the source to German.
+  targetSelect.addEventListener("change", () => {
+    const target = targetSelect.value;
+    setLanguages(sourceSelect.value === target ? other(target) : sourceSelect.value, target);
+    languagesChanged();
+  });
+
+  // Swap: the other direction, and the translation shown becomes the text to translate.
+  if (swapButton) {
+    swapButton.hidden = false;
+    swapButton.addEventListener("click", () => {
+      const langs = languages();
+      setLanguages(langs.target, langs.from);
+      if (shown && !result.hidden && output.textContent) {
+        input.value = output.textContent;
+        updateCounter();
+      }
+      languagesChanged();
+    });
+  }
+
+  // "Translate it as German" (the language translated from): the source is no longer detected.
   forceGerman.addEventListener("click", (event) => {
     event.preventDefault();
-    sourceSelect.value = "de";
+    const langs = languages();
+    sourceSelect.value = langs.from;
     sourceSelect.focus();
-    translate(input.value, "de");
+    translate(input.value, languages());
   });
 
   for (const link of [permalink, document.getElementById("attention-link"), document.getElementById("beam-link")]) {
@@ -413,7 +503,7 @@
     document.addEventListener(change, () => {
       clearTimeout(changeTimer);
       changeTimer = setTimeout(() => {
-        if (input.value.trim() && !typedRandom()) translate(input.value, sourceSelect.value);
+        if (input.value.trim() && !typedRandom()) translate(input.value, languages());
       }, DEBOUNCE_MS);
     });
   }
@@ -422,11 +512,11 @@
   // browser kept no state, from sessionStorage), never from the URL.
   function restore() {
     if (shown) {  // the server showed the page's own text (?q=, ?p=), without the glossary
-      if (glossary() && input.value === shown.text) translate(shown.text, shown.source);
+      if (glossary() && input.value === shown.text) translate(shown.text, shown.langs);
       return;
     }
     if ("keyRefused" in form.dataset) {  // the server would not translate the page's text without a key
-      if (input.value.trim()) translate(input.value, sourceSelect.value);
+      if (input.value.trim()) translate(input.value, languages());
       return;
     }
     let state = history.state;
@@ -440,8 +530,11 @@
     }
     if (!state || typeof state.q !== "string" || !state.q.trim() || (input.value && input.value !== state.q)) return;
     input.value = state.q;
-    sourceSelect.value = state.source === "de" ? "de" : "auto";
-    translate(state.q, sourceSelect.value);
+    const source = ["de", "en"].includes(state.source) ? state.source : "auto";
+    const target = state.target === "de" && targetSelect.querySelector && targetSelect.querySelector("option[value=de]")
+      ? "de" : "en";
+    setLanguages(source === target ? other(target) : source, target);
+    translate(state.q, languages());
   }
 
   restore();

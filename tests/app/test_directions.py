@@ -234,9 +234,129 @@ def test_auto_reports_a_text_without_words_in_the_source_it_is_translated_from(c
         assert status == 200 and body["detectedLanguage"] == {"confidence": 0.0, "language": source}
 
 
-def test_the_pages_stay_german_to_english(client):
-    response = client.get("/", query_string={"q": "Guten Morgen."})
-    assert response.status_code == 200 and "Good morning." in response.get_data(as_text=True)
+# ------------------------------------------------------------------------------ the pages
+
+def page(client, path="/", **params):
+    response = client.get(path, query_string=params)
+    return response.status_code, response.get_data(as_text=True)
+
+
+def test_the_translate_page_offers_both_directions(client):
+    status, html = page(client)
+    assert status == 200
+    assert '<h1><span data-language-name="source">German</span> → <span data-language-name="target">English</span></h1>' in html
+    assert ('<option value="auto" selected>Detect language</option>\n          <option value="de" >German</option>'
+            '<option value="en" >English</option>') in html
+    assert '<select id="target" name="target">' in html and 'id="swap-button"' in html
+    assert '<option value="en" selected>English</option><option value="de" >German</option>' in html
+
+
+def test_the_translate_page_of_the_de_en_model_alone_has_no_direction_to_choose(app):
+    status, html = page(app.test_client())
+    assert status == 200
+    assert '<input type="hidden" id="target" name="target" value="en">' in html and 'swap-button' not in html
+    assert '<option value="en"' not in html
+
+
+@pytest.mark.parametrize("params, permalink", [({"source": "en"}, "source=en&amp;target=de"),
+                                               ({"source": "en", "target": "de"}, "source=en&amp;target=de"),
+                                               ({"target": "de"}, "target=de")])
+def test_the_translate_page_from_english(client, params, permalink):
+    status, html = page(client, q="Good morning.", **params)
+    assert status == 200
+    assert '<p id="translation" class="output" lang="de">Guten Morgen.</p>' in html
+    assert 'id="q" name="q" lang="en"' in html and '<h2 id="result-title" data-language-name="target">German</h2>' in html
+    assert 'data-source-language="en" data-target-language="de"' in html
+    # the links keep the languages; attention and beam search name the model
+    assert f'id="permalink" href="/?q=Good+morning.&amp;{permalink}"' in html
+    assert 'id="attention-link" href="/attention?q=Good+morning.&amp;source=en&amp;target=de"' in html
+    assert 'id="beam-link" href="/beam?q=Good+morning.&amp;source=en&amp;target=de"' in html
+
+
+def test_the_translate_page_detects_german_kept_when_translating_into_german(client):
+    status, html = page(client, q="Ich habe heute keine Zeit.", target="de")
+    assert status == 200 and 'id="english-hint" class="hint" >' in html
+    assert ('<a id="force-german" href="/?q=Ich+habe+heute+keine+Zeit.&amp;source=en&amp;target=de">Translate it as '
+            '<span data-language-name="source">English</span></a>') in html
+
+
+def test_the_translate_page_stays_german_to_english_by_default(client):
+    status, html = page(client, q="Guten Morgen.")
+    assert status == 200 and '<p id="translation" class="output" lang="en">Good morning.</p>' in html
+    assert 'id="attention-link" href="/attention?q=Guten+Morgen."' in html
+
+
+def test_the_form_without_javascript_keeps_the_languages(client):
+    response = client.post("/", data={"q": "Good morning.", "source": "en", "target": "de"})
+    assert response.status_code == 303 and response.headers["Location"] == "/?q=Good+morning.&source=en&target=de"
+    response = client.post("/", data={"q": "Guten Morgen.", "source": "auto", "target": "en"})
+    assert response.status_code == 303 and response.headers["Location"] == "/?q=Guten+Morgen."
+
+
+@pytest.mark.parametrize("path, params, status, message", [
+    ("/", {"q": "Hallo.", "source": "en", "target": "en"}, 400,
+     "English (en) is not available as a target language from English (en): this service translates German (de) "
+     "into English (en) and English (en) into German (de)"),
+    ("/", {"q": "Hallo.", "source": "fr"}, 400, "fr is not supported"),
+    ("/attention", {"q": "Hallo.", "source": "de", "target": "de"}, 400,
+     "German (de) is not available as a target language from German (de): this service translates German (de) "
+     "into English (en) and English (en) into German (de)"),
+    ("/beam", {"q": "Hallo.", "target": "fr"}, 400, "fr is not supported"),
+])
+def test_the_pages_refuse_a_pair_not_served(client, path, params, status, message):
+    code, html = page(client, path, **params)
+    assert code == status and f'<p id="error" class="error" role="alert" >{message}</p>' in html
+
+
+def test_the_pages_of_the_de_en_model_alone_refuse_english(app):
+    code, html = page(app.test_client(), "/", q="Good morning.", source="en")
+    assert code == 400 and ("German (de) is not available as a target language from English (en): this service "
+                            "translates German (de) into English (en)") in html
+
+
+@pytest.mark.parametrize("path, expected", [
+    ("/attention", '<dt>English</dt><dd lang="en">Good morning.</dd>\n        <dt>German (model output)</dt>'
+                   '<dd lang="de" id="attention-translation">Guten Morgen.</dd>'),
+    ("/beam", '<dt>English</dt><dd lang="en" id="beam-source">Good morning.</dd>\n        <dt>German (best hypothesis)</dt>'
+              '<dd lang="de" id="beam-translation">Guten Morgen.</dd>'),
+])
+def test_attention_and_beam_search_of_the_en_de_model(client, path, expected):
+    status, html = page(client, path, q="Good morning.", source="en", target="de")
+    assert status == 200 and expected in html
+    assert '<input type="hidden" name="source" value="en"><input type="hidden" name="target" value="de">' in html
+
+
+def test_the_attention_form_without_javascript_keeps_the_model(client):
+    response = client.post("/attention", data={"q": "Good morning.", "source": "en", "target": "de"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/attention?q=Good+morning.&source=en&target=de"
+
+
+def test_the_api_s_attention_of_each_model(client):
+    en_de = client.post("/api/attention", json={"q": "Good morning.", "source": "en", "target": "de"}).get_json()
+    de_en = client.post("/api/attention", json={"q": "Guten Morgen."}).get_json()
+    assert (en_de["translation"], de_en["translation"]) == ("Guten Morgen.", "Good morning.")
+
+
+def test_the_inspector_of_each_model(client):
+    explained = client.post("/api/explain", json={"q": "Good morning.", "source": "en", "target": "de"}).get_json()
+    assert explained["translation"] == "Guten Morgen."
+    assert explained["source_words"] == ["Good", "morning", "."] and explained["target_words"] == ["Guten", "Morgen", "."]
+    forced = client.post("/api/explain", json={"q": "Good morning.", "translation": "Guten Tag.", "target": "de"})
+    assert forced.status_code == 200 and forced.get_json()["translation"] == "Guten Tag."
+    completions = client.post("/api/complete", json={"q": "Good morning.", "prefix": "Guten", "n": 2,
+                                                     "source": "en", "target": "de"}).get_json()["completions"]
+    assert completions[0]["text"] == "Guten Morgen."
+    beam = client.post("/api/beam", json={"q": "Good morning.", "source": "en"}).get_json()
+    assert beam["winner"]["translation"] == "Guten Morgen."
+
+
+@pytest.mark.parametrize("path", ["/api/explain", "/api/complete", "/api/beam", "/api/attention"])
+def test_the_model_views_refuse_a_pair_not_served(client, path):
+    response = client.post(path, json={"q": "Hallo.", "prefix": "Hi", "source": "de", "target": "de"})
+    assert response.status_code == 400 and response.get_json() == {"error": (
+        "German (de) is not available as a target language from German (de): this service translates German (de) "
+        "into English (en) and English (en) into German (de)")}
 
 
 def test_both_directions_on_ctranslate2(both_config):

@@ -1,0 +1,95 @@
+"""The translate page both ways, in real headless Chromium (Debian's /usr/bin/chromium, driven by
+Playwright) against the gunicorn server of the Procfile serving both tiny models
+(MODEL_PATHS=de-en:...,en-de:...): the direction chosen, the swap button, the links, the
+inspector and Random. The tiny models know the 40 pairs of tests/data/pairs40.tsv by heart."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from app.settings import DEFAULTS
+from bench import server
+
+from .conftest import CHROMIUM, LiveServer, isolated_environ
+from .test_browser_translate import path_of, query
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def both_server(tiny_checkpoint, reverse_checkpoint, corpus_path, tmp_path_factory):
+    log_path = tmp_path_factory.mktemp("both_server") / "server.log"
+    with open(log_path, "wb") as log:
+        process, port = server.start(log, environ=isolated_environ(), MODEL_PATH=DEFAULTS["MODEL_PATH"],
+                                     MODEL_PATHS=f"de-en:{tiny_checkpoint},en-de:{reverse_checkpoint}",
+                                     CORPUS_PATH=str(corpus_path), WEB_CONCURRENCY="1", BEAM_SIZE="1")
+        try:
+            yield LiveServer(f"http://127.0.0.1:{port}", port, log_path)
+        finally:
+            server.stop(process)
+
+
+def sent_to(page, path: str) -> list[dict]:
+    """The bodies of the page's POST requests to ``path``, as they are sent."""
+    sent: list[dict] = []
+    page.on("request", lambda r: r.method == "POST" and path_of(r.url) == path and sent.append(r.post_data_json))
+    return sent
+
+
+def test_swap_translates_the_translation_back_the_other_way(page, both_server):
+    sent = sent_to(page, "/translate")
+    page.goto(both_server.url + "/")
+    page.get_by_label("German text").fill("Guten Morgen.")
+    expect(page.locator("#translation")).to_have_text("Good morning.")
+    page.get_by_role("button", name="Swap languages").click()
+    expect(page.locator("#translation")).to_have_text("Guten Morgen.")
+    expect(page.get_by_label("English text")).to_have_value("Good morning.")
+    expect(page.locator("h1")).to_have_text("English → German")
+    expect(page.locator("#result-title")).to_have_text("German")
+    expect(page.locator("#q")).to_have_attribute("lang", "en")
+    expect(page.locator("#translation")).to_have_attribute("lang", "de")
+    assert (page.locator("#source").input_value(), page.locator("#target").input_value()) == ("en", "de")
+    assert sent[-1] == {"q": "Good morning.", "source": "en", "target": "de", "format": "text"}
+    assert query(page) == {"q": ["Good morning."], "source": ["en"], "target": ["de"]}
+    expect(page.locator("#attention-link")).to_have_attribute(
+        "href", "/attention?q=Good+morning.&source=en&target=de")
+
+
+def test_choosing_german_as_the_target_detects_english(page, both_server):
+    sent = sent_to(page, "/translate")
+    page.goto(both_server.url + "/")
+    page.locator("#target").select_option("de")
+    assert page.locator("#source").input_value() == "auto"
+    expect(page.locator("label[for=q]")).to_have_text("English text")
+    page.locator("#q").fill("We are going home.")
+    expect(page.locator("#translation")).to_have_text("Wir gehen nach Hause.")
+    assert sent[-1] == {"q": "We are going home.", "source": "auto", "target": "de", "format": "text"}
+    # a source that is the target's language turns the target round
+    with page.expect_request(lambda r: path_of(r.url) == "/translate"):
+        page.locator("#source").select_option("de")
+    assert page.locator("#target").input_value() == "en"
+    expect(page.locator("label[for=q]")).to_have_text("German text")
+    expect(page.locator("#translation")).to_have_attribute("lang", "en")
+    assert sent[-1] == {"q": "We are going home.", "source": "de", "target": "en", "format": "text"}
+
+
+def test_the_inspector_explains_the_en_de_model_s_translation(page, both_server):
+    explained = sent_to(page, "/api/explain")
+    page.goto(both_server.url + "/?q=Good+morning.&source=en")
+    expect(page.locator("#translation")).to_have_text("Guten Morgen.")
+    expect(page.locator("#source-words .word")).to_have_text(["Good", "morning", "."])
+    expect(page.locator("#source-title")).to_have_text("English, aligned")
+    assert explained == [{"q": "Good morning.", "source": "en", "target": "de"}]
+    page.locator("#translation .word").first.focus()
+    expect(page.locator("#inspector-status")).to_contain_text("German “Guten” is aligned to English")
+
+
+def test_random_goes_back_to_german_into_english(page, both_server, pairs40):
+    page.goto(both_server.url + "/?q=Good+morning.&source=en")
+    expect(page.locator("#translation")).to_have_text("Guten Morgen.")
+    page.get_by_role("button", name="Random").click()
+    expect(page.locator("h1")).to_have_text("German → English")
+    assert page.locator("#q").input_value() in {de for de, _ in pairs40}
+    assert (page.locator("#source").input_value(), page.locator("#target").input_value()) == ("auto", "en")
