@@ -65,11 +65,12 @@ class Inspector:
     restore the spans. ``sentence_spans`` says which sentences those are."""
 
     def __init__(self, service: TranslationService, options: CompletionOptions | None = None,
-                 source: str = "de", target: str = "en"):
-        """The inspector of the model of ``source`` into ``target`` (one the service serves)."""
+                 source: str = "de", target: str = "en", formality: str | None = None):
+        """The inspector of the model of ``source`` into ``target`` (one the service serves), its
+        German output addressing the reader with ``formality`` (``pipeline.formality``)."""
         self.service = service
         self.model = service.model(source, target)
-        self.translator, self.pipeline = self.model.translator, self.model.pipeline
+        self.translator, self.pipeline = self.model.translator, self.model.pipeline_for(formality)
         self.source, self.target = source, target
         self.options = options if options is not None else COMPLETIONS
 
@@ -184,9 +185,9 @@ class Inspector:
 
 
 
-def get_inspector(source: str = "de", target: str = "en") -> Inspector:
+def get_inspector(source: str = "de", target: str = "en", formality: str | None = None) -> Inspector:
     """The inspector of the current app's model of ``source`` into ``target``."""
-    return Inspector(get_service(), source=source, target=target)
+    return Inspector(get_service(), source=source, target=target, formality=formality)
 
 
 def sentence_spans(text: str) -> list[dict[str, Any]]:

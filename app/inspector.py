@@ -9,7 +9,7 @@
   English prefix, one per next word first (the implausible left out: ``inspection.plausible``);
 - ``POST /api/beam`` ``{"q"}``: the beam search behind the translation, step by step.
 
-Each takes ``source`` and ``target`` as ``/translate`` does (``validation.parse_pair``: German into
+Each takes ``source``, ``target`` and ``formality`` as ``/translate`` does (``validation.parse_pair``: German into
 English without them), for the model of that direction. ``q`` is checked as for ``/api/attention`` (one sentence, ``MAX_ATTENTION_CHARS``), except for
 ``/api/sentences``, which takes what ``/translate`` takes as one text (``MAX_CHARS``); no API key,
 as there. Every view: parse -> validate -> call the inspector (``inspection.py``) -> respond; its refusals become
@@ -40,7 +40,8 @@ def _text(params: dict[str, Any]) -> str:
 
 def _inspector(params: dict[str, Any]) -> Inspector:
     """The inspector of the model the request names (``source``/``target``; German into English)."""
-    return get_inspector(*validation.parse_pair(params, get_service().pairs))
+    source, target = validation.parse_pair(params, get_service().pairs)
+    return get_inspector(source, target, validation.parse_formality(params.get("formality")))
 
 
 def _answer(call: Callable[..., Any], *args: Any):

@@ -48,7 +48,7 @@ def translate():
             raise ApiError(400, f"Invalid request: {f'q[{k}]' if req.batch else 'q'} is in another language "
                                 f"({found['language']}, confidence {found['confidence']}): this service translates "
                                 f"{validation.served(service.pairs)}")
-    pair = {"source": req.source, "target": req.target}
+    pair = {"source": req.source, "target": req.target, "formality": req.formality}
     if req.alternatives and not req.html:  # LibreTranslate has no alternatives for html either
         texts, alternatives = service.translate_with_alternatives(req.texts, req.alternatives, **pair,
                                                                   keep_other_languages=auto, glossary=glossary)
@@ -114,12 +114,13 @@ def translate_file():
         raise ApiError(400, "Invalid request: missing file parameter")
     service = get_service()
     source, target = validation.parse_languages(params.get("source"), params.get("target"), service.pairs)
+    formality = validation.parse_formality(params.get("formality"))
     extension = extension_of(upload.filename)
     glossary = glossaries.translate_glossary(params.get("glossary"), params.get("api_key"), source)
     data = read_upload(upload, config["MAX_FILE_BYTES"])
     try:
         translated = service.translate_document(extension, data, config["MAX_FILE_CHARS"], glossary,
-                                                source=source, target=target)
+                                                source=source, target=target, formality=formality)
     except DocumentTooLarge as exc:
         raise ApiError(413, f"Invalid request: {exc}") from None
     except DocumentError as exc:

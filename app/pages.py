@@ -61,9 +61,11 @@ def _languages(params) -> tuple[str, str]:
     return source, target
 
 
-def _language_args(source: str, target: str) -> dict[str, str]:
-    """How links name a page's languages: only where they are not the defaults (auto into en)."""
-    return {**({"source": source} if source != "auto" else {}), **({"target": target} if target != "en" else {})}
+def _language_args(source: str, target: str, formality: str) -> dict[str, str]:
+    """How links name a page's languages: only where they are not the defaults (auto into en,
+    formal German)."""
+    return {**({"source": source} if source != "auto" else {}), **({"target": target} if target != "en" else {}),
+            **({"formality": formality} if target == "de" and formality != "formal" else {})}
 
 
 def _pair_args(source: str, target: str) -> dict[str, str]:
@@ -84,7 +86,8 @@ def _index_context(q: str = "") -> dict:
     service = get_service()
     # German into English, the language detected, until the request's languages are known (and on
     # the page of an error before that)
-    return {"q": q, "source": "auto", "target": "en", "from_language": "de", "language_args": {}, "pair_args": {},
+    return {"q": q, "source": "auto", "target": "en", "from_language": "de", "formality": "formal",
+            "language_args": {}, "pair_args": {},
             "pairs": service.pairs, "link": {}, "detected": None,
             "result": None, "has_corpus": service.corpus is not None, "languages": validation.LANGUAGES,
             "url_text_bytes": permalinks.URL_TEXT_BYTES, "dictionary": None,
@@ -96,8 +99,9 @@ def _set_languages(context: dict, params) -> None:
     arguments for them (raises ``validation.ApiError``)."""
     source, target = _languages(params)
     resolved, _ = validation.parse_languages(source, target, get_service().pairs)
-    context.update(source=source, target=target, from_language=resolved,
-                   language_args=_language_args(source, target), pair_args=_pair_args(resolved, target))
+    formality = validation.parse_formality(params.get("formality")) or "formal"
+    context.update(source=source, target=target, from_language=resolved, formality=formality,
+                   language_args=_language_args(source, target, formality), pair_args=_pair_args(resolved, target))
 
 
 @bp.get("/")
@@ -118,7 +122,8 @@ def index():
     except validation.ApiError as error:
         return _page_error(error, "index.html", **context)
     source, target, auto = context["from_language"], context["target"], context["source"] == "auto"
-    translation = service.translate([q], source=source, target=target, keep_other_languages=auto)[0]
+    translation = service.translate([q], source=source, target=target, keep_other_languages=auto,
+                                    formality=context["formality"])[0]
     context["detected"] = service.detected_language(q, source=source) if auto else None
     # Random's references are English translations of German sentences
     references = service.references_for(q) if (source, target) == ("de", "en") else []

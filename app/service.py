@@ -34,6 +34,7 @@ from pipeline.markup import Segment, parse_html
 from pipeline.segment import sentences
 from pipeline.texts import translate_texts
 from pipeline.coverage import Coverage
+from pipeline.formality import FORMALITIES
 from pipeline.translation import Options, Pipeline
 
 from .memory import release_free_memory
@@ -99,8 +100,15 @@ class ServedModel:
 
     direction: str
     translator: Engine
-    pipeline: Pipeline
+    pipeline: Pipeline       # with the default formality
     model_lock: Any          # the service's: one torch call at a time per process, whichever model
+    # German output: a pipeline per formality (``pipeline.formality``), the default's among them
+    formalities: dict[str, Pipeline] = field(default_factory=dict)
+
+    def pipeline_for(self, formality: str | None) -> Pipeline:
+        """The pipeline that writes this model's output with ``formality`` (None: the default; an
+        English target has one pipeline, whatever is asked)."""
+        return self.formalities.get(formality, self.pipeline) if formality else self.pipeline
 
     @property
     def pair(self) -> tuple[str, str]:
@@ -147,8 +155,12 @@ class TranslationService:
         self.model_lock = threading.RLock()
         self.models: dict[str, ServedModel] = {}
         for name in sorted(engines, key=lambda d: d != "de-en"):
-            model = ServedModel(name, engines[name], Pipeline(engines[name], Options(search=search), places, coverage),
-                                self.model_lock)
+            engine = engines[name]
+            pipeline = Pipeline(engine, Options(search=search), places, coverage)
+            formalities = {formality: pipeline if formality == pipeline.options.formality else
+                           Pipeline(engine, Options(search=search, formality=formality), places, coverage)
+                           for formality in FORMALITIES} if pipeline.languages.target == "de" else {}
+            model = ServedModel(name, engine, pipeline, self.model_lock, formalities)
             if model.batcher is not None:
                 model.batcher.lock = self.model_lock
                 model.batcher.on_idle = release_free_memory  # a worker that goes idle gives back what its model calls freed
@@ -170,27 +182,30 @@ class TranslationService:
 
     # ------------------------------------------------------------------ public API
     def translate(self, texts: list[str], *, source: str = "de", target: str = "en", html: bool = False,
-                  keep_other_languages: bool = False, glossary: Glossary | None = None) -> list[str]:
+                  keep_other_languages: bool = False, glossary: Glossary | None = None,
+                  formality: str | None = None) -> list[str]:
         """One translation per text from ``source`` into ``target``; sentences of all texts go to
         the model as one batch.
 
         ``keep_other_languages`` (source=auto): sentences clearly not in ``source`` are carried over
         unchanged (``pipeline.language``); not with ``html``, where everything is translated.
-        ``glossary``: its terms (in ``source``) come out as its translations (``pipeline.glossary``)."""
+        ``glossary``: its terms (in ``source``) come out as its translations (``pipeline.glossary``).
+        ``formality``: how German output addresses the reader (``pipeline.formality``; None: the
+        default, "formal")."""
         model = self.model(source, target)
         if keep_other_languages and not html:
             mixed = [language.split_languages(t, source) for t in texts]  # before the lock: no model involved
             runs = [run for m in mixed for run in m.runs]
-            translated = _per_text(mixed, self.translate(runs, source=source, target=target, glossary=glossary)
-                                   if runs else [])
+            translated = _per_text(mixed, self.translate(runs, source=source, target=target, glossary=glossary,
+                                                         formality=formality) if runs else [])
             return [m.join(done) for m, done in zip(mixed, translated)]
+        pipeline = model.pipeline_for(formality)
         with model.calls(), torch.inference_mode():
-            return translate_texts(model.pipeline.with_glossary(glossary), texts, html=html,
-                                   languages=model.pipeline.languages)
+            return translate_texts(pipeline.with_glossary(glossary), texts, html=html, languages=pipeline.languages)
 
     def translate_with_alternatives(self, texts: list[str], n: int, *, source: str = "de", target: str = "en",
-                                    keep_other_languages: bool = False,
-                                    glossary: Glossary | None = None) -> tuple[list[str], list[list[str]]]:
+                                    keep_other_languages: bool = False, glossary: Glossary | None = None,
+                                    formality: str | None = None) -> tuple[list[str], list[list[str]]]:
         """Best translations and up to ``n`` other, distinct ones per text, from one n-best beam search.
 
         With ``keep_other_languages`` the k-th alternative of a text puts together the k-th
@@ -199,8 +214,8 @@ class TranslationService:
         if keep_other_languages:
             mixed = [language.split_languages(t, source) for t in texts]
             runs = [run for m in mixed for run in m.runs]
-            best, others = self.translate_with_alternatives(runs, n, source=source, target=target,
-                                                            glossary=glossary) if runs else ([], [])
+            best, others = self.translate_with_alternatives(runs, n, source=source, target=target, glossary=glossary,
+                                                            formality=formality) if runs else ([], [])
             results = []
             for m, run_best, run_others in zip(mixed, _per_text(mixed, best), _per_text(mixed, others)):
                 combined = [m.join([o[k] if k < len(o) else b for b, o in zip(run_best, run_others)])
@@ -209,19 +224,20 @@ class TranslationService:
                 results.append((text, [a for a in dict.fromkeys(combined) if a and a != text][:n]))
             return [t for t, _ in results], [a for _, a in results]
         with model.calls(), torch.inference_mode():
-            options = model.pipeline.translate_n_best(texts, n + 1, glossary=glossary)
+            options = model.pipeline_for(formality).translate_n_best(texts, n + 1, glossary=glossary)
         return [o[0][0] for o in options], [[t for t, _ in o[1:] if t][:n] for o in options]
 
     def translate_document(self, extension: str, data: bytes, max_chars: int,
-                           glossary: Glossary | None = None, *, source: str = "de", target: str = "en") -> bytes:
+                           glossary: Glossary | None = None, *, source: str = "de", target: str = "en",
+                           formality: str | None = None) -> bytes:
         """A translated file of one of ``pipeline.documents.FORMATS`` (.docx .epub .html .json .md .odp
         .odt .pdf .po .pot .pptx .srt .txt .vtt; a .pdf comes back as a .docx), with the
-        ``glossary``'s terms where given; raises ``documents.DocumentError`` for a broken file,
+        ``glossary``'s terms where given and German output addressing the reader with ``formality``; raises ``documents.DocumentError`` for a broken file,
         ``DocumentTooLarge`` over ``max_chars`` or another of the reading budgets (the file is read
         only until it passes one: ``documents.read``)."""
         document = documents.read(extension, data, max_chars)
         return document.translate(lambda texts, html=False: self.translate(
-            texts, source=source, target=target, html=html, glossary=glossary),
+            texts, source=source, target=target, html=html, glossary=glossary, formality=formality),
             self.model(source, target).pipeline.languages)
 
     def sentences(self, text: str) -> list[str]:

@@ -15,7 +15,7 @@ from typing import Any
 from .errors import KEY_REFUSED_HEADER
 from .inspection import COMPLETIONS
 from .settings import ROOT
-from .validation import FORMATS
+from .validation import FORMALITIES, FORMATS
 
 OPENAPI_VERSION = "3.0.3"
 
@@ -73,6 +73,9 @@ _SOURCE = {"type": "string", "enum": ["de", "en", "auto"],
                           "clearly not in it come back unchanged (with format=text). en only where GET /languages "
                           "lists en with the target de"}
 _TARGET = {"type": "string", "enum": ["en", "de"]}
+_FORMALITY = {"type": "string", "enum": list(FORMALITIES), "default": "formal",
+              "description": "how German output (target=de) addresses the reader: formal (Sie), informal (du) or "
+                             "any (as the model writes it); English output is the same for all"}
 
 
 def _translate() -> dict[str, Any]:
@@ -80,6 +83,7 @@ def _translate() -> dict[str, Any]:
         "q": _Q,
         "source": _SOURCE,
         "target": _TARGET,
+        "formality": _FORMALITY,
         "format": {"type": "string", "enum": list(FORMATS), "default": "text"},
         "alternatives": {"type": "integer", "minimum": 0, "default": 0,
                          "description": "other translations to add, at most MAX_ALTERNATIVES (text format only)"},
@@ -154,6 +158,7 @@ def _translate_file() -> dict[str, Any]:
                                 "or .pdf file (a .pdf comes back as a .docx)"},
         "source": _SOURCE,
         "target": _TARGET,
+        "formality": _FORMALITY,
         "glossary": {"type": "string", "description": "as for POST /translate: a stored glossary's id, or the "
                                                       "term -> translation pairs as JSON text"},
         "api_key": _API_KEY,

@@ -15,6 +15,8 @@ from typing import Any
 
 from flask import Request
 
+from pipeline.formality import FORMALITIES
+
 LANGUAGES = {"de": "German", "en": "English"}
 # The pairs of the German->English model alone (the pages translate those); the API's are the
 # service's (``TranslationService.pairs``: en->de too where MODEL_PATHS names an en-de model).
@@ -53,6 +55,7 @@ class TranslateRequest:
     auto: bool             # source=auto: sentences clearly in another language are kept as they are
     html: bool
     alternatives: int
+    formality: str | None  # how German output addresses the reader; None: the default ("formal")
 
 
 def _shown(value: Any) -> str:
@@ -175,6 +178,17 @@ def parse_pair(params: dict[str, Any], pairs: Sequence[tuple[str, str]] = PAIRS)
     return parse_languages("auto" if source in (None, "") else source, target, pairs)
 
 
+def parse_formality(value: Any) -> str | None:
+    """``formality``: how German output addresses the reader, "formal" ("Sie"), "informal" ("du")
+    or "any" (as the model writes it); None when not given (the default, formal). English output
+    has one "you": it takes any of them and is the same."""
+    if value is None or value == "":
+        return None
+    if value not in FORMALITIES:
+        raise ApiError(400, f"Invalid request: formality must be one of {', '.join(FORMALITIES)}, got {_shown(value)}")
+    return value
+
+
 def parse_alternatives(value: Any, limit: int) -> int:
     if value is None or value == "":
         return 0
@@ -214,7 +228,8 @@ def parse_translate(params: dict[str, Any], config: dict[str, Any],
     source, target = parse_languages(params.get("source"), params.get("target"), pairs)
     alternatives = parse_alternatives(params.get("alternatives"), config["MAX_ALTERNATIVES"])
     html = parse_format(params.get("format"))
-    return TranslateRequest(texts, batch, source, target, params.get("source") == "auto", html, alternatives)
+    formality = parse_formality(params.get("formality"))
+    return TranslateRequest(texts, batch, source, target, params.get("source") == "auto", html, alternatives, formality)
 
 
 def parse_attention_text(value: Any, max_chars: int, purpose: str = "attention") -> str:

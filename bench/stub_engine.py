@@ -1,7 +1,8 @@
 """Engines for measuring the pipeline: ``CopyEngine``, a stub model whose every input comes back
 as its own output, word for word (it has the real checkpoint's tokenizer and lexicon, which the
 pipeline measures and masks with, but no search runs, so a test measures the pipeline's own work
-alone); ``Recording``, the real engine, recording what reaches the model."""
+alone); ``NBest``, one whose n-best lists are given; ``Recording``, the real engine, recording
+what reaches the model."""
 
 from __future__ import annotations
 
@@ -56,3 +57,19 @@ class Recording:
     def translate(self, texts, search=DEFAULT):
         self.calls.append(list(texts))
         return self.translator.translate(texts, search)
+
+
+class NBest(CopyEngine):
+    """A stub model that answers each input with the n-best list of ``table`` (best first)."""
+
+    def __init__(self, translator, table: dict[str, list[tuple[str, float]]]):
+        super().__init__(translator)
+        self.table = table
+        self.n_best_calls: list[list[str]] = []
+
+    def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
+        return [self.table[text][0][0] for text in texts]
+
+    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        self.n_best_calls.append(list(texts))
+        return [self.table[text] for text in texts]

@@ -59,6 +59,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, BinaryIO
 
 from model.search.options import DEFAULT, SERVED
+from pipeline.formality import FORMALITIES
 
 from . import cli
 
@@ -81,11 +82,16 @@ def parse_args(argv: Sequence[str] | None):
     p.add_argument("--file", metavar="IN", help="translate this file (.txt, .html, .docx, .po, .pot, .srt, .vtt) instead of stdin")
     p.add_argument("--out", metavar="OUT", help="where --file's translation goes (same extension)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar for --file")
+    p.add_argument("--formality", choices=FORMALITIES,
+                   help="how German output (an en-de model) addresses the reader: formal (Sie, the default), "
+                        "informal (du) or any (as the model writes it)")
     args = p.parse_args(argv)
     if (args.file is None) != (args.out is None):
         p.error("--file and --out go together")
     if args.file is not None and (args.raw or args.n_best > 1):
         p.error("--file translates through the text pipeline, with one translation: not with --raw or --n-best")
+    if args.raw and args.formality is not None:
+        p.error("--formality is the text pipeline's: not with --raw")
     cli.check_model_args(p, args)
     # The bare model (--raw) searches without the text pipeline's n-gram blocking.
     args.search = cli.search_options(p, args, DEFAULT if args.raw else SERVED)
@@ -217,8 +223,8 @@ def _main(argv: Sequence[str] | None) -> int:
     from pipeline.translation import Options, Pipeline
 
     translator = cli.load_translator(args)  # before reading stdin: a bad checkpoint fails at once
-    engine = translator if args.raw else Pipeline(translator, Options(search=args.search), cli.load_places(args),
-                                                  cli.load_coverage(args))
+    options = Options(search=args.search, **({"formality": args.formality} if args.formality else {}))
+    engine = translator if args.raw else Pipeline(translator, options, cli.load_places(args), cli.load_coverage(args))
     if args.file is not None:
         from model.network.checkpoint import direction
         from pipeline.language_pair import LanguagePair

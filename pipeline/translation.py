@@ -40,6 +40,7 @@ from . import words as W
 from .coverage import Coverage
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
+from .formality import FORMALITIES, FORMALITY_BEAM, mismatches
 from .glossary import Glossary, fit_terms
 from .language_pair import LanguagePair
 from .rules import NAMES as RULE_NAMES, Context, rules_for
@@ -78,6 +79,10 @@ class Options:
                                   # Chosen on the dev sets (bench/README.md, coverage.py)
     without_rules: tuple[str, ...] = ()  # rule families left out (names of pipeline.rules.NAMES): the
                                          # ablation of bench/README.md; () = every rule
+    formality: str = "formal"     # German output addresses the reader as "Sie" ("formal") or "du"
+                                  # ("informal"): the best beam hypothesis that does
+                                  # (``pipeline.formality``), or as the model writes it ("any");
+                                  # a German target only
 
     def __post_init__(self) -> None:
         if not isinstance(self.search, SearchOptions):
@@ -88,6 +93,8 @@ class Options:
                 raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
         if self.caps not in CAPS:
             raise ValueError(f"caps must be one of {', '.join(CAPS)}, got {self.caps!r}")
+        if self.formality not in FORMALITIES:
+            raise ValueError(f"formality must be one of {', '.join(FORMALITIES)}, got {self.formality!r}")
         weight = self.coverage_weight
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 <= weight < math.inf:
             raise ValueError(f"coverage_weight must be a number >= 0, got {weight!r}")
@@ -179,6 +186,8 @@ class Pipeline:
         german = self.source == "de"
         self.places = places if places is not None and german else {}
         self.coverage = coverage if options.coverage_weight > 0 and german else None
+        # how German output addresses the reader (None: English output has one "you", or "any")
+        self.formality = options.formality if self.languages.target == "de" and options.formality != "any" else None
         tokenizer = translator.tokenizer
         self.placeholders = set(PLACEHOLDERS) <= tokenizer.user_symbols
         self.truecase = options.caps == "truecase"
@@ -547,28 +556,41 @@ class Pipeline:
           "Press [Strg]+[C]+[C]."): the best that has neither ("At ⦅N1⦆ o'clock."); repair by
           alignment (``words``) is left for those without one, and for greedy search;
         * leaves source content words out (``coverage``): the one of best score minus
-          ``Options.coverage_weight`` per word it leaves out, among those without the faults above.
+          ``Options.coverage_weight`` per word it leaves out, among those without the faults above;
+        * addresses the reader the other way than ``Options.formality`` (German output: "du" where
+          "Sie" is asked for): the one with the fewest such words, before any score.
         """
         t, o = self.translator, self.options
         if o.search.beam_size < 2:
             return
-        weight, coverage = o.coverage_weight, self.coverage
+        weight, coverage, formality = o.coverage_weight, self.coverage, self.formality
         off = [i for i, output in enumerate(outputs)
-               if self._needs_another(output) or coverage is not None and coverage.missing(sources[i], output.target)]
+               if self._needs_another(output) or coverage is not None and coverage.missing(sources[i], output.target)
+               or formality is not None and mismatches(output.target, formality)]
         if not off:
             return
-        hyps = t.translate_n_best([inputs[i] for i in off], replace(o.search, n_best=o.search.beam_size))
+        # Those that address the reader the other way are searched with a wider beam: a narrow one
+        # often holds no hypothesis that addresses the reader as asked (bench/README.md, formality.py).
+        wide = [i for i in off if formality is not None and mismatches(outputs[i].target, formality)]
+        narrow = [i for i in off if i not in wide]
+        hyps: dict[int, list[tuple[str, float]]] = {}
+        for group, beam in ((narrow, o.search.beam_size), (wide, max(o.search.beam_size, FORMALITY_BEAM))):
+            if group:
+                found = t.translate_n_best([inputs[i] for i in group], replace(o.search, beam_size=beam, n_best=beam))
+                hyps.update(zip(group, found))
         chosen: dict[int, str] = {}  # output index -> the hypothesis as the model wrote it
-        for i, candidates in zip(off, hyps):
-            best: tuple[float, str, AlignedText] | None = None
+        for i, candidates in sorted(hyps.items()):
+            # (-words addressing the reader the other way, score): the greatest is taken
+            best: tuple[tuple[int, float], str, AlignedText] | None = None
             for text, score in candidates:   # best first: ties keep the model's order
                 candidate = self.reopened(AlignedText(inputs[i], text), sources[i])
                 if self._needs_another(candidate):
                     continue
                 if coverage is not None:
                     score -= weight * len(coverage.missing(sources[i], candidate.target))
-                if best is None or score > best[0]:
-                    best = (score, text, candidate)
+                key = (-mismatches(candidate.target, formality) if formality is not None else 0, score)
+                if best is None or key > best[0]:
+                    best = (key, text, candidate)
             if best is not None and best[2].target != outputs[i].target:
                 chosen[i], outputs[i] = best[1], best[2]
         if aligned and chosen:  # the word alignment of the hypotheses taken

@@ -134,6 +134,8 @@
     body.append("source", sourceSelect ? sourceSelect.value : "auto");
     const targetChoice = document.getElementById("target");  // a hidden input where one direction is served
     body.append("target", targetChoice ? targetChoice.value : "en");
+    const formality = document.getElementById("formality");
+    if (formality && targetChoice && targetChoice.value === "de") body.append("formality", formality.value);
     const glossary = window.glossary && window.glossary.entries();
     if (glossary) body.append("glossary", JSON.stringify(glossary));
 

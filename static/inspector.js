@@ -42,7 +42,9 @@
   // The languages of the translation shown (translate.js sets them on #result): the inspector asks
   // the model of that direction.
   function languages() {
-    return { source: result.dataset.sourceLanguage || "de", target: result.dataset.targetLanguage || "en" };
+    const langs = { source: result.dataset.sourceLanguage || "de", target: result.dataset.targetLanguage || "en" };
+    if (result.dataset.formality) langs.formality = result.dataset.formality;
+    return langs;
   }
   let generation = 0;    // bumps with every new translation: late answers of an old one are dropped
 
@@ -360,7 +362,7 @@
 
   async function explainUnit(unit) {
     try {
-      const key = unit.langs.source + ">" + unit.langs.target + "\u0000" + unit.source;
+      const key = unit.langs.source + ">" + unit.langs.target + " " + (unit.langs.formality || "") + "\u0000" + unit.source;
       let data = explanations.get(key);
       if (!data) data = await post("/api/explain", Object.assign({ q: unit.source }, unit.langs));
       remembered(key, data);

@@ -37,6 +37,8 @@
   const sourceSelect = document.getElementById("source");
   const targetSelect = document.getElementById("target");  // a hidden input where one direction is served
   const swapButton = document.getElementById("swap-button");
+  const formalitySelect = document.getElementById("formality");  // where an en-de model is served
+  const formalityChoice = document.getElementById("formality-choice");
   const status = document.getElementById("status");
   const error = document.getElementById("error");
   const result = document.getElementById("result");
@@ -59,10 +61,12 @@
   let controller = null;   // the request in flight, aborted by any newer one
   // The languages chosen: source ("auto", "de" or "en"), target, and from, the language translated
   // from (for auto, the one the target is translated from: each language is one pair's target).
+  // formality: how German output addresses the reader ("formal", "informal", "any"); null for English.
   function languages() {
     const source = sourceSelect.value;
     const target = targetSelect.value;
-    return { source: source, target: target, from: source === "auto" ? other(target) : source };
+    const formality = target === "de" && formalitySelect ? formalitySelect.value : null;
+    return { source: source, target: target, from: source === "auto" ? other(target) : source, formality: formality };
   }
 
   function other(code) {
@@ -70,7 +74,7 @@
   }
 
   function sameLanguages(a, b) {
-    return a.source === b.source && a.target === b.target;
+    return a.source === b.source && a.target === b.target && a.formality === b.formality;
   }
 
   // the text shown, its languages and the glossary (JSON, "" for none) it was translated with
@@ -168,6 +172,7 @@
     const args = {};
     if (langs.source !== "auto") args.source = langs.source;
     if (langs.target !== "en") args.target = langs.target;
+    if (langs.formality && langs.formality !== "formal") args.formality = langs.formality;
     return args;
   }
 
@@ -197,14 +202,14 @@
     const to = hrefs(args, langs);
     document.getElementById("attention-link").href = to.attention;
     document.getElementById("beam-link").href = to.beam;
-    forceGerman.href = "/?" + query(Object.assign({}, args || {}, languageArgs({ source: langs.from, target: langs.target })));
+    forceGerman.href = "/?" + query(Object.assign({}, args || {}, languageArgs(Object.assign({}, langs, { source: langs.from }))));
     permalink.href = to.page;
     linksBox.classList.toggle("unstored", !args);
     if (args) {
       history.replaceState(null, "", to.page);
       saved(null);
     } else {
-      const state = { q: text, source: langs.source, target: langs.target };
+      const state = { q: text, source: langs.source, target: langs.target, formality: langs.formality };
       history.replaceState(state, "", "/");
       saved(state);
     }
@@ -270,12 +275,14 @@
     }
     input.lang = langs.from;
     output.lang = langs.target;
+    if (formalityChoice) formalityChoice.hidden = langs.target !== "de";
     document.getElementById("references").lang = langs.target;
     const words = document.getElementById("source-words");
     if (words) words.lang = langs.from;
     const changed = result.dataset.sourceLanguage !== langs.from || result.dataset.targetLanguage !== langs.target;
     result.dataset.sourceLanguage = langs.from;
     result.dataset.targetLanguage = langs.target;
+    result.dataset.formality = langs.formality || "";
     if (changed) document.dispatchEvent(new CustomEvent("languageschange", { detail: langs }));
   }
 
@@ -336,9 +343,10 @@
     controller = mine;
     const pairs = glossary();
     const terms = pairs ? JSON.stringify(pairs) : "";
-    const key = langs.source + ">" + langs.target + "\u0000" + terms + "\u0000" + text;
+    const key = langs.source + ">" + langs.target + " " + langs.formality + "\u0000" + terms + "\u0000" + text;
     const cached = cache.get(key);
     const body = { q: text, source: langs.source, target: langs.target, format: "text" };
+    if (langs.formality) body.formality = langs.formality;
     if (pairs) body.glossary = pairs;
     setBusy("Translating…");
     try {
@@ -454,6 +462,8 @@
     languagesChanged();
   });
 
+  if (formalitySelect) formalitySelect.addEventListener("change", languagesChanged);
+
   // Swap: the other direction, and the translation shown becomes the text to translate.
   if (swapButton) {
     swapButton.hidden = false;
@@ -534,6 +544,7 @@
     const target = state.target === "de" && targetSelect.querySelector && targetSelect.querySelector("option[value=de]")
       ? "de" : "en";
     setLanguages(source === target ? other(target) : source, target);
+    if (formalitySelect && ["formal", "informal", "any"].includes(state.formality)) formalitySelect.value = state.formality;
     translate(state.q, languages());
   }
 

@@ -253,7 +253,7 @@ def test_more_of_the_same_word_is_no_alternative(page, live_server):
     expect(options).to_have_count(2)
     shown = [(o.locator("strong").text_content(), o.locator(".rest").text_content()) for o in options.all()]
     assert shown == [("bus", " station?"), ("tram", " then?")]  # each word's first, best first
-    assert answered == [{"q": q, "prefix": prefix, "n": 6}]
+    assert answered == [{"q": q, "prefix": prefix, "n": 6, "source": "de", "target": "en"}]
     options.nth(1).click()
     expect(page.locator("#translation")).to_have_text("Where is the tram then?")
     # the live server (the release margin): the tiny model has no other word for "train"

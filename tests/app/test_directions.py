@@ -359,6 +359,70 @@ def test_the_model_views_refuse_a_pair_not_served(client, path):
         "into English (en) and English (en) into German (de)")}
 
 
+# ------------------------------------------------------------------------------ formality
+
+FORMALITY_TABLE = {"Will you help me?": [("Hilfst du mir?", -0.2), ("Helfen Sie mir?", -0.5)],
+                   "Guten Morgen.": [("Good morning.", -0.1)]}
+
+
+@pytest.fixture(scope="module")
+def steered(tiny_checkpoint, reverse_checkpoint):
+    """The service of two stub models whose n-best lists are FORMALITY_TABLE's."""
+    from app.service import TranslationService
+    from bench.stub_engine import NBest
+    from model.inference.translator import Translator
+    from model.search.options import SERVED
+
+    engines = {name: NBest(Translator.from_checkpoint(path, "cpu"), FORMALITY_TABLE)
+               for name, path in (("de-en", tiny_checkpoint), ("en-de", reverse_checkpoint))}
+    return TranslationService(engines, None, SERVED)
+
+
+@pytest.mark.parametrize("formality, expected", [(None, "Helfen Sie mir?"), ("formal", "Helfen Sie mir?"),
+                                                 ("informal", "Hilfst du mir?"), ("any", "Hilfst du mir?")])
+def test_the_service_writes_german_with_the_formality_asked(steered, formality, expected):
+    assert steered.translate(["Will you help me?"], source="en", target="de", formality=formality) == [expected]
+    assert steered.translate_with_alternatives(["Will you help me?"], 1, source="en", target="de",
+                                               formality=formality)[0] == [expected]
+
+
+def test_english_output_takes_any_formality(steered):
+    for formality in ("formal", "informal", "any"):
+        assert steered.translate(["Guten Morgen."], formality=formality) == ["Good morning."]
+
+
+@pytest.mark.parametrize("path", ["/translate", "/translate_file"])
+@pytest.mark.parametrize("value", ["polite", "Formal", 1])
+def test_an_unknown_formality_is_refused(client, path, value):
+    if path == "/translate":
+        response = client.post(path, json={"q": "Good morning.", **EN_DE, "formality": value})
+    else:
+        response = client.post(path, data={"file": (io.BytesIO(b"Good morning."), "a.txt"), **EN_DE,
+                                           "formality": str(value)})
+    assert response.status_code == 400 and response.get_json() == {
+        "error": f"Invalid request: formality must be one of formal, informal, any, got {value}"}
+
+
+@pytest.mark.parametrize("pair, q, expected", [(EN_DE, "How old are you?", "Wie alt bist du?"),
+                                               (DE_EN, "Wie alt bist du?", "How old are you?")])
+def test_formality_is_accepted_in_each_direction(client, pair, q, expected):
+    # the tiny en-de model has no formal hypothesis for this one: its own stays
+    for formality in ("formal", "informal", "any"):
+        assert translate(client, q=q, formality=formality, **pair) == (200, {"translatedText": expected})
+
+
+def test_the_page_offers_formality_for_german_output(client):
+    status, html = page(client, q="How old are you?", source="en", formality="informal")
+    assert status == 200 and '<span id="formality-choice" class="source-choice" >' in html
+    assert '<option value="informal" selected>du (informal)</option>' in html
+    assert 'data-formality="informal"' in html
+    assert 'id="permalink" href="/?q=How+old+are+you?&amp;source=en&amp;target=de&amp;formality=informal"' in html
+    status, html = page(client, q="Wie alt bist du?")
+    assert status == 200 and '<span id="formality-choice" class="source-choice" hidden>' in html
+    status, html = page(client, q="How old are you?", source="en", formality="polite")
+    assert status == 400 and "formality must be one of formal, informal, any, got polite" in html
+
+
 def test_both_directions_on_ctranslate2(both_config):
     from app import create_app
 

@@ -252,7 +252,8 @@ def test_a_long_q_that_fits_the_server_still_links_by_a_stored_link(client):
 def test_auto_detection_is_shown_with_the_english_hint(client):
     html = text_of(client.get("/", query_string={"q": ENGLISH}))
     assert re.search(r'<span id="detected" class="detected">Detected: English \(\d+%\)</span>', html)
-    assert '<p id="english-hint" class="hint" >' in html and "This looks like English:" in html
+    assert '<p id="english-hint" class="hint" >' in html
+    assert 'This looks like <span data-language-name="target">English</span>:' in html
     assert '<option value="auto" selected>' in html
     assert f'<p id="translation" class="output" lang="en">{ENGLISH}</p>' in html  # kept as it is
     assert href(html, "force-german") == "/?" + urlencode({"q": ENGLISH, "source": "de"})
@@ -279,7 +280,8 @@ def test_character_counter_counts_what_the_server_counts(client):
 
 @pytest.mark.parametrize("source, message", [
     ("fr", "fr is not supported"),
-    ("en", "English (en) is not available as a target language from English (en): this service translates "
+    # English into German (the target English text takes) is not served by the de-en model alone
+    ("en", "German (de) is not available as a target language from English (en): this service translates "
             "German (de) into English (en)"),
 ])
 def test_a_bad_source_is_a_400_page(client, source, message):

@@ -159,6 +159,14 @@ def test_translate_file_with_a_reverse_model_writes_german_files(reverse_checkpo
         f'<html lang="de"><body><p>{pairs40[1][0]}</p></body></html>')
 
 
+@pytest.mark.parametrize("formality", ["formal", "informal", "any"])
+def test_translate_with_a_formality(reverse_checkpoint, capsys, monkeypatch, formality):
+    # the tiny en-de model has no formal hypothesis for this one: its own is written in each case
+    code, out, err = run_inprocess("translate", ["--checkpoint", reverse_checkpoint, "--formality", formality],
+                                   capsys, monkeypatch, "How old are you?\n".encode())
+    assert (code, out) == (0, "Wie alt bist du?\n"), err
+
+
 def test_translate_file_pdf_gives_docx(tiny_checkpoint, pairs40, tmp_path, capsys, monkeypatch):
     import docx
 
@@ -308,6 +316,10 @@ ERRORS = {
     "file-without-out": ("translate", ["--file", "{texts}/src.de"], "--file and --out go together"),
     "file-and-raw": ("translate", ["--file", "{bad}/a.txt", "--out", "{bad}/b.txt", "--raw"],
                      "--file translates through the text pipeline, with one translation: not with --raw or --n-best"),
+    "formality-and-raw": ("translate", ["--checkpoint", "{ckpt}", "--raw", "--formality", "informal"],
+                          "--formality is the text pipeline's: not with --raw"),
+    "formality-unknown": ("translate", ["--formality", "polite"],
+                          "argument --formality: invalid choice: 'polite' (choose from 'formal', 'informal', 'any')"),
     "file-format": ("translate", ["--checkpoint", "{ckpt}", "--file", "{texts}/src.de", "--out", "{bad}/out.de"],
                     "'{texts}/src.de': unsupported file format; use .docx, .epub, .html, .json, .md, .odp, .odt, "
                     ".pdf, .po, .pot, .pptx, .srt, .txt or .vtt"),

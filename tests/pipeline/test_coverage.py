@@ -5,14 +5,13 @@ The dictionary is a few lines in Ding's format written for these tests (not take
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
 
-from bench.stub_engine import CopyEngine
+from bench.stub_engine import NBest
 from model.data.ding import DingDictionary
-from model.search.options import SERVED, SearchOptions
+from model.search.options import SERVED
 from pipeline.coverage import Coverage
 from pipeline.translation import Options, Pipeline
 
@@ -75,22 +74,6 @@ def coverage(tmp_path_factory) -> Coverage:
 ])
 def test_missing(coverage, source, output, missing):
     assert coverage.missing(source, output) == missing
-
-
-class NBest(CopyEngine):
-    """A stub model that answers each input with the n-best list of ``table`` (best first)."""
-
-    def __init__(self, translator, table: dict[str, list[tuple[str, float]]]):
-        super().__init__(translator)
-        self.table = table
-        self.n_best_calls: list[list[str]] = []
-
-    def translate(self, texts: Sequence[str], search: SearchOptions = SERVED) -> list[str]:
-        return [self.table[text][0][0] for text in texts]
-
-    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
-        self.n_best_calls.append(list(texts))
-        return [self.table[text] for text in texts]
 
 
 TABLE = {

@@ -1,0 +1,52 @@
+"""Formal or informal address in German output: "Sie" or "du", as DeepL's formality option.
+
+English "you" is "Sie" (formal: strangers, customers, software) or "du"/"ihr" (informal: friends,
+family, most of Tatoeba) in German, and the model picks one by what its training text used for
+sentences like the input. The pipeline steers it by choosing among the model's own beam
+hypotheses (``Pipeline``, ``Options.formality``): where the best one addresses the reader the other
+way, the best-scoring hypothesis that does not is taken, from a search with a beam of at least
+``FORMALITY_BEAM``; where none of them does, the model's best
+stays (nothing is rewritten by rule: a verb's person and an imperative change with the pronoun,
+"Kannst du" / "Können Sie", and only the model writes those).
+
+``mismatches(german, formality)`` counts the words of ``german`` that address the reader the other
+way. The signs, chosen so that none is ambiguous:
+
+* informal: "du", "dich", "dir", "dein…" and "euch", "euer", "eure…" in any case ("Du" in a
+  letter too). "ihr" is left out: it is also "her" and "their";
+* formal: "Sie", "Ihnen", "Ihr…" capitalized *within* a sentence, where only the formal pronoun is
+  capitalized ("sie"/"ihr" are she, they, her, their). At the start of a sentence they are all
+  capitalized, so a sentence-initial "Sie" or "Ihr" is no sign either way.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The beam of the search for a hypothesis that addresses the reader as asked, where the first one
+# does not: with the service's beam of 4 half of them still did not (bench/README.md, formality.py).
+FORMALITY_BEAM = 8
+# "any": as the model writes it (DeepL's "default"), for text whose "you" is no one in particular
+FORMALITIES = ("formal", "informal", "any")
+
+_INFORMAL = re.compile(r"\b(?:du|dich|dir|dein(?:e[mnrs]?)?|euch|euer|eure[mnrs]?)\b", re.IGNORECASE)
+_FORMAL = re.compile(r"\b(?:Sie|Ihnen|Ihr(?:e[mnrs]?)?)\b")
+# What may come before a word that starts a sentence: the text's start, or an end of sentence
+# (and opening quotes or brackets), or a line break.
+_STARTS = re.compile(r"(?:^|[.!?:…]\s+|\n\s*)[\"'„“‚‘»«(\[]*$")
+
+
+def _within_sentence(text: str, start: int) -> bool:
+    return _STARTS.search(text[:start]) is None
+
+
+def mismatches(german: str, formality: str) -> int:
+    """How many words of ``german`` address the reader the other way than ``formality``
+    ("formal": its informal words; "informal": its formal ones, within a sentence; "any": none)."""
+    if formality == "any":
+        return 0
+    if formality == "formal":
+        return len(_INFORMAL.findall(german))
+    if formality == "informal":
+        return sum(_within_sentence(german, m.start()) for m in _FORMAL.finditer(german))
+    raise ValueError(f"formality must be one of {', '.join(FORMALITIES)}, got {formality!r}")

@@ -1,0 +1,82 @@
+"""pipeline/formality.py and Options.formality: German output that addresses the reader as asked,
+"Sie" (formal, the default) or "du" (informal), chosen among the model's own hypotheses."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bench.stub_engine import NBest
+from model.search.options import SERVED
+from pipeline.formality import mismatches
+from pipeline.translation import Options, Pipeline
+
+
+@pytest.mark.parametrize("german, formal, informal", [
+    # (words that are not formal, words that are not informal)
+    ("Kannst du mir helfen?", 1, 0),
+    ("Können Sie mir helfen?", 0, 1),
+    ("Ich gebe dir dein Buch und euch eure Karten.", 4, 0),
+    ("Du bist spät. Ist das Ihr Auto?", 1, 1),           # "Du" opening a sentence is informal too
+    ("Sie kommt morgen.", 0, 0),                          # "Sie" opening a sentence: she, they or you
+    ("Er sagt: Sie kommen morgen.", 0, 0),                # after a colon a sentence starts
+    ("Tom und sie gehen mit ihr und ihren Freunden.", 0, 0),   # she, her, their: no address
+    ("„Sie kommt“, sagte er.", 0, 0),                     # opening quote, then the sentence's start
+    ("Ich danke Ihnen.\nIhre Anna", 0, 1),                 # a line's start is a sentence's
+    ("Die Durchsicht", 0, 0),                              # "du" inside a word is no word
+])
+def test_mismatches(german, formal, informal):
+    assert (mismatches(german, "formal"), mismatches(german, "informal"), mismatches(german, "any")) == (
+        formal, informal, 0)
+
+
+def test_an_unknown_formality_is_refused():
+    with pytest.raises(ValueError) as error:
+        mismatches("Hallo", "polite")
+    assert str(error.value) == "formality must be one of formal, informal, any, got 'polite'"
+    with pytest.raises(ValueError) as error:
+        Options(formality="polite")
+    assert str(error.value) == "formality must be one of formal, informal, any, got 'polite'"
+
+
+TABLE = {
+    "Will you help me?": [("Kannst du mir helfen?", -0.2), ("Können Sie mir helfen?", -0.5),
+                         ("Könnt ihr mir helfen?", -0.6)],
+    "Where is your car?": [("Wo ist dein Auto?", -0.1), ("Wo ist euer Auto?", -0.3)],   # no formal one
+    "It is raining.": [("Es regnet.", -0.1)],
+}
+
+
+@pytest.fixture(scope="module")
+def engine(reverse_checkpoint):
+    from model.inference.translator import Translator
+
+    return NBest(Translator.from_checkpoint(reverse_checkpoint, "cpu"), TABLE)
+
+
+@pytest.mark.parametrize("formality, expected", [
+    ("formal", ["Können Sie mir helfen?", "Wo ist dein Auto?", "Es regnet."]),   # none formal: the model's best
+    ("informal", ["Kannst du mir helfen?", "Wo ist dein Auto?", "Es regnet."]),
+    ("any", ["Kannst du mir helfen?", "Wo ist dein Auto?", "Es regnet."]),
+])
+def test_the_best_hypothesis_that_addresses_the_reader_as_asked(engine, formality, expected):
+    engine.n_best_calls.clear()
+    assert Pipeline(engine, Options(formality=formality)).translate(list(TABLE)) == expected
+    # only outputs that address the reader the other way are searched again
+    assert engine.n_best_calls == {"formal": [["Will you help me?", "Where is your car?"]], "informal": [],
+                                   "any": []}[formality]
+
+
+def test_formal_is_the_default_and_needs_a_beam(engine):
+    assert Pipeline(engine, Options()).translate(["Will you help me?"]) == ["Können Sie mir helfen?"]
+    greedy = Options(search=replace(SERVED, beam_size=1))
+    assert Pipeline(engine, greedy).translate(["Will you help me?"]) == ["Kannst du mir helfen?"]
+
+
+def test_english_output_has_no_formality(tiny_checkpoint):
+    from model.inference.translator import Translator
+
+    german = NBest(Translator.from_checkpoint(tiny_checkpoint, "cpu"), {"Kannst du kommen?": [("Can you come?", -0.1)]})
+    pipeline = Pipeline(german, Options(formality="informal"))
+    assert pipeline.formality is None and pipeline.translate(["Kannst du kommen?"]) == ["Can you come?"]
