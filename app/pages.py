@@ -49,16 +49,17 @@ def _link(q: str, link_id: str | None) -> dict[str, str]:
     return {"p": link_id} if link_id else permalinks.link_args(q)
 
 
-def _languages(params) -> tuple[str, str]:
-    """The translate page's ``source`` and ``target``: ``auto`` (the default: detected, sentences
-    clearly not in the source language kept as they are), ``de`` or ``en`` (everything translated
-    as that language), into ``en`` (the default; ``de`` from English where an en-de model is
-    served). Checked as /translate checks them ("xx is not supported", a pair not served)."""
+def _languages(params) -> tuple[str, str, str]:
+    """The translate page's ``source`` and ``target`` and the language translated from: ``auto``
+    (the default: detected, sentences clearly not in the source language kept as they are), ``de``
+    or ``en`` (everything translated as that language), into ``en`` (the default; ``de`` from
+    English where an en-de model is served). Checked as /translate checks them ("xx is not
+    supported", a pair not served)."""
     source, target = params.get("source") or "auto", params.get("target")
     if not target:
         target = "de" if source == "en" else "en"
-    validation.parse_languages(source, target, get_service().pairs)
-    return source, target
+    resolved, _ = validation.parse_languages(source, target, get_service().pairs)
+    return source, target, resolved
 
 
 def _language_args(source: str, target: str, formality: str) -> dict[str, str]:
@@ -97,8 +98,7 @@ def _index_context(q: str = "") -> dict:
 def _set_languages(context: dict, params) -> None:
     """The page's languages into ``context``: the choices, the pair they resolve to and the links'
     arguments for them (raises ``validation.ApiError``)."""
-    source, target = _languages(params)
-    resolved, _ = validation.parse_languages(source, target, get_service().pairs)
+    source, target, resolved = _languages(params)
     formality = validation.parse_formality(params.get("formality")) or "formal"
     context.update(source=source, target=target, from_language=resolved, formality=formality,
                    language_args=_language_args(source, target, formality), pair_args=_pair_args(resolved, target))

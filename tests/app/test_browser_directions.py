@@ -51,10 +51,19 @@ def test_swap_translates_the_translation_back_the_other_way(page, both_server):
     expect(page.locator("#q")).to_have_attribute("lang", "en")
     expect(page.locator("#translation")).to_have_attribute("lang", "de")
     assert (page.locator("#source").input_value(), page.locator("#target").input_value()) == ("en", "de")
-    assert sent[-1] == {"q": "Good morning.", "source": "en", "target": "de", "format": "text"}
+    assert sent[-1] == {"q": "Good morning.", "source": "en", "target": "de", "format": "text", "formality": "formal"}
     assert query(page) == {"q": ["Good morning."], "source": ["en"], "target": ["de"]}
     expect(page.locator("#attention-link")).to_have_attribute(
         "href", "/attention?q=Good+morning.&source=en&target=de")
+    # German output: how it addresses the reader is a choice, in the request and the links
+    expect(page.locator("#formality-choice")).to_be_visible()
+    page.get_by_label("addressing the reader as").select_option("informal")
+    expect(page).to_have_url(both_server.url + "/?q=Good+morning.&source=en&target=de&formality=informal")
+    assert sent[-1]["formality"] == "informal"
+    page.get_by_role("button", name="Swap languages").click()
+    expect(page.locator("#formality-choice")).to_be_hidden()
+    expect(page.locator("#translation")).to_have_text("Good morning.")
+    assert "formality" not in sent[-1]
 
 
 def test_choosing_german_as_the_target_detects_english(page, both_server):
@@ -65,7 +74,8 @@ def test_choosing_german_as_the_target_detects_english(page, both_server):
     expect(page.locator("label[for=q]")).to_have_text("English text")
     page.locator("#q").fill("We are going home.")
     expect(page.locator("#translation")).to_have_text("Wir gehen nach Hause.")
-    assert sent[-1] == {"q": "We are going home.", "source": "auto", "target": "de", "format": "text"}
+    assert sent[-1] == {"q": "We are going home.", "source": "auto", "target": "de", "format": "text",
+                        "formality": "formal"}
     # a source that is the target's language turns the target round
     with page.expect_request(lambda r: path_of(r.url) == "/translate"):
         page.locator("#source").select_option("de")
@@ -81,7 +91,7 @@ def test_the_inspector_explains_the_en_de_model_s_translation(page, both_server)
     expect(page.locator("#translation")).to_have_text("Guten Morgen.")
     expect(page.locator("#source-words .word")).to_have_text(["Good", "morning", "."])
     expect(page.locator("#source-title")).to_have_text("English, aligned")
-    assert explained == [{"q": "Good morning.", "source": "en", "target": "de"}]
+    assert explained == [{"q": "Good morning.", "source": "en", "target": "de", "formality": "formal"}]
     page.locator("#translation .word").first.focus()
     expect(page.locator("#inspector-status")).to_contain_text("German “Guten” is aligned to English")
 
