@@ -1,18 +1,24 @@
 """The dictionary beside the translation: ``GET /api/dictionary?q=Termin`` and the translate page's
-panel, Ding's entries for an input of one to three words.
+panel, Ding's entries for an input of one to three words, German (``source=de``, the default) or
+English (``source=en``: English headwords, German senses).
 
 ``DICTIONARY_PATH`` names the Ding file (Debian's ``trans-de-en`` installs /usr/share/trans/de-en).
-``create_app`` builds its index once (``model.data.ding.DingDictionary``: about a second, ~10 MB of
-arrays), in gunicorn's master before the workers fork, so they share it copy-on-write. Where the
-default file is missing (the package is not installed), or ``DICTIONARY_PATH`` is empty, the
-dictionary is off: the page has no panel and the API answers 404 saying why; a path set to
-anything else that is missing, or not a Ding file, stops the start.
+``create_app`` builds its two indexes once (``model.data.ding.DingDictionary`` for each source:
+about 2 s and ~10 MB of arrays each), in gunicorn's master before the workers fork, so they share
+them copy-on-write. The English one is built at the start too, not on its first lookup: built in a
+worker it would cost each worker ~36 MB of its own memory and its first English lookup seconds
+(bench/README.md, "dictionary.py"). Where the default file is missing (the package is not
+installed), or ``DICTIONARY_PATH`` is empty, the dictionary is off: the page has no panel and the
+API answers 404 saying why; a path set to anything else that is missing, or not a Ding file, stops
+the start.
 
 Lookup (``DingDictionary.lookup``): the headword as written, else ignoring case; the forms Ding
-lists with a word (a noun's plural "Termine", a verb's participles and persons "gegessen", "aß",
-"macht ab", an adjective's comparison "besser", "am besten"); a leading article dropped ("der
-Termin") when the text as given finds nothing. No other inflection is guessed. A text of one to
-three words that finds nothing is a 200 with no entries: the panel says "no entry".
+lists with a word (a noun's plural "Termine", "appointments", a verb's participles and persons
+"gegessen", "aß", "macht ab", "ate", an adjective's comparison "besser", "am besten", "better");
+an English verb without "to" ("cancel" finds "to cancel"); a leading article dropped ("der
+Termin", "the appointment") when the text as given finds nothing. No other inflection is guessed.
+A text of one to three words that finds nothing is a 200 with no entries: the panel says "no
+entry".
 """
 
 from __future__ import annotations
@@ -23,7 +29,8 @@ import time
 from flask import Blueprint, Flask, current_app, jsonify, request
 
 from model.data.corpus import CorpusError
-from model.data.ding import DING_ATTRIBUTION, DING_LICENSE, DictionaryEntry, DingDictionary, load_dictionary
+from model.data.ding import (DING_ATTRIBUTION, DING_LICENSE, SOURCES, DictionaryEntry, DingDictionary, check_source,
+                             load_dictionary)
 from pipeline.coverage import Coverage
 
 from . import settings, validation
@@ -42,16 +49,18 @@ NOT_INSTALLED = ("The dictionary is not installed on this server: it needs Debia
 
 
 class Dictionary:
-    """The app's dictionary: an index, or None and the reason it is off."""
+    """The app's dictionary: an index per source language (``indexes``; ``index``: the German
+    one), or none and the reason it is off."""
 
-    def __init__(self, index: DingDictionary | None, reason: str = ""):
-        self.index = index
+    def __init__(self, indexes: dict[str, DingDictionary] | None, reason: str = ""):
+        self.indexes = indexes or {}
+        self.index = self.indexes.get("de")
         self.reason = reason
 
-    def entries(self, text: str) -> list[DictionaryEntry]:
+    def entries(self, text: str, source: str = "de") -> list[DictionaryEntry]:
         if self.index is None:
             raise ApiError(404, self.reason)
-        return self.index.lookup(text)
+        return self.indexes[source].lookup(text)
 
 
 def init_app(app: Flask) -> None:
@@ -65,14 +74,16 @@ def init_app(app: Flask) -> None:
             raise StartupError(f"DICTIONARY_PATH: no such file: {path!r}")
         app.extensions[EXTENSION] = Dictionary(None, NOT_INSTALLED.format(path=path))
     else:
-        started = time.perf_counter()
-        try:
-            index = load_dictionary(path)
-        except (OSError, UnicodeDecodeError, CorpusError) as exc:
-            raise StartupError(f"DICTIONARY_PATH: cannot read {path!r} as a Ding dictionary: {exc}") from None
-        app.logger.info("dictionary: %s keys from %s (%.1f MB) in %.2f s", f"{len(index):,}", path,
-                        index.nbytes() / 1e6, time.perf_counter() - started)
-        app.extensions[EXTENSION] = Dictionary(index)
+        indexes = {}
+        for source in SOURCES:
+            started = time.perf_counter()
+            try:
+                indexes[source] = index = load_dictionary(path, source)
+            except (OSError, UnicodeDecodeError, CorpusError) as exc:
+                raise StartupError(f"DICTIONARY_PATH: cannot read {path!r} as a Ding dictionary: {exc}") from None
+            app.logger.info("dictionary (%s): %s keys from %s (%.1f MB) in %.2f s", source, f"{len(index):,}", path,
+                            index.nbytes() / 1e6, time.perf_counter() - started)
+        app.extensions[EXTENSION] = Dictionary(indexes)
     app.context_processor(_template_context)
 
 
@@ -88,8 +99,8 @@ def get_dictionary() -> Dictionary:
 
 
 def index_of(app: Flask) -> DingDictionary | None:
-    """The app's Ding index (after ``init_app``), None when the dictionary is off: glossaries
-    take their noun plurals from it."""
+    """The app's German Ding index (after ``init_app``), None when the dictionary is off:
+    glossaries take their noun plurals from it."""
     return app.extensions[EXTENSION].index
 
 
@@ -120,6 +131,17 @@ def parse_query(value) -> str:
     return " ".join(value.split())
 
 
+def parse_source(value) -> str:
+    """``source``: the language of ``q``, "de" (the default, also for an empty value, as an HTML
+    form sends one) or "en" (400 otherwise)."""
+    if value is None or value == "":
+        return "de"
+    if value not in SOURCES:
+        shown = value if len(value) <= 40 else value[:40] + "…"  # repr: control characters escaped
+        raise ApiError(400, f"Invalid request: source must be de or en, got {shown!r}")
+    return value
+
+
 def as_json(entry: DictionaryEntry) -> dict:
     return {"headword": entry.headword, "word_class": entry.word_class, "gender": entry.gender,
             "labels": list(entry.labels), "forms": list(entry.forms), "senses": list(entry.senses),
@@ -129,28 +151,33 @@ def as_json(entry: DictionaryEntry) -> dict:
             "match": entry.match}
 
 
-def answer(text: str) -> dict:
-    """The JSON answer for a valid ``q``."""
-    return {"query": text, "entries": [as_json(entry) for entry in get_dictionary().entries(text)],
+def answer(text: str, source: str = "de") -> dict:
+    """The JSON answer for a valid ``q`` and ``source``."""
+    return {"query": text, "source": source,
+            "entries": [as_json(entry) for entry in get_dictionary().entries(text, source)],
             "attribution": DING_ATTRIBUTION, "license": DING_LICENSE}
 
 
-def panel(q: str) -> dict | None:
-    """What the translate page's panel shows for its text ``q``: None (no panel) when the
-    dictionary is off or ``q`` is not one to three words."""
+def panel(q: str, source: str = "de") -> dict | None:
+    """What the translate page's panel shows for its text ``q`` in language ``source`` ("de" or
+    "en"; ValueError otherwise): None (no panel) when the dictionary is off or ``q`` is not one to
+    three words."""
+    check_source(source)
     dictionary = get_dictionary()
     if dictionary.index is None or not q.strip() or words(q) > MAX_WORDS or len(q) > MAX_CHARS:
         return None
     try:
-        return answer(parse_query(q))
+        return answer(parse_query(q), source)
     except ApiError:
         return None
 
 
 @bp.get("/api/dictionary")
 def lookup():
-    """``?q=Termin`` -> ``{"query", "entries": [...], "attribution", "license"}`` (docs/api.md)."""
+    """``?q=Termin[&source=de|en]`` -> ``{"query", "source", "entries": [...], "attribution",
+    "license"}`` (docs/api.md)."""
     dictionary = get_dictionary()
     if dictionary.index is None:  # off: 404 whatever q is
         raise ApiError(404, dictionary.reason)
-    return jsonify(answer(parse_query(request.args.get("q"))))
+    q = parse_query(request.args.get("q"))
+    return jsonify(answer(q, parse_source(request.args.get("source"))))

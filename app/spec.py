@@ -372,27 +372,35 @@ def _dictionary() -> dict[str, Any]:
     entry = {"type": "object", "properties": {
         "headword": {"type": "string", "example": "Termin"},
         "word_class": {**nullable, "example": "noun"},
-        "gender": {**nullable, "example": "m", "description": "m, f, n (nouns), or several: \"m, f\""},
+        "gender": {**nullable, "example": "m", "description": "m, f, n (German nouns), or several: \"m, f\"; "
+                                                        "null for an English headword"},
         "labels": {**_STRINGS, "description": "Ding's labels of the headword: register, region, domain"},
         "forms": {**_STRINGS, "description": "a noun's plural, a verb's participles and persons, an "
                                              "adjective's comparison, as Ding lists them"},
-        "senses": {**_STRINGS, "example": ["appointment (arrangement to meet with sb.)"]},
-        "synonyms": {**_STRINGS, "description": "the line's other German headwords"},
+        "senses": {**_STRINGS, "example": ["appointment (arrangement to meet with sb.)"],
+                   "description": "the other language's words"},
+        "synonyms": {**_STRINGS, "description": "the line's other headwords"},
         "phrases": {"type": "array", "items": pair},
         "examples": {"type": "array", "items": pair, "description": "example sentences"},
         "match": {"type": "string", "enum": ["headword", "form"]}}}
-    result = {"type": "object", "required": ["query", "entries", "attribution", "license"], "properties": {
-        "query": {"type": "string"}, "entries": {"type": "array", "items": entry},
+    result = {"type": "object", "required": ["query", "source", "entries", "attribution", "license"], "properties": {
+        "query": {"type": "string"}, "source": {"type": "string", "enum": ["de", "en"]},
+        "entries": {"type": "array", "items": entry},
         "attribution": {"type": "string"}, "license": {"type": "string", "example": "GPL-2.0-or-later"}}}
     return {"get": {
-        "summary": "Ding dictionary entries for one to three German words",
+        "summary": "Ding dictionary entries for one to three German or English words",
         "description": "The headword as written, else ignoring case, or a form Ding lists with it (Termine, "
-                       "gegessen), or the words without a leading article. Nothing found: 200 with no "
-                       "entries. 404 when the server has no dictionary (DICTIONARY_PATH).",
+                       "gegessen, appointments), an English verb without \"to\", or the words without a "
+                       "leading article. Nothing found: 200 with no entries. 404 when the server has no "
+                       "dictionary (DICTIONARY_PATH).",
         "tags": ["inspect"],
         "parameters": [{"name": "q", "in": "query", "required": True, "example": "Termin",
                         "schema": {"type": "string", "maxLength": 100},
-                        "description": "one to three words"}],
+                        "description": "one to three words"},
+                       {"name": "source", "in": "query", "required": False,
+                        "schema": {"type": "string", "enum": ["de", "en"], "default": "de"},
+                        "description": "the language of q: German headwords with English senses, or English "
+                                       "headwords with German senses"}],
         "responses": {"200": _json("The entries, best first, with the dictionary's attribution and licence",
                                    result), **_errors(400, 403, 404, 429)},
     }}

@@ -221,6 +221,11 @@ def _same_stem(noun: str, plural: str) -> bool:
 # sub-entry, tagged {pl}), a verb's participles and persons ("essend | gegessen | ich esse | du
 # isst | ich/er/sie aß"), an adjective's or adverb's comparison ("besser | am besten"); then
 # phrases and example sentences.
+#
+# Either side can be looked up (``source``): the English side's first sub-entry holds English
+# headwords ("appointment; date") whose senses are the German headwords, and the English sub-entries
+# beside the German forms hold the English forms ("appointments"; "eating | eaten | I eat | I/he/she
+# ate"). Which sub-entries are forms is read from the German side, where Ding writes the tags.
 
 DEBIAN_PATH = "/usr/share/trans/de-en"  # where Debian's trans-de-en installs Ding
 DING_ATTRIBUTION = "Ding German–English dictionary, © Frank Richter, TU Chemnitz (https://dict.tu-chemnitz.de/)"
@@ -239,8 +244,21 @@ _PRONOUN = r"(?:ich|du|er|sie|es|wir|ihr|man)"
 # A form as Ding lists it: "gegessen", "ich esse", "ich/er/sie aß", "er/sie sagt ab", "am besten", "iss!".
 _FORM = re.compile(rf"(?:(?:{_PRONOUN}(?:/{_PRONOUN})*|am) )?[^\W\d_]+(?:[ /][^\W\d_]+)*!?")
 _FORM_PREFIX = re.compile(rf"^(?:{_PRONOUN}(?:/{_PRONOUN})*|am|sich) ")
+_ENGLISH_PRONOUN = r"(?:i|you|he|she|it|we|they)"
+# An English form's pronouns ("I/he/she ate", "he/she hurries"); forms are matched in any case.
+_ENGLISH_FORM_PREFIX = re.compile(rf"^{_ENGLISH_PRONOUN}(?:/{_ENGLISH_PRONOUN})* ", re.IGNORECASE)
 _EDGE_PUNCTUATION = " .,;:!?\"'„“”‚‘’«»…"
 ARTICLES = frozenset("der die das den dem des ein eine einen einem einer eines".split())
+ENGLISH_ARTICLES = frozenset({"a", "an", "the"})
+# The languages an index looks up: Ding's German side (the first) or its English side.
+SOURCES = ("de", "en")
+
+
+def check_source(source: object) -> str:
+    """``source`` if it is one of ``SOURCES``, else ValueError."""
+    if source not in SOURCES:
+        raise ValueError(f"source must be de or en, got {source!r}")
+    return source
 
 
 @dataclass(frozen=True)
@@ -248,8 +266,13 @@ class DictionaryEntry:
     """One Ding line as found by one of its headwords (or that headword's form, ``match``
     "form"): the headword as written (tags and labels removed, glosses kept), its word class
     and gender (None where Ding tags none), labels ("ugs.", "Schw."), its listed forms, the
-    English senses, the line's other headwords (German synonyms), and its phrases and example
-    sentences as (German, English) pairs."""
+    senses (the other language's headwords, their labels kept), the line's other headwords
+    (synonyms), and its phrases and example sentences as (German, English) pairs whichever side
+    was looked up.
+
+    An English headword's word class is the German side's (Ding tags only German words), and its
+    gender is None: English nouns have none, and the genders Ding gives belong to the German
+    senses, which may differ ("Termin {m}; Verabredung {f}")."""
 
     headword: str
     word_class: str | None
@@ -294,14 +317,16 @@ def plain_term(term: str) -> str:
     if "[" in term or "<" in term or "(" in term or "/" in term:
         term = _GLOSS.sub(" ", _ANNOTATION.sub(" ", term))
     term = " ".join(term.split())
-    if "etw" in term or "jd" in term:
+    if "etw" in term or "jd" in term or "sth" in term or "sb" in term:
         term = _EDGE.sub("", term)
     return term.strip(_EDGE_PUNCTUATION)
 
 
 def lookup_key(term: str) -> str:
-    """``plain_term`` lower-cased (not case-folded: "aß" must not find "Ass")."""
-    return plain_term(term).lower()
+    """``plain_term`` lower-cased (not case-folded: "aß" must not find "Ass"), typographic
+    apostrophes as ASCII ones (Ding writes "doctor’s appointment", users type "doctor's")."""
+    key = plain_term(term).lower()
+    return key.replace("’", "'") if "’" in key else key
 
 
 def word_class(term: str) -> tuple[str | None, str | None]:
@@ -367,40 +392,79 @@ def _form_keys(form: str) -> set[str]:
     return {k for k in (key, _FORM_PREFIX.sub("", key)) if k and "/" not in k}
 
 
+def _english_form_keys(form: str) -> set[str]:
+    """An English form's keys: as written, and without its pronouns ("I/he/she ate" -> "ate")."""
+    key = lookup_key(form)
+    return {k for k in (key, _ENGLISH_FORM_PREFIX.sub("", key)) if k and "/" not in k}
+
+
 def _head_keys(head: str) -> set[str]:
     key = lookup_key(head)
     return {key, key[5:]} if key.startswith("sich ") else {key}
 
 
-def line_keys(line: str) -> set[str]:
-    """Every ``lookup_key`` a Ding line is found by: its headwords (a reflexive verb also
-    without "sich") and their listed forms."""
+def _english_head_keys(head: str, verb: bool) -> set[str]:
+    """An English headword's keys: as written, and a verb's also without "to" ("cancel" finds "to
+    cancel", as "beeilen" finds "sich beeilen"). Only on a line whose German is tagged a verb:
+    "to date" (bis heute) and "to hand" (zur Hand) are no verbs."""
+    key = lookup_key(head)
+    return {key, key[3:]} if verb and key.startswith("to ") and len(key) > 3 else {key}
+
+
+def _bare_head(head_plain: str, source: str, verb: bool) -> str:
+    """A headword (``plain_term``) without the word its other key drops ("sich", "to"), else ""."""
+    if source == "de":
+        return head_plain[5:] if head_plain.startswith("sich ") else ""
+    return head_plain[3:] if verb and head_plain[:3].lower() == "to " else ""
+
+
+def line_keys(line: str, source: str = "de") -> set[str]:
+    """Every ``lookup_key`` a Ding line is found by on side ``source``: its headwords (a
+    reflexive verb also without "sich", an English verb also without "to") and their listed
+    forms (an English form also without its pronouns)."""
     german, separator, english = line.partition(" :: ")
     if not separator or line.startswith("#") or " :: " in english or german.count(" | ") != english.count(" | "):
         return set()
     subs = german.split(" | ")
     keys: set[str] = set()
-    for head in split_synonyms(subs[0]):
-        keys |= _head_keys(head)
-    for sub in subs[1:1 + _form_run(subs)]:
-        for form in split_synonyms(sub):
-            keys |= _form_keys(form)
+    if source == "de":
+        for head in split_synonyms(subs[0]):
+            keys |= _head_keys(head)
+        for sub in subs[1:1 + _form_run(subs)]:
+            for form in split_synonyms(sub):
+                keys |= _form_keys(form)
+    else:
+        english_subs = english.split(" | ")
+        verb = _inflects(subs[0]) == "verb"
+        for head in split_synonyms(english_subs[0]):
+            keys |= _english_head_keys(head, verb)
+        for sub in english_subs[1:1 + _form_run(subs)]:
+            for form in split_synonyms(sub):
+                keys |= _english_form_keys(form)
     keys.discard("")
     return keys
 
 
-def line_entries(line: str, text: str) -> list[tuple[DictionaryEntry, bool, int]]:
-    """The entries of a Ding line that ``text`` finds (its ``lookup_key`` is a headword's or a
-    listed form's), each with whether it matches as written (case included) and its headword's
-    place among the line's headwords (0: the first)."""
+def line_entries(line: str, text: str, source: str = "de") -> list[tuple[DictionaryEntry, bool, int]]:
+    """The entries of a Ding line that ``text`` finds on side ``source`` (its ``lookup_key`` is a
+    headword's or a listed form's), each with whether it matches as written (case included) and
+    its headword's place among the line's headwords (0: the first)."""
     subs = split_entry(line)
     if not subs:
         return []
     plain = plain_term(text)
-    key = plain.lower()
-    heads = split_synonyms(subs[0][0])
-    run = _form_run([de for de, _ in subs])
-    forms = [split_synonyms(de) for de, _ in subs[1:1 + run]]
+    key = lookup_key(text)
+    side = SOURCES.index(source)
+    german = [de for de, _ in subs]
+    heads = split_synonyms(subs[0][side])
+    run = _form_run(german)
+    forms = [split_synonyms(sub[side]) for sub in subs[1:1 + run]]
+    verb = source == "en" and _inflects(german[0]) == "verb"
+    if source == "de":
+        head_keys, form_keys, form_prefix = _head_keys, _form_keys, _FORM_PREFIX
+    else:
+        head_keys = functools.partial(_english_head_keys, verb=verb)
+        form_keys, form_prefix = _english_form_keys, _ENGLISH_FORM_PREFIX
     phrases, examples = [], []
     for de, en in subs[1 + run:]:
         first = split_synonyms(de)
@@ -410,22 +474,25 @@ def line_entries(line: str, text: str) -> list[tuple[DictionaryEntry, bool, int]
     for k, head in enumerate(heads):
         own = [synonyms[k] for synonyms in forms if k < len(synonyms)]
         head_plain = plain_term(head)
-        written = [w for w in (head_plain, head_plain[5:] if head_plain.startswith("sich ") else "") if w]
-        match = "headword" if key in _head_keys(head) else None
+        written = [w for w in (head_plain, _bare_head(head_plain, source, verb)) if w]
+        match = "headword" if key in head_keys(head) else None
         for form in own if match is None else ():
-            if key in _form_keys(form):
+            if key in form_keys(form):
                 form_plain = plain_term(form)
-                match, written = "form", [form_plain, _FORM_PREFIX.sub("", form_plain)]
+                match, written = "form", [form_plain, form_prefix.sub("", form_plain)]
                 break
         if match is None:
             continue
-        cls, gender = word_class(head)
-        if cls is None:  # "abmachen" of "etw. verabreden; abmachen; ausmachen {vt}": the sub-entry's tags
-            cls = word_class(subs[0][0])[0]
+        if source == "en":  # the German side's tags, for every English headword; no gender (DictionaryEntry)
+            cls, gender = word_class(subs[0][0])[0], None
+        else:
+            cls, gender = word_class(head)
+            if cls is None:  # "abmachen" of "etw. verabreden; abmachen; ausmachen {vt}": the sub-entry's tags
+                cls = word_class(subs[0][0])[0]
         entry = DictionaryEntry(
             headword=" ".join(_LABEL.sub(" ", display_text(head)).split()), word_class=cls, gender=gender,
             labels=tuple(_LABEL.findall(head)), forms=tuple(display_text(form) for form in own),
-            senses=tuple(display_text(sense) for sense in split_synonyms(subs[0][1])),
+            senses=tuple(display_text(sense) for sense in split_synonyms(subs[0][1 - side])),
             synonyms=tuple(display_text(h) for j, h in enumerate(heads) if j != k),
             phrases=tuple(phrases), examples=tuple(examples), match=match)
         found.append((entry, plain in written, k))
@@ -433,7 +500,8 @@ def line_entries(line: str, text: str) -> list[tuple[DictionaryEntry, bool, int]
 
 
 class DingDictionary:
-    """Ding's lines by ``lookup_key``, for one-to-three-word lookups (``lookup``).
+    """Ding's lines by ``lookup_key``, for one-to-three-word lookups (``lookup``) of German words
+    (``source`` "de") or of English ones ("en": English headwords, German senses).
 
     Built in one pass over the file (about a second) and compact, so that processes forked after
     loading share it copy-on-write: the distinct keys, sorted, as one UTF-8 blob with their
@@ -442,7 +510,8 @@ class DingDictionary:
     looked up, through a descriptor opened when loading (a package upgrade replaces the file by
     a new one; this keeps reading the one it indexed)."""
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike, source: str = "de"):
+        self.source = check_source(source)
         self.path = os.fspath(path)
         self.version = ""
         self._fd = os.open(self.path, os.O_RDONLY)
@@ -454,6 +523,7 @@ class DingDictionary:
             raise
 
     def _build(self) -> None:
+        source = self.source
         starts = array("I", [0])  # the byte offset of every line, and one past the last
         found: list[str] = []     # "key\0line number", sorted below by key (code points: UTF-8 byte order)
         with open(self._fd, "rb", closefd=False) as lines:
@@ -462,7 +532,7 @@ class DingDictionary:
                 if raw.startswith(b"# Version :: "):
                     self.version = raw[13:].decode("utf-8", "replace").strip()
                 elif b" :: " in raw and not raw.startswith(b"#"):
-                    found.extend(f"{key}\0{number}" for key in line_keys(raw.decode("utf-8").rstrip("\n")))
+                    found.extend(f"{key}\0{number}" for key in line_keys(raw.decode("utf-8").rstrip("\n"), source))
         if not found:
             raise CorpusError(f"not a Ding dictionary (no 'German :: English' line): {self.path!r}")
         found.sort()
@@ -508,7 +578,7 @@ class DingDictionary:
         ranked = []
         for number in self._numbers[self._firsts[i]:self._firsts[i + 1]]:
             line = self._line(number)
-            for entry, exact, place in line_entries(line, text):
+            for entry, exact, place in line_entries(line, text, self.source):
                 # headwords before forms; a line's first headword before its synonyms; richer lines first
                 rank = (entry.match != "headword", place > 0, -line.count(" | "), number)
                 ranked.append((rank, entry, exact))
@@ -529,11 +599,12 @@ class DingDictionary:
     def lookup(self, text: str) -> list[DictionaryEntry]:
         """The entries of ``text``: those whose headword or listed form it is as written (case
         included), else ignoring case; if none, the same for ``text`` without a leading article
-        ("der Termin"). Headword matches first, the richest lines (most sub-entries) first."""
+        ("der Termin", "the appointment"). Headword matches first, the richest lines (most
+        sub-entries) first."""
         text = " ".join(unicodedata.normalize("NFC", text).split())
         found = self._find(text)
         first, _, rest = text.partition(" ")
-        if not found and rest and first.lower() in ARTICLES:
+        if not found and rest and first.lower() in (ARTICLES if self.source == "de" else ENGLISH_ARTICLES):
             found = self._find(rest)
         return found
 
@@ -541,15 +612,17 @@ class DingDictionary:
         self._closer()
 
 
-@functools.lru_cache(maxsize=2)
-def _cached_dictionary(path: str, key: object) -> DingDictionary:
-    return DingDictionary(path)
+@functools.lru_cache(maxsize=4)  # both sources of two file versions
+def _cached_dictionary(path: str, key: object, source: str) -> DingDictionary:
+    return DingDictionary(path, source)
 
 
-def load_dictionary(path: str | os.PathLike) -> DingDictionary:
-    """``DingDictionary(path)``, built once per process and file version (size and mtime)."""
+def load_dictionary(path: str | os.PathLike, source: str = "de") -> DingDictionary:
+    """``DingDictionary(path, source)``, built once per process, file version (size and mtime)
+    and source."""
+    check_source(source)
     stat = os.stat(path)
-    return _cached_dictionary(os.path.abspath(path), (stat.st_size, stat.st_mtime_ns))
+    return _cached_dictionary(os.path.abspath(path), (stat.st_size, stat.st_mtime_ns), source)
 
 
 _PLACE = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)*")

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from app import StartupError, create_app
+from app.dictionary import panel
 from app.settings import DEFAULTS
 from app.service import get_service
+from app.spec import document
 from model.data.ding import DING_ATTRIBUTION, DingDictionary, line_keys, load_dictionary
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "ding-sample.txt"
@@ -53,8 +55,8 @@ def panel_tag(html: str) -> str:
     return " ".join(re.search(r'<section id="dictionary"[^>]*>', html)[0].split())
 
 
-def lookup(client, q: str) -> dict:
-    response = client.get("/api/dictionary", query_string={"q": q})
+def lookup(client, q: str, **args: str) -> dict:
+    response = client.get("/api/dictionary", query_string={"q": q, **args})
     assert response.status_code == 200, response.get_json()
     return response.get_json()
 
@@ -63,7 +65,8 @@ def lookup(client, q: str) -> dict:
 
 def test_termin_exactly(sample):
     assert ATTRIBUTION["attribution"] == DING_ATTRIBUTION
-    assert lookup(sample, "Termin") == {"query": "Termin", "entries": [TERMIN, TERMIN_ADM], **ATTRIBUTION}
+    assert lookup(sample, "Termin") == {"query": "Termin", "source": "de", "entries": [TERMIN, TERMIN_ADM], **ATTRIBUTION}
+    assert lookup(sample, "Termin", source="de") == lookup(sample, "Termin", source="") == lookup(sample, "Termin")
 
 
 @pytest.mark.parametrize("q, found", [
@@ -107,7 +110,7 @@ def test_verbs_and_their_examples(sample):
 @pytest.mark.parametrize("q", ["Baum", "Häuser", "Haus", "a line", "sieben", "Hause"])
 def test_nothing_found_is_an_empty_list(sample, q):
     # Häuser, Haus: a misaligned line is left out; words of phrases and examples are no headwords
-    assert lookup(sample, q) == {"query": q, "entries": [], **ATTRIBUTION}
+    assert lookup(sample, q) == {"query": q, "source": "de", "entries": [], **ATTRIBUTION}
 
 
 def test_text_is_data(sample):
@@ -131,6 +134,77 @@ def test_errors(sample, query, message):
     assert (response.status_code, response.get_json()) == (400, {"error": message})
 
 
+# ------------------------------------------------------------------------------ English (source=en)
+
+APPOINTMENT = {"headword": "appointment (arrangement to meet)", "word_class": "noun", "gender": None, "labels": [],
+               "forms": ["appointments"], "senses": ["Termin", "Verabredung"], "synonyms": [],
+               "phrases": [{"de": "einen Termin absagen", "en": "to cancel an appointment"}],
+               "examples": [{"de": "Ich habe morgen einen Termin.", "en": "I have an appointment tomorrow."}],
+               "match": "headword"}
+CANCEL = {"headword": "to cancel sth.", "word_class": "transitive verb, intransitive verb", "gender": None,
+          "labels": [], "forms": ["cancelling", "cancelled", "he/she cancels"], "senses": ["absagen"],
+          "synonyms": ["to call off sth."], "phrases": [], "examples": [], "match": "headword"}
+
+
+def test_appointment_in_english_exactly(sample):
+    # the English headword, the German senses; phrases and examples keep "de" and "en" as they are
+    assert lookup(sample, "appointment", source="en") == {
+        "query": "appointment", "source": "en", "entries": [APPOINTMENT], **ATTRIBUTION}
+    assert lookup(sample, "appointment")["entries"] == []  # German by default
+
+
+@pytest.mark.parametrize("q, found", [
+    ("the appointment", [APPOINTMENT]),
+    ("An appointment", [APPOINTMENT]),
+    ("appointments", [{**APPOINTMENT, "match": "form"}]),
+    ("cancel", [CANCEL]),
+    ("to cancel", [CANCEL]),
+    ("cancelled", [{**CANCEL, "match": "form"}]),
+    ("Termin", []),
+    ("cancel an appointment", []),      # words of a phrase are no headword
+])
+def test_english_to_and_articles(sample, q, found):
+    assert lookup(sample, q, source="en")["entries"] == found
+
+
+def test_the_panel_function_looks_up_either_source(sample_app):
+    with sample_app.test_request_context():
+        assert panel("appointment", source="en")["entries"] == [APPOINTMENT]
+        assert panel("Termin")["entries"] == [TERMIN, TERMIN_ADM] and panel("Termin", "en")["entries"] == []
+        assert panel("ein Termin am Montag", "en") is None
+        with pytest.raises(ValueError, match="^source must be de or en, got 'fr'$"):
+            panel("Termin", "fr")
+
+
+def test_both_indexes_are_built_at_the_start(sample_app):
+    indexes = sample_app.extensions["dictionary"].indexes
+    assert {source: index.source for source, index in indexes.items()} == {"de": "de", "en": "en"}
+    assert indexes["en"] is load_dictionary(SAMPLE, "en") and indexes["de"] is load_dictionary(SAMPLE)
+
+
+@pytest.mark.parametrize("source, message", [
+    ("fr", "Invalid request: source must be de or en, got 'fr'"),
+    ("EN", "Invalid request: source must be de or en, got 'EN'"),
+    ("auto", "Invalid request: source must be de or en, got 'auto'"),
+    ("e\x07n", "Invalid request: source must be de or en, got 'e\\x07n'"),
+    ("x" * 41, f"Invalid request: source must be de or en, got '{'x' * 40}…'"),
+])
+def test_a_source_other_than_de_or_en_is_a_400(sample, source, message):
+    response = sample.get("/api/dictionary", query_string={"q": "Termin", "source": source})
+    assert (response.status_code, response.get_json()) == (400, {"error": message})
+
+
+def test_the_spec_documents_source():
+    [q, source] = document()["paths"]["/api/dictionary"]["get"]["parameters"]
+    assert (q["name"], source["name"], source["required"], source["schema"]) == (
+        "q", "source", False, {"type": "string", "enum": ["de", "en"], "default": "de"})
+
+
+def test_q_is_checked_before_source(sample):
+    response = sample.get("/api/dictionary", query_string={"source": "fr"})
+    assert (response.status_code, response.get_json()) == (400, {"error": "Invalid request: missing q parameter"})
+
+
 def test_only_get(sample):
     response = sample.post("/api/dictionary", json={"q": "Termin"})
     assert (response.status_code, response.get_json()) == (405, {"error": "Method POST not allowed; use GET"})
@@ -149,11 +223,23 @@ def test_termin_in_debians_ding(client):
     assert [e["headword"] for e in lookup(client, "gegessen")["entries"]][:1] == ["essen"]
 
 
+@needs_ding
+def test_appointment_in_debians_ding(client):
+    answer = lookup(client, "appointment", source="en")
+    first = answer["entries"][0]
+    assert (first["headword"], first["word_class"], first["gender"], first["match"]) == (
+        "appointment (arrangement to meet with sb.)", "noun", None, "headword")
+    assert "Termin" in first["senses"] and "appointments" in first["forms"]
+    assert all(e["headword"].startswith("appointment") for e in answer["entries"])
+    assert [e["headword"] for e in lookup(client, "cancel", source="en")["entries"]][:1] == ["to cancel sth."]
+
+
 # ------------------------------------------------------------------------------ the setting
 
 def test_empty_path_turns_it_off(off):
     response = off.get("/api/dictionary", query_string={"q": "Termin"})
     assert (response.status_code, response.get_json()) == (404, {"error": "The dictionary is off: DICTIONARY_PATH is empty"})
+    assert off.get("/api/dictionary", query_string={"q": "Termin", "source": "fr"}).status_code == 404
     assert off.get("/api/dictionary").status_code == 404  # off first, whatever q is
     html = off.get("/", query_string={"q": "Termin"}).get_data(as_text=True)
     assert 'id="dictionary"' not in html and "dictionary.js" not in html and "Frank Richter" not in html

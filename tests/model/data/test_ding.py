@@ -1,11 +1,15 @@
-"""model.data.ding: the Ding dictionary's lines as sentence pairs and word/phrase pairs.
+"""model.data.ding: the Ding dictionary's lines as sentence pairs and word/phrase pairs, and its
+index looked up from English (``DingDictionary(path, source="en")``; the German side and the API
+are tested in tests/app/test_dictionary.py).
 
 The LINES below are real lines of Ding (Debian ``trans-de-en``, © Frank Richter, TU Chemnitz,
-GPL-2.0-or-later; https://dict.tu-chemnitz.de/), quoted to test the reader.
+GPL-2.0-or-later; https://dict.tu-chemnitz.de/), quoted to test the reader. The English lookups
+read tests/data/ding-sample.txt (lines in Ding's format written for the tests).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -13,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from model.data import CorpusError
-from model.data.ding import is_sentence, parse_line, place_names, read_ding
+from model.data.ding import (DictionaryEntry, DingDictionary, is_sentence, line_keys, load_dictionary, parse_line,
+                             place_names, read_ding)
 
 DING = os.environ.get("DING_PATH", "/usr/share/trans/de-en")
 
@@ -178,3 +183,127 @@ def test_place_names_of_the_installed_dictionary():
     assert not {"Jura", "Franken", "Wiener", "Marken", "Polen", "Essen"} & places.keys()
     assert {"Türkei", "Schweiz", "Irak", "Libanon", "Slowakei", "Österreich"} <= places.countries
     assert not {"Köln", "Wien", "Philippinen", "Vatikan"} & places.countries
+
+
+# ------------------------------------------------------------------------------ English lookups
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "ding-sample.txt"
+APPOINTMENT = DictionaryEntry(
+    headword="appointment (arrangement to meet)", word_class="noun", gender=None, labels=(), forms=("appointments",),
+    senses=("Termin", "Verabredung"), synonyms=(), phrases=(("einen Termin absagen", "to cancel an appointment"),),
+    examples=(("Ich habe morgen einen Termin.", "I have an appointment tomorrow."),), match="headword")
+CANCEL = DictionaryEntry(
+    headword="to cancel sth.", word_class="transitive verb, intransitive verb", gender=None, labels=(),
+    forms=("cancelling", "cancelled", "he/she cancels"), senses=("absagen",), synonyms=("to call off sth.",),
+    phrases=(), examples=(), match="headword")
+CALL_OFF = DictionaryEntry(
+    headword="to call off sth.", word_class="transitive verb, intransitive verb", gender=None, labels=(),
+    forms=("calling off", "called off"), senses=("absagen",), synonyms=("to cancel sth.",), phrases=(),
+    examples=(), match="headword")
+DEADLINE = DictionaryEntry(
+    headword="deadline", word_class="noun", gender=None, labels=(), forms=("deadlines",), senses=("Termin [adm.]",),
+    synonyms=("due date",), phrases=(), examples=(), match="headword")
+EAT = DictionaryEntry(
+    headword="to eat", word_class="intransitive verb, transitive verb", gender=None, labels=(),
+    forms=("eating", "eaten", "I eat", "I/he/she ate"), senses=("essen",), synonyms=(),
+    phrases=(("zu Hause essen", "to eat at home"),), examples=(("Wir essen um sieben.", "We eat at seven."),),
+    match="headword")
+TO_DATE = DictionaryEntry(
+    headword="to date", word_class="adverb", gender=None, labels=(), forms=(), senses=("bis heute", "bis dato [adm.]"),
+    synonyms=("up to now",), phrases=(), examples=(), match="headword")
+DATE = DictionaryEntry(
+    headword="date", word_class="noun", gender=None, labels=(), forms=("dates",), senses=("Datum",), synonyms=(),
+    phrases=(), examples=(), match="headword")
+
+
+def form(entry: DictionaryEntry) -> DictionaryEntry:
+    return dataclasses.replace(entry, match="form")
+
+
+@pytest.fixture(scope="module")
+def english():
+    index = DingDictionary(SAMPLE, source="en")
+    yield index
+    index.close()
+
+
+def test_an_english_headword_has_the_german_senses_and_both_languages_of_its_phrases(english):
+    # gender None: Termin {m} and Verabredung {f} are the senses' genders, not the English word's
+    assert english.lookup("appointment") == [APPOINTMENT]
+    assert english.lookup("deadline") == [DEADLINE]
+    assert english.lookup("eat") == [EAT]
+    [lift] = english.lookup("lift")  # the English headword's labels; the German senses keep theirs
+    assert (lift.headword, lift.labels, lift.synonyms, lift.senses, lift.forms) == (
+        "lift", ("Br.",), ("elevator [Am.]",), ("Aufzug", "Fahrstuhl"), ("lifts",))
+
+
+@pytest.mark.parametrize("q, found", [
+    ("cancel", [CANCEL]),                   # a verb without "to"
+    ("to cancel", [CANCEL]),
+    ("To cancel sth.", [CANCEL]),           # the placeholder at the edge is no word; case ignored
+    ("call off", [CALL_OFF]),               # the second headword, with its own forms
+    ("called off", [form(CALL_OFF)]),
+    ("cancels", [form(CANCEL)]),            # "he/she cancels" without its pronouns
+    ("ate", [form(EAT)]),                   # "I/he/she ate"
+    ("I eat", [form(EAT)]),
+    ("appointments", [form(APPOINTMENT)]),  # the plural beside the German one
+    ("the appointment", [APPOINTMENT]),     # an article dropped when the text finds nothing
+    ("an appointment", [APPOINTMENT]),
+    ("a deadline", [DEADLINE]),
+    ("date", [DATE]),                       # not "to date" (bis heute): no verb, its "to" stays
+    ("to date", [TO_DATE]),
+    ("the Netherlands", [DictionaryEntry("the Netherlands", "noun (plural)", None, (), (), ("die Niederlande [geogr.]",),
+                                         (), (), (), "headword")]),
+])
+def test_english_lookups(english, q, found):
+    assert english.lookup(q) == found
+
+
+@pytest.mark.parametrize("q", ["Netherlands", "the Termin", "Termin", "he cancels", "to cancel an appointment", "house"])
+def test_english_lookups_that_find_nothing(english, q):
+    # an article is dropped from the text looked up, not from headwords (as "Niederlande" does not
+    # find "die Niederlande"); German headwords, phrases and misaligned lines are not found
+    assert english.lookup(q) == []
+
+
+def test_typographic_apostrophes_match_ascii_ones(english):
+    [entry] = english.lookup("doctor's appointment")
+    assert (entry.headword, entry.senses, entry.match) == ("doctor’s appointment", ("Arzttermin",), "headword")
+    assert [e.match for e in english.lookup("Doctor’s appointments")] == ["form"]
+
+
+def test_english_line_keys():
+    line = ("absagen {vt} {vi} | absagend | abgesagt | er/sie sagt ab :: to cancel sth.; to call off sth. | "
+            "cancelling; calling off | cancelled; called off | he/she cancels")
+    assert line_keys(line, "en") == {"to cancel", "cancel", "to call off", "call off", "cancelling", "calling off",
+                                     "cancelled", "called off", "cancels"}
+    assert line_keys(line) == {"absagen", "absagend", "abgesagt", "sagt ab"}
+    assert line_keys("bis heute {adv} :: to date; up to now", "en") == {"to date", "up to now"}
+    assert line_keys("Termin {m} | Termine {pl} :: appointment", "en") == set()  # misaligned
+
+
+def test_the_source_is_de_or_en(tmp_path: Path):
+    with pytest.raises(ValueError, match="^source must be de or en, got 'fr'$"):
+        DingDictionary(SAMPLE, source="fr")
+    with pytest.raises(ValueError, match="^source must be de or en, got 'fr'$"):
+        load_dictionary(SAMPLE, "fr")
+    copy = tmp_path / "de-en"
+    copy.write_bytes(SAMPLE.read_bytes())
+    german, english = load_dictionary(copy), load_dictionary(copy, "en")
+    assert (german.source, english.source) == ("de", "en")
+    assert load_dictionary(copy, source="en") is english and load_dictionary(copy, "de") is german  # cached per source
+    assert [e.headword for e in german.lookup("Termin")] == ["Termin", "Termin"] and english.lookup("Termin") == []
+
+
+@pytest.mark.skipif(not os.path.isfile(DING), reason=f"the Ding dictionary is not installed at {DING}")
+def test_english_lookups_in_the_installed_dictionary():
+    english = load_dictionary(DING, "en")
+    first = english.lookup("appointment")[0]
+    assert (first.headword, first.word_class, first.gender, first.match) == (
+        "appointment (arrangement to meet with sb.)", "noun", None, "headword")
+    assert "Termin" in first.senses and "appointments" in first.forms
+    cancel = english.lookup("cancel")
+    assert cancel[0].headword == "to cancel sth." and "absagen" in cancel[0].senses
+    assert all(e.headword.startswith(("to cancel", "cancel")) for e in cancel)
+    assert [(e.headword, e.match) for e in english.lookup("went")][:1] == [("to go", "form")]
+    assert english.lookup("the appointment")[0] == first
