@@ -129,7 +129,8 @@ def index():
     references = service.references_for(q) if (source, target) == ("de", "en") else []
     context["result"] = {"translation": translation, "references": references,
                          "chrf": chrf(translation, references) if references else None}
-    context["dictionary"] = dictionary.panel(q)  # one to three words: Ding's entries beside the translation
+    # one to three words: Ding's entries beside the translation, in the language translated from
+    context["dictionary"] = dictionary.panel(q, source)
     return render_template("index.html", **context)
 
 

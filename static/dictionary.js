@@ -3,7 +3,9 @@
 // only: nothing the dictionary or the user wrote is parsed as HTML); hidden for any other text. It
 // follows the translation shown (translate.js's "translation" event on #result) and hides at once
 // when the text typed grows past three words. The first entries are shown, the rest under "More
-// entries"; phrases are behind a <details> each, so everything opens with the keyboard.
+// entries"; phrases are behind a <details> each, so everything opens with the keyboard. The text
+// is looked up in the language it is translated from (#result's data-source-language: German, or
+// English for English into German), and again when that changes.
 "use strict";
 
 (function () {
@@ -21,9 +23,13 @@
   const GENDERS = { m: "masculine", f: "feminine", n: "neuter" };
   const CACHE_SIZE = 50;
 
-  const cache = new Map();  // query -> answer, least recently used first
+  const cache = new Map();  // source + NUL + query -> answer, least recently used first
   let controller = null;    // the lookup in flight, aborted by a newer one
-  let current = panel.hidden ? null : panel.dataset.query;  // the query shown
+  // the language looked up in, and the key (source + NUL + query) of the answer shown
+  function source() {
+    return result.dataset.sourceLanguage || "de";
+  }
+  let current = panel.hidden ? null : source() + "\u0000" + panel.dataset.query;
 
   // The words of a text as the server counts them (whitespace-separated), joined by one space;
   // null when the panel has nothing to show for it.
@@ -51,16 +57,19 @@
     });
   }
 
-  function labelled(className, key, text) {
+  function labelled(className, key, text, lang) {
     const p = element("p", className);
-    p.append(element("span", "dict-key", key + ":"), " ", element("span", null, text, "de"));
+    p.append(element("span", "dict-key", key + ":"), " ", element("span", null, text, lang));
     return p;
   }
 
-  function entryElement(entry) {
+  // An entry of an answer looked up in ``lang``: its headword, forms and synonyms are in that
+  // language, its senses in the other.
+  function entryElement(entry, lang) {
+    const other = lang === "de" ? "en" : "de";
     const li = element("li", "dict-entry");
     const head = element("p", "dict-head");
-    head.append(element("strong", "dict-headword", entry.headword, "de"));
+    head.append(element("strong", "dict-headword", entry.headword, lang));
     if (entry.word_class) {
       const genders = entry.gender ? entry.gender.split(", ").map((g) => GENDERS[g] || g).join(", ") : "";
       head.append(" ", element("span", "dict-class", entry.word_class + (genders ? ", " + genders : "")));
@@ -68,10 +77,10 @@
     for (const label of entry.labels) head.append(" ", element("span", "dict-label", "[" + label + "]"));
     li.append(head);
     if (entry.forms.length) {
-      li.append(labelled("dict-forms", entry.word_class === "noun" ? "Plural" : "Forms", entry.forms.join(", ")));
+      li.append(labelled("dict-forms", entry.word_class === "noun" ? "Plural" : "Forms", entry.forms.join(", "), lang));
     }
-    li.append(element("p", "dict-senses", entry.senses.join("; "), "en"));
-    if (entry.synonyms.length) li.append(labelled("dict-synonyms", "Also", entry.synonyms.join("; ")));
+    li.append(element("p", "dict-senses", entry.senses.join("; "), other));
+    if (entry.synonyms.length) li.append(labelled("dict-synonyms", "Also", entry.synonyms.join("; "), lang));
     if (entry.examples.length) {
       const examples = element("ul", "dict-examples");
       examples.append(...pairs(entry.examples));
@@ -88,10 +97,11 @@
   }
 
   function draw(answer) {
-    list.replaceChildren(...answer.entries.slice(0, shownEntries).map(entryElement));
+    const drawn = (entry) => entryElement(entry, answer.source);
+    list.replaceChildren(...answer.entries.slice(0, shownEntries).map(drawn));
     const rest = answer.entries.slice(shownEntries);
     const restList = more.querySelector("ol");
-    restList.replaceChildren(...rest.map(entryElement));
+    restList.replaceChildren(...rest.map(drawn));
     moreCount.textContent = String(rest.length);
     more.open = false;
     more.hidden = rest.length === 0;
@@ -115,13 +125,15 @@
       hide();
       return;
     }
-    if (q === current) return;
+    const lang = source();
+    const key = lang + "\u0000" + q;
+    if (key === current) return;
     if (controller) controller.abort();
-    current = q;
-    if (cache.has(q)) {
-      const answer = cache.get(q);
-      cache.delete(q);
-      cache.set(q, answer);
+    current = key;
+    if (cache.has(key)) {
+      const answer = cache.get(key);
+      cache.delete(key);
+      cache.set(key, answer);
       draw(answer);
       return;
     }
@@ -129,9 +141,10 @@
     controller = mine;
     panel.setAttribute("aria-busy", "true");
     try {
-      const answer = await window.api.get("/api/dictionary?" + new URLSearchParams({ q: q }).toString(), mine.signal);
+      const answer = await window.api.get("/api/dictionary?" + new URLSearchParams({ q: q, source: lang }).toString(),
+        mine.signal);
       if (mine !== controller) return;
-      cache.set(q, answer);
+      cache.set(key, answer);
       if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value);
       draw(answer);
     } catch (e) {
@@ -150,6 +163,10 @@
   }
 
   result.addEventListener("translation", (event) => update(event.detail.source || ""));
+  // The language translated from changed (translate.js): the text shown is looked up in the new one.
+  document.addEventListener("languageschange", () => {
+    if (!result.hidden && result.dataset.source) update(result.dataset.source);
+  });
   // More than three words typed: the panel goes at once, before the translation comes; typed back
   // to the text whose translation is still shown (no new translation, so no event): it comes back.
   input.addEventListener("input", () => {

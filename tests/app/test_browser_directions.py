@@ -5,6 +5,9 @@ inspector and Random. The tiny models know the 40 pairs of tests/data/pairs40.ts
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
@@ -103,3 +106,20 @@ def test_random_goes_back_to_german_into_english(page, both_server, pairs40):
     expect(page.locator("h1")).to_have_text("German → English")
     assert page.locator("#q").input_value() in {de for de, _ in pairs40}
     assert (page.locator("#source").input_value(), page.locator("#target").input_value()) == ("auto", "en")
+
+
+@pytest.mark.skipif(not Path(DEFAULTS["DICTIONARY_PATH"]).is_file(),
+                    reason="needs Debian's trans-de-en (/usr/share/trans/de-en)")
+def test_the_dictionary_panel_follows_the_direction(page, both_server):
+    looked_up = []
+    page.on("request", lambda r: path_of(r.url) == "/api/dictionary" and looked_up.append(r.url.split("?")[1]))
+    page.goto(both_server.url + "/")
+    page.locator("#target").select_option("de")
+    page.locator("#q").fill("appointment")
+    expect(page.locator("#dictionary .dict-headword").first).to_have_text(re.compile(r"^appointment\b"))
+    expect(page.locator("#dictionary .dict-headword").first).to_have_attribute("lang", "en")
+    expect(page.locator("#dictionary .dict-senses").first).to_have_attribute("lang", "de")
+    assert looked_up[-1] == "q=appointment&source=en"
+    with page.expect_request(lambda r: path_of(r.url) == "/api/dictionary"):
+        page.locator("#source").select_option("de")   # the same text, looked up in German
+    assert looked_up[-1] == "q=appointment&source=de"

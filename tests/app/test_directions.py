@@ -5,6 +5,8 @@ the 40 pairs of tests/data/pairs40.tsv by heart, in their direction."""
 from __future__ import annotations
 
 import io
+import os
+import re
 
 import pytest
 
@@ -429,3 +431,16 @@ def test_both_directions_on_ctranslate2(both_config):
     client = create_app({**both_config, "ENGINE": "ct2"}).test_client()
     assert translate(client, q="Good morning.", **EN_DE) == (200, {"translatedText": "Guten Morgen."})
     assert translate(client, q="Guten Morgen.", **DE_EN) == (200, {"translatedText": "Good morning."})
+
+
+@pytest.mark.skipif(not os.path.isfile(DEFAULTS["DICTIONARY_PATH"]),
+                    reason="needs Debian's trans-de-en (/usr/share/trans/de-en)")
+def test_the_dictionary_panel_looks_up_the_language_translated_from(client):
+    status, html = page(client, q="appointment", source="en")
+    assert status == 200 and 'data-query="appointment"' in html
+    assert '<strong class="dict-headword" lang="en">appointment</strong>' in html
+    senses = re.findall(r'<p class="dict-senses" lang="de">([^<]*)</p>', html)
+    assert senses and "Termin" in senses[0].split("; ")
+    status, html = page(client, q="Termin")
+    assert '<strong class="dict-headword" lang="de">Termin</strong>' in html
+    assert '<p class="dict-senses" lang="en">' in html
