@@ -304,7 +304,7 @@ def test_the_dictionary_panel_follows_the_text(page, live_server):
     attribution = page.locator("#dictionary-attribution")
     expect(attribution).to_contain_text("Ding German–English dictionary, © Frank Richter, TU Chemnitz")
     expect(attribution).to_contain_text("Licence: GPL-2.0-or-later")
-    assert lookups == [{"q": ["Termin"]}]
+    assert lookups == [{"q": ["Termin"], "source": ["de"]}]
 
     # with the keyboard: Tab reaches the phrases of the first entry, Enter opens them
     tab_to(page, "#dictionary .dict-entry:first-child .dict-phrases summary")
@@ -318,7 +318,7 @@ def test_the_dictionary_panel_follows_the_text(page, live_server):
     expect(panel).to_be_hidden()
     box.fill("Termin")  # back: from the page's cache, no second lookup
     expect(panel).to_be_visible()
-    assert lookups == [{"q": ["Termin"]}]
+    assert lookups == [{"q": ["Termin"], "source": ["de"]}]
 
     page.goto(live_server.url + "/?q=Termin")  # the link of a word: the panel rendered by the server
     expect(panel.locator(".dict-senses").first).to_contain_text("appointment")
