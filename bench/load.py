@@ -24,7 +24,8 @@ workers: the highest of samples taken during the load, and once the workers have
 it) are printed too.
 ``--reverse CKPT`` (with --checkpoint) serves both directions, ``MODEL_PATHS=de-en:CHECKPOINT,en-de:CKPT``,
 and sends every other request English->German (the English column of the same lines): the memory
-of two models. The bare-engine comparisons (de-en alone) are then left out.
+of two models. The bare-engine throughput comparisons (de-en alone) are then left out; ``--single``
+then alternates German and English sentences and gives each direction's latencies.
 Standard library for the load (threads + http.client); only loopback addresses are accepted, and
 clients and time are bounded, so it cannot be pointed at somebody else's server by accident.
 """
@@ -245,31 +246,48 @@ def raw_best_throughput(checkpoint: str, sentences: list[str], cores: int) -> fl
     return len(sentences) / (time.perf_counter() - started)
 
 
-def single(host: str, port: int, checkpoint: str, sentences: list[str], threads: int) -> dict:
+def single(host: str, port: int, checkpoint: str, sentences: list, threads: int,
+           reverse: str | None = None) -> dict:
     """Each sentence sent alone to the server, then given alone to the bare engine, in turn; with
-    the server's metrics, where a served request's mean time goes (``breakdown``)."""
-    translate = bare_engine(checkpoint, threads)
+    the server's metrics, where a served request's mean time goes (``breakdown``). With
+    ``reverse`` (the en-de checkpoint served beside) the sentences alternate German and English
+    (``read_sentences(both=True)``), and ``en_de`` has the English->German figures apart (the
+    breakdown, of both mixed, is left out)."""
+    engines = {("de", "en"): bare_engine(checkpoint, threads)}
+    if reverse:
+        engines[("en", "de")] = bare_engine(reverse, threads)
     before = server_metrics(host, port)
     conn = http.client.HTTPConnection(host, port, timeout=30)
-    served, raw, errors = [], [], 0
-    for text in sentences:
+    served: dict = {pair: [] for pair in engines}
+    raw: dict = {pair: [] for pair in engines}
+    errors = 0
+    for item in sentences:
+        text, source, target = (item, "de", "en") if isinstance(item, str) else item
         start = time.perf_counter()
         try:
-            problem = translate_once(conn, text)
+            problem = translate_once(conn, item)
         except (OSError, http.client.HTTPException, ValueError):
             problem = "error"
             conn.close()
-        served.append(time.perf_counter() - start)
+        served[source, target].append(time.perf_counter() - start)
         errors += problem is not None
         start = time.perf_counter()
-        translate([text])
-        raw.append(time.perf_counter() - start)
+        engines[source, target]([text])
+        raw[source, target].append(time.perf_counter() - start)
     conn.close()
-    s, r = statistics.median(served) * 1000, statistics.median(raw) * 1000
-    return {"sentences": len(sentences), "served_p50_ms": round(s, 2), "raw_p50_ms": round(r, 2),
-            "ratio": round(s / r, 2), "overhead_ms": round(s - r, 2), "errors": errors,
-            "breakdown": breakdown(statistics.mean(served) * 1000, statistics.mean(raw) * 1000,
-                                   server_figures(before, server_metrics(host, port)))}
+
+    def figures(served: list[float], raw: list[float]) -> dict:
+        s, r = statistics.median(served) * 1000, statistics.median(raw) * 1000
+        return {"sentences": len(served), "served_p50_ms": round(s, 2), "raw_p50_ms": round(r, 2),
+                "ratio": round(s / r, 2), "overhead_ms": round(s - r, 2)}
+
+    de_en = served["de", "en"], raw["de", "en"]
+    result = {**figures(*de_en), "errors": errors, "breakdown": None if reverse else breakdown(
+        statistics.mean(de_en[0]) * 1000, statistics.mean(de_en[1]) * 1000,
+        server_figures(before, server_metrics(host, port)))}
+    if reverse:
+        result["en_de"] = figures(served["en", "de"], raw["en", "de"])
+    return result
 
 
 def breakdown(client_ms: float, raw_ms: float, server: dict) -> dict | None:
@@ -320,8 +338,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.single and not args.checkpoint:
         parser.error("--single needs --checkpoint (the bare engine runs the same checkpoint)")
-    if args.reverse and (not args.checkpoint or args.single):
-        parser.error("--reverse needs --checkpoint, and no --single (the bare engine runs de-en alone)")
+    if args.reverse and not args.checkpoint:
+        parser.error("--reverse needs --checkpoint")
     return args
 
 
@@ -360,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.single:
             workers = int(args.workers or 0) or min(4, os.cpu_count() or 1)
             result["single"] = single(host, port, args.checkpoint, sentences[:args.single],
-                                      max(1, (os.cpu_count() or 1) // workers))
+                                      max(1, (os.cpu_count() or 1) // workers), args.reverse)
     finally:
         if process is not None:
             server.stop(process)
@@ -397,6 +415,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"one at a time, {one['sentences']} sentences alternating: served p50 {one['served_p50_ms']} ms, "
               f"bare engine p50 {one['raw_p50_ms']} ms, ratio {one['ratio']}, overhead {one['overhead_ms']} ms, "
               f"errors {one['errors']}")
+        if "en_de" in one:
+            e = one["en_de"]
+            print(f"  English->German, {e['sentences']} sentences: served p50 {e['served_p50_ms']} ms, bare engine "
+                  f"p50 {e['raw_p50_ms']} ms, ratio {e['ratio']}, overhead {e['overhead_ms']} ms")
         if one["breakdown"]:
             b = one["breakdown"]
             print(f"  where a served request's mean {b['client_ms']} ms goes: HTTP (client and gunicorn) "
