@@ -83,6 +83,17 @@ def dropped(output: str, words: dict[str, tuple[str, ...]]) -> list[str]:
             if not any(re.search(rf"\b{re.escape(e)}", text) for e in english)]
 
 
+def translate_each(pipeline, sentences: list[str]) -> tuple[list[str], list[float]]:
+    """Each sentence translated alone through ``pipeline``, as one request would be: the outputs and
+    the seconds each took."""
+    outputs, seconds = [], []
+    for sentence in sentences:
+        start = time.perf_counter()
+        outputs.extend(pipeline.translate([sentence]))
+        seconds.append(time.perf_counter() - start)
+    return outputs, seconds
+
+
 def _main(argv: list[str] | None) -> int:
     from pipeline.translation import Options, Pipeline
 
@@ -99,12 +110,7 @@ def _main(argv: list[str] | None) -> int:
     runs = []
     for weight in args.weights:
         pipeline = Pipeline(translator, Options(search=args.search, coverage_weight=weight), places, coverage)
-        outputs, seconds = [], []
-        for sentence in sentences:
-            start = time.perf_counter()
-            outputs.extend(pipeline.translate([sentence]))
-            seconds.append(time.perf_counter() - start)
-        runs.append((weight, outputs, seconds))
+        runs.append((weight, *translate_each(pipeline, sentences)))
     first = runs[0][1]
     checked = [i for i, (german, out) in enumerate(zip(sentences, first)) if coverage.missing(german, out)]
     listed = sum(len(words) for _, words in cases)

@@ -22,11 +22,11 @@ from __future__ import annotations
 import re
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.coverage import translate_each  # noqa: E402
 from commands import cli  # noqa: E402
 from model.search.options import SERVED  # noqa: E402
 
@@ -84,12 +84,7 @@ def _main(argv: list[str] | None) -> int:
     runs = []
     for formality in ("any", "formal", "informal"):
         pipeline = Pipeline(translator, Options(search=args.search, formality=formality))
-        outputs, seconds = [], []
-        for sentence in sources:
-            start = time.perf_counter()
-            outputs.extend(pipeline.translate([sentence]))
-            seconds.append(time.perf_counter() - start)
-        runs.append((formality, outputs, seconds))
+        runs.append((formality, *translate_each(pipeline, sources)))
     own = runs[0][1]
     print(f"{Path(args.checkpoint).name}, beam {args.beam}, {args.engine}: {len(pairs)} sentences with 'you' "
           f"of {args.data}; references: " + ", ".join(
