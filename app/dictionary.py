@@ -24,6 +24,7 @@ entry".
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 from flask import Blueprint, Flask, current_app, jsonify, request
@@ -50,16 +51,23 @@ NOT_INSTALLED = ("The dictionary is not installed on this server: it needs Debia
 
 class Dictionary:
     """The app's dictionary: an index per source language (``indexes``; ``index``: the German
-    one), or none and the reason it is off."""
+    one), or none and the reason it is off. ``path``: the Ding file, for an index built on first
+    use (``entries``)."""
 
-    def __init__(self, indexes: dict[str, DingDictionary] | None, reason: str = ""):
+    def __init__(self, indexes: dict[str, DingDictionary] | None, reason: str = "", path: str = ""):
         self.indexes = indexes or {}
         self.index = self.indexes.get("de")
         self.reason = reason
+        self.path = path
+        self._building = threading.Lock()
 
     def entries(self, text: str, source: str = "de") -> list[DictionaryEntry]:
         if self.index is None:
             raise ApiError(404, self.reason)
+        if source not in self.indexes:
+            with self._building:   # one build per process, whichever request thread asks first
+                if source not in self.indexes:
+                    self.indexes[source] = load_dictionary(self.path, source)
         return self.indexes[source].lookup(text)
 
 
@@ -74,8 +82,11 @@ def init_app(app: Flask) -> None:
             raise StartupError(f"DICTIONARY_PATH: no such file: {path!r}")
         app.extensions[EXTENSION] = Dictionary(None, NOT_INSTALLED.format(path=path))
     else:
+        # The English index at startup where English is translated (shared by the workers, and the
+        # page looks English up); else built by the first English lookup of the API, in that
+        # worker: 3 s less to start (bench/README.md, dictionary.py).
         indexes = {}
-        for source in SOURCES:
+        for source in SOURCES if "en-de" in app.config.get("MODELS", {}) else ("de",):
             started = time.perf_counter()
             try:
                 indexes[source] = index = load_dictionary(path, source)
@@ -83,7 +94,7 @@ def init_app(app: Flask) -> None:
                 raise StartupError(f"DICTIONARY_PATH: cannot read {path!r} as a Ding dictionary: {exc}") from None
             app.logger.info("dictionary (%s): %s keys from %s (%.1f MB) in %.2f s", source, f"{len(index):,}", path,
                             index.nbytes() / 1e6, time.perf_counter() - started)
-        app.extensions[EXTENSION] = Dictionary(indexes)
+        app.extensions[EXTENSION] = Dictionary(indexes, path=path)
     app.context_processor(_template_context)
 
 

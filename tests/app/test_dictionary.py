@@ -176,10 +176,22 @@ def test_the_panel_function_looks_up_either_source(sample_app):
             panel("Termin", "fr")
 
 
-def test_both_indexes_are_built_at_the_start(sample_app):
-    indexes = sample_app.extensions["dictionary"].indexes
+def test_the_english_index_is_built_at_the_start_where_english_is_translated(app_config, tiny_checkpoint,
+                                                                               reverse_checkpoint):
+    both = create_app({**app_config, "DICTIONARY_PATH": str(SAMPLE), "MODEL_PATH": DEFAULTS["MODEL_PATH"],
+                       "MODEL_PATHS": f"de-en:{tiny_checkpoint},en-de:{reverse_checkpoint}"})
+    indexes = both.extensions["dictionary"].indexes
     assert {source: index.source for source, index in indexes.items()} == {"de": "de", "en": "en"}
     assert indexes["en"] is load_dictionary(SAMPLE, "en") and indexes["de"] is load_dictionary(SAMPLE)
+
+
+def test_else_by_the_first_english_lookup(make_app):
+    app = make_app(DICTIONARY_PATH=str(SAMPLE))
+    indexes = app.extensions["dictionary"].indexes
+    assert list(indexes) == ["de"]
+    response = app.test_client().get("/api/dictionary", query_string={"q": "appointment", "source": "en"})
+    assert response.status_code == 200 and response.get_json()["entries"] == [APPOINTMENT]
+    assert indexes["en"] is load_dictionary(SAMPLE, "en")
 
 
 @pytest.mark.parametrize("source, message", [
