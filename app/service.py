@@ -138,7 +138,7 @@ class TranslationService:
     def __init__(self, translator: Engine | Mapping[str, Engine], corpus: Corpus | None, search: SearchOptions,
                  places: Mapping[str, str] | None = None, coverage: Coverage | None = None):
         """``translator``: the engine of the one model, or ``{direction: engine}`` (a de-en one
-        among them: the pages, the inspector, Random and the attention view use it). Each engine's
+        among them: the default of every view, and Random's). Each engine's
         pipeline learns its source language from the engine's checkpoint; ``places`` and
         ``coverage`` are German's, for the pipelines that read German."""
         engines = dict(translator) if isinstance(translator, Mapping) else {direction(translator.meta): translator}
@@ -165,7 +165,8 @@ class TranslationService:
                 model.batcher.lock = self.model_lock
                 model.batcher.on_idle = release_free_memory  # a worker that goes idle gives back what its model calls freed
             self.models[name] = model
-        # The German->English model's, for the pages, the inspector, Random and the attention view.
+        # The German->English model's: the default direction (Random, the model page, /health's
+        # checkpoint)
         primary = self.models["de-en"]
         self.translator, self.pipeline = primary.translator, primary.pipeline
         self.cache, self.batcher = primary.cache, primary.batcher
