@@ -55,11 +55,8 @@ def _languages(params) -> tuple[str, str, str]:
     or ``en`` (everything translated as that language), into ``en`` (the default; ``de`` from
     English where an en-de model is served). Checked as /translate checks them ("xx is not
     supported", a pair not served)."""
-    source, target = params.get("source") or "auto", params.get("target")
-    if not target:
-        target = "de" if source == "en" else "en"
-    resolved, _ = validation.parse_languages(source, target, get_service().pairs)
-    return source, target, resolved
+    resolved, target = validation.parse_pair(params, get_service().pairs)
+    return params.get("source") or "auto", target, resolved
 
 
 def _language_args(source: str, target: str, formality: str) -> dict[str, str]:

@@ -166,8 +166,9 @@ def parse_languages(source: Any, target: Any, pairs: Sequence[tuple[str, str]] =
 
 
 def parse_pair(params: dict[str, Any], pairs: Sequence[tuple[str, str]] = PAIRS) -> tuple[str, str]:
-    """The model a view of one model's workings (attention, beam search, the inspector) asks for:
-    ``source`` and ``target`` as /translate takes them, each optional. Neither: German into
+    """The model a view asks for (the translate page, and those of one model's workings:
+    attention, beam search, the inspector): ``source`` and ``target`` as /translate takes them,
+    each optional. Neither: German into
     English; ``source`` alone: into the other language; ``target`` alone: from the language it is
     translated from (as ``source=auto``)."""
     source, target = params.get("source"), params.get("target")

@@ -564,15 +564,16 @@ class Pipeline:
         if o.search.beam_size < 2:
             return
         weight, coverage, formality = o.coverage_weight, self.coverage, self.formality
-        off = [i for i, output in enumerate(outputs)
-               if self._needs_another(output) or coverage is not None and coverage.missing(sources[i], output.target)
-               or formality is not None and mismatches(output.target, formality)]
-        if not off:
-            return
+
+        def misaddressed(text: str) -> int:  # words addressing the reader the other way
+            return mismatches(text, formality) if formality is not None else 0
+
         # Those that address the reader the other way are searched with a wider beam: a narrow one
         # often holds no hypothesis that addresses the reader as asked (bench/README.md, formality.py).
-        wide = [i for i in off if formality is not None and mismatches(outputs[i].target, formality)]
-        narrow = [i for i in off if i not in wide]
+        wrong = [misaddressed(output.target) > 0 for output in outputs]
+        wide = [i for i in range(len(outputs)) if wrong[i]]
+        narrow = [i for i, output in enumerate(outputs) if not wrong[i] and (
+            self._needs_another(output) or coverage is not None and coverage.missing(sources[i], output.target))]
         hyps: dict[int, list[tuple[str, float]]] = {}
         for group, beam in ((narrow, o.search.beam_size), (wide, max(o.search.beam_size, FORMALITY_BEAM))):
             if group:
@@ -588,7 +589,7 @@ class Pipeline:
                     continue
                 if coverage is not None:
                     score -= weight * len(coverage.missing(sources[i], candidate.target))
-                key = (-mismatches(candidate.target, formality) if formality is not None else 0, score)
+                key = (-misaddressed(candidate.target), score)
                 if best is None or key > best[0]:
                     best = (key, text, candidate)
             if best is not None and best[2].target != outputs[i].target:

@@ -10,6 +10,8 @@
 // refusal for the key (the server marks it with the API-Key-Refused header) also puts the server's
 // message next to the field; a changed key fires "apikeychange" on document (translate.js then
 // translates the text again).
+//
+// NAMES: the languages' names as the pages write them (app/validation.py's LANGUAGES).
 "use strict";
 
 window.api = (function () {
@@ -77,5 +79,6 @@ window.api = (function () {
     withKey: withKey,
     refusal: refusal,
     KEY_REFUSED: KEY_REFUSED,
+    NAMES: { de: "German", en: "English" },
   };
 })();

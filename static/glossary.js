@@ -32,7 +32,7 @@
   const saveName = document.getElementById("glossary-name");
   const saveStatus = document.getElementById("glossary-save-status");
   const result = document.getElementById("result");
-  const NAMES = { de: "German", en: "English" };
+  const NAMES = window.api.NAMES;
 
   // The languages translated from and into (translate.js keeps them on #result, and fires
   // "languageschange" on document when they change): the rows' labels and lang attributes.

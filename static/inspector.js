@@ -33,7 +33,7 @@
   if (!result || !output || !panel || !window.api || !window.makeAlternatives) return;
 
   const post = window.api.post;
-  const NAMES = { de: "German", en: "English" };
+  const NAMES = window.api.NAMES;
   const EXPLAINED = 200;  // sentences whose explanation is kept (least recently used dropped)
   const explanations = new Map();  // languages + NUL + sentence -> /api/explain's answer
   // one per sentence: {source, sourceSep, sep, translation, spans, sourceSpans, data, kept, langs}

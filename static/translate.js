@@ -30,7 +30,7 @@
 (function () {
   const DEBOUNCE_MS = 400;
   const CACHE_SIZE = 50;
-  const NAMES = { de: "German", en: "English" };
+  const NAMES = window.api.NAMES;
 
   const form = document.getElementById("translate-form");
   const input = document.getElementById("q");
