@@ -82,21 +82,29 @@ ODF_STYLE_NS = ('xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
                 'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"')
 
 
+def odt_in_languages(body: str, first: str, second: str, language: str) -> dict[str, bytes]:
+    """The members of an .odt of ``body`` whose paragraph styles P1 and P2 have the text
+    properties ``first`` and ``second``, and whose metadata names ``language``."""
+    files = odf_members(body)
+    files["content.xml"] = files["content.xml"].replace(b"office:version=", f"{ODF_STYLE_NS} office:version=".encode()).replace(
+        b"<office:body>", f'<office:automatic-styles><style:style style:name="P1">{first}</style:style>'
+                          f'<style:style style:name="P2">{second}</style:style></office:automatic-styles>'
+                          "<office:body>".encode())
+    files["meta.xml"] = files["meta.xml"].replace(b"<office:meta/>", b'<office:meta><dc:language xmlns:dc="http://purl.org/'
+                                                                     b'dc/elements/1.1/">' + language.encode()
+                                                                     + b'</dc:language></office:meta>')
+    return files
+
+
 def test_an_odt_says_it_is_english_where_it_said_german():
     """The default style's, a paragraph style's and the metadata's language: German becomes
     English (spelling checkers and screen readers follow it); another language stays."""
     german = '<style:text-properties fo:language="de" fo:country="DE"/>'
     french = '<style:text-properties fo:language="fr" fo:country="FR"/>'
-    files = odf_members("<text:p>Guten Morgen.</text:p>")
-    files["content.xml"] = files["content.xml"].replace(b"office:version=", f"{ODF_STYLE_NS} office:version=".encode()).replace(
-        b"<office:body>", f'<office:automatic-styles><style:style style:name="P1">{german}</style:style>'
-                          f'<style:style style:name="P2">{french}</style:style></office:automatic-styles>'
-                          "<office:body>".encode())
+    files = odt_in_languages("<text:p>Guten Morgen.</text:p>", german, french, "de-DE")
     files["styles.xml"] = files["styles.xml"].replace(b"<office:document-styles ", f"<office:document-styles {ODF_STYLE_NS} ".encode()).replace(
         b"<office:master-styles>", f'<office:styles><style:default-style style:family="paragraph">{german}'
                                    "</style:default-style></office:styles><office:master-styles>".encode())
-    files["meta.xml"] = files["meta.xml"].replace(b"<office:meta/>", b'<office:meta><dc:language xmlns:dc="http://purl.org/'
-                                                                     b'dc/elements/1.1/">de-DE</dc:language></office:meta>')
     source = zip_file(files)
     after = members(read(".odt", source).translate(Upper()))
     english = german.replace('"de"', '"en"').replace('"DE"', '"US"')
@@ -227,13 +235,7 @@ def test_an_odt_stops_at_the_paragraph_that_passes_the_limit(monkeypatch):
 def test_an_english_odt_says_it_is_german_after_en_de():
     english = '<style:text-properties fo:language="en" fo:country="GB"/>'
     german = '<style:text-properties fo:language="de" fo:country="AT"/>'
-    files = odf_members("<text:p>Good morning.</text:p>")
-    files["content.xml"] = files["content.xml"].replace(b"office:version=", f"{ODF_STYLE_NS} office:version=".encode()).replace(
-        b"<office:body>", f'<office:automatic-styles><style:style style:name="P1">{english}</style:style>'
-                          f'<style:style style:name="P2">{german}</style:style></office:automatic-styles>'
-                          "<office:body>".encode())
-    files["meta.xml"] = files["meta.xml"].replace(b"<office:meta/>", b'<office:meta><dc:language xmlns:dc="http://purl.org/'
-                                                                     b'dc/elements/1.1/">en-US</dc:language></office:meta>')
+    files = odt_in_languages("<text:p>Good morning.</text:p>", english, german, "en-US")
     after = members(read(".odt", zip_file(files)).translate(Upper(languages=EN_DE), EN_DE))
     assert paragraphs(after["content.xml"]) == ["<text:p>GOOD MORNING.</text:p>"]
     named = '<style:text-properties fo:language="de" fo:country="DE"/>'

@@ -30,6 +30,19 @@ def saved(document) -> bytes:
     return out.getvalue()
 
 
+def in_languages(paragraphs: list[tuple[str, str]], language: str) -> bytes:
+    """A document of ``paragraphs`` (text and the w:lang of its one run) whose core properties
+    name ``language``."""
+    document = docx.Document()   # python-docx's template: its styles say en-US
+    for text, lang in paragraphs:
+        properties = document.add_paragraph(text).runs[0]._r.get_or_add_rPr()
+        element = OxmlElement("w:lang")
+        element.set(qn("w:val"), lang)
+        properties.append(element)
+    document.core_properties.language = language
+    return saved(document)
+
+
 def roundtrip(document, translate=None) -> docx.Document:
     return docx.Document(io.BytesIO(read(".docx", saved(document)).translate(translate or Upper())))
 
@@ -232,19 +245,8 @@ def test_text_outside_every_run_takes_the_longest_runs_formatting():
 
 
 def test_a_docx_says_it_is_english_where_it_said_german():
-    from docx.oxml import OxmlElement
-    from docx.oxml.ns import qn
-
-    document = docx.Document()
-    for text, language in (("Guten Morgen.", "de-DE"), ("Bonjour.", "fr-FR")):
-        properties = document.add_paragraph(text).runs[0]._r.get_or_add_rPr()
-        lang = OxmlElement("w:lang")
-        lang.set(qn("w:val"), language)
-        properties.append(lang)
-    document.core_properties.language = "de-AT"
-    data = io.BytesIO()
-    document.save(data)
-    out = docx.Document(io.BytesIO(read(".docx", data.getvalue()).translate(Upper())))
+    data = in_languages([("Guten Morgen.", "de-DE"), ("Bonjour.", "fr-FR")], "de-AT")
+    out = docx.Document(io.BytesIO(read(".docx", data).translate(Upper())))
     assert [(p.text, p.runs[0]._r.rPr.find(qn("w:lang")).get(qn("w:val"))) for p in out.paragraphs] == [
         ("GUTEN MORGEN.", "en-US"), ("BONJOUR.", "fr-FR")]
     assert out.core_properties.language == "en-US"
@@ -258,19 +260,8 @@ def test_a_docx_of_empty_paragraphs_is_refused_and_stops_there(monkeypatch):
 
 
 def test_an_english_docx_says_it_is_german_after_en_de():
-    from docx.oxml import OxmlElement
-    from docx.oxml.ns import qn
-
-    document = docx.Document()   # python-docx's template: its styles say en-US
-    for text, language in (("Good morning.", "en-GB"), ("Guten Tag.", "de-AT"), ("Bonjour.", "fr-FR")):
-        properties = document.add_paragraph(text).runs[0]._r.get_or_add_rPr()
-        lang = OxmlElement("w:lang")
-        lang.set(qn("w:val"), language)
-        properties.append(lang)
-    document.core_properties.language = "en_US"
-    data = io.BytesIO()
-    document.save(data)
-    out = docx.Document(io.BytesIO(read(".docx", data.getvalue()).translate(Upper(languages=EN_DE), EN_DE)))
+    data = in_languages([("Good morning.", "en-GB"), ("Guten Tag.", "de-AT"), ("Bonjour.", "fr-FR")], "en_US")
+    out = docx.Document(io.BytesIO(read(".docx", data).translate(Upper(languages=EN_DE), EN_DE)))
     assert [(p.text, p.runs[0]._r.rPr.find(qn("w:lang")).get(qn("w:val"))) for p in out.paragraphs] == [
         ("GOOD MORNING.", "de-DE"), ("GUTEN TAG.", "de-AT"), ("BONJOUR.", "fr-FR")]
     assert out.core_properties.language == "de-DE"
