@@ -43,6 +43,13 @@ _BRACKETS = re.compile(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>")
 _SENTENCE_END = frozenset('.!?:"„“»«')
 
 
+def lemma(word: str, language: str) -> str:
+    """``word``'s lemma (simplemma). ``low_memory``: its data are read as compressed streams and
+    looked up where needed, 17 MiB in all for German and English instead of 120 as dictionaries,
+    for the same lemmas, slower only uncached (bench/README.md, "Memory")."""
+    return simplemma.lemmatize(word, lang=language, low_memory=True)
+
+
 def _is_content(word_class: str | None) -> bool:
     word_class = word_class or ""
     return word_class.startswith(("noun", "adjective")) or word_class == "verb" or word_class.endswith(" verb")
@@ -62,13 +69,13 @@ class Coverage:
     def __init__(self, lookup: Callable[[str], list[DictionaryEntry]], cache_size: int = 65536):
         self.lookup = lookup
         self.senses = lru_cache(maxsize=cache_size)(self._senses)
-        self._english = lru_cache(maxsize=cache_size)(lambda word: simplemma.lemmatize(word, lang="en").lower())
+        self._english = lru_cache(maxsize=cache_size)(lambda word: lemma(word, "en").lower())
 
     @staticmethod
     def load() -> None:
         """Read the lemmatizer's German and English data now (seconds; else the first call does)."""
-        simplemma.lemmatize("ging", lang="de")
-        simplemma.lemmatize("went", lang="en")
+        lemma("ging", "de")
+        lemma("went", "en")
 
     def _found(self, word: str, initial: bool) -> list[DictionaryEntry]:
         """Ding's entries of ``word``: a lower-case word's lower-case headwords only ("einer" is not
@@ -82,8 +89,8 @@ class Coverage:
 
     def _entries(self, word: str, initial: bool) -> list[DictionaryEntry]:
         entries = self._found(word, initial)
-        if not entries and (lemma := simplemma.lemmatize(word, lang="de")) != word:
-            entries = self._found(lemma, initial)
+        if not entries and (lemmatized := lemma(word, "de")) != word:
+            entries = self._found(lemmatized, initial)
         if not entries and word[:1].isupper() and len(word) >= _MIN_COMPOUND:
             for start in range(3, len(word) - _MIN_HEAD + 1):
                 entries = [e for e in self.lookup(word[start:].capitalize()) if (e.word_class or "").startswith("noun")]
@@ -107,7 +114,7 @@ class Coverage:
         words = [w.lower() for w in _WORD.findall(output)]
         parts = {part for w in words for part in w.split("-")} | set(words)
         lemmas = {self._english(part) for part in parts} | parts
-        return lemmas, {lemma[:PREFIX] for lemma in lemmas if len(lemma) >= PREFIX}
+        return lemmas, {word[:PREFIX] for word in lemmas if len(word) >= PREFIX}
 
     def content_words(self, source: str) -> list[tuple[str, frozenset[str]]]:
         """The words of ``source`` that are judged, in order, with their senses' English lemmas."""

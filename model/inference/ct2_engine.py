@@ -71,6 +71,7 @@ _CT2_PENALTY = 1e-6
 # when it loads them. The float16 ones need a GPU.
 WEIGHTS = {"int8": "int8", "float32": "float32", "float16": "float32", "int8_float16": "int8"}
 COMPUTE_TYPES = tuple(WEIGHTS)
+TORCH_WEIGHTS = "torch-weights.pt"  # the PyTorch weights, mapped from this file (Translator.map_weights)
 GPU_ONLY = ("float16", "int8_float16")
 
 
@@ -133,6 +134,8 @@ class CT2Translator(TorchBacked):
         self.threads = threads
         self.parallel = parallel
         self.files = ModelDirectory(translator, WEIGHTS[quantization])
+        if translator.device.type == "cpu":  # only alignment and the model views read them now
+            translator.map_weights(self.files.path / TORCH_WEIGHTS)
         self._pieces = vocabulary(translator.tokenizer)
         self.piece_ids = {piece: i for i, piece in enumerate(self._pieces)}
         self._suppress = [[self._pieces[PAD_ID]], [self._pieces[BOS_ID]]]

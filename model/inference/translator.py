@@ -16,6 +16,7 @@ then results are put back in input order. Empty inputs translate to "" without t
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Sequence
@@ -39,6 +40,18 @@ DEVICES = ("auto", "cpu", "cuda")
 # The weights' precision: bf16 halves their memory, and on a CPU with native bfloat16 speeds up
 # alignment; scores stay float32 (``Transformer.project``). Chosen for the engines by load_engine.
 PRECISIONS = ("fp32", "bf16")
+# bfloat16 matrix products on the CPU go through oneDNN, which keeps what it prepared for every
+# batch shape it meets, up to 1,024 in each of two caches (PyTorch's, oneDNN's own): aligning 600
+# batches of 1-8 sentences grew a process by about 440 MiB, by 16-40 with 16 each, and was as fast
+# (bench/memory.py). Both read their variable on first use; an operator's own values win.
+SHAPE_CACHES = ("LRU_CACHE_CAPACITY", "ONEDNN_PRIMITIVE_CACHE_CAPACITY")
+SHAPES_CACHED = 16
+
+
+def bound_shape_caches() -> None:
+    """Limit the batch shapes oneDNN keeps (``SHAPE_CACHES``), before its first product."""
+    for name in SHAPE_CACHES:
+        os.environ.setdefault(name, str(SHAPES_CACHED))
 
 
 def resolve_device(name: str) -> torch.device:
@@ -80,6 +93,7 @@ class Translator:
         ckpt = read_checkpoint(path)
         model, tokenizer = build_from_checkpoint(ckpt, path)
         if precision == "bf16":
+            bound_shape_caches()
             model = model.to(torch.bfloat16)
         try:
             lexicon = Lexicon.from_bytes(ckpt["lexicon"]) if "lexicon" in ckpt else None
@@ -103,6 +117,21 @@ class Translator:
 
     def num_parameters(self) -> int:
         return self.model.num_parameters()
+
+    def map_weights(self, path: str | Path) -> None:
+        """Keep the weights (on the CPU) in the file ``path``, written here, mapped into memory
+        instead of in this process's own memory. Its pages are read on first use and are the page
+        cache's: every process forked from this one (gunicorn's workers) shares them, the kernel
+        can drop them under memory pressure and read them again, and a process that never runs
+        the PyTorch model (CTranslate2 translates) never holds them (bench/README.md, "Memory").
+        The same weights, bit for bit; written atomically."""
+        if self.device.type != "cpu":
+            raise ValueError(f"only weights on the CPU can be mapped from a file, these are on {self.device.type}")
+        path = Path(path)
+        part = path.with_name(f".{path.name}.{os.getpid()}.part")
+        torch.save(self.model.state_dict(), part)
+        os.replace(part, path)
+        self.model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True, mmap=True), assign=True)
 
     def source_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """The piece ids the model reads for each text (normalized); ValueError for a text longer

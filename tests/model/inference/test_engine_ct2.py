@@ -213,8 +213,58 @@ with open({str(tmp_path / "path")!r}, "w") as f:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     files = "['config.json', 'model.bin', 'shared_vocabulary.json']"
-    assert done.stdout.splitlines() == [f"0o700 {files}", "True", files]
+    # The PyTorch weights' file stays mapped when removed (Translator.map_weights): not written again.
+    with_weights = "['config.json', 'model.bin', 'shared_vocabulary.json', 'torch-weights.pt']"
+    assert done.stdout.splitlines() == [f"0o700 {with_weights}", "True", files]
     assert not Path((tmp_path / "path").read_text()).exists()  # gone with the process that wrote it
+
+
+def mapped_from(tensor) -> str | None:
+    """The file a tensor's memory is mapped from (/proc/self/maps), None for the process's own memory."""
+    address = tensor.data_ptr()
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            span, _, _, _, _, *path = line.split(maxsplit=5)
+            start, end = (int(x, 16) for x in span.split("-"))
+            if start <= address < end:
+                name = path[0].strip() if path else ""
+                return name if name.startswith("/") else None
+    return None
+
+
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_the_pytorch_weights_are_mapped_from_a_file_bit_for_bit(tiny_checkpoint, corpus, precision):
+    """CTranslate2 translates, so the PyTorch weights are only read to align and for the model
+    views: they are mapped from a file of their own, in the engine's private directory, the same
+    values, and the outputs and alignments are unchanged."""
+    own = Translator.from_checkpoint(tiny_checkpoint, device="cpu", precision=precision)
+    before = {name: tensor.clone() for name, tensor in own.model.state_dict().items()}
+    aligned = own.translate_aligned(corpus[:12])
+    engine = CT2Translator(Translator.from_checkpoint(tiny_checkpoint, device="cpu", precision=precision),
+                           quantization="float32", threads=1)
+    state = engine.torch.model.state_dict()
+    assert {mapped_from(tensor) for tensor in state.values()} == {str(engine.files.path / "torch-weights.pt")}
+    assert all(torch.equal(state[name], tensor) and state[name].dtype == tensor.dtype for name, tensor in before.items())
+    assert engine.torch.translate_aligned(corpus[:12]) == aligned
+    assert engine.torch.precision == precision
+
+
+def test_bfloat16_weights_bound_the_shapes_onednn_keeps(tiny_checkpoint, monkeypatch):
+    """Left at their 1,024 shapes, oneDNN's two caches grew a process that aligns by about 440 MiB
+    (bench/memory.py); set before the first product, unless the operator has set them."""
+    monkeypatch.delenv("LRU_CACHE_CAPACITY", raising=False)
+    monkeypatch.setenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "0")
+    Translator.from_checkpoint(tiny_checkpoint, device="cpu", precision="fp32")
+    assert "LRU_CACHE_CAPACITY" not in os.environ  # float32 runs on MKL, without them
+    Translator.from_checkpoint(tiny_checkpoint, device="cpu", precision="bf16")
+    assert (os.environ["LRU_CACHE_CAPACITY"], os.environ["ONEDNN_PRIMITIVE_CACHE_CAPACITY"]) == ("16", "0")
+
+
+def test_only_weights_on_the_cpu_are_mapped(torch_translator, tmp_path, monkeypatch):
+    monkeypatch.setattr(torch_translator, "device", torch.device("cuda"))
+    with pytest.raises(ValueError, match="^only weights on the CPU can be mapped from a file, these are on cuda$"):
+        torch_translator.map_weights(tmp_path / "weights.pt")
+    assert not (tmp_path / "weights.pt").exists()
 
 
 def test_a_freed_engine_removes_its_files(torch_translator):

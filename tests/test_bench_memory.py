@@ -1,0 +1,53 @@
+"""bench/memory.py: the PSS each part of the server's start adds, and what aligning adds, on the
+tiny checkpoint."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+import memory as bench_memory  # noqa: E402
+
+
+def test_parts_are_the_start_in_its_order(tiny_checkpoint, capsys):
+    assert bench_memory.main(["parts", "--models", f"de-en:{tiny_checkpoint}",
+                              "--dictionary", str(ROOT / "tests" / "data" / "ding-sample.txt"), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [name for name, _ in result["parts"]] == [
+        "import torch, ctranslate2", "import app", "language identifier", "lemmatizer data",
+        "Ding index (German)", "de-en engine (ct2)", "de-en first translation"]
+    assert result["pss_mib"] > 0
+
+
+def test_align_reports_every_so_many_calls(tiny_checkpoint, tmp_path, capsys):
+    sentences = tmp_path / "sample.tsv"
+    sentences.write_text("".join(f"Line {i}.\tZeile {i}.\tCC\n" for i in range(20)), encoding="utf-8")
+    assert bench_memory.main(["align", "--checkpoint", str(tiny_checkpoint), "--calls", "3", "--every", "2",
+                              "--sentences", str(sentences), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["engine"] == "ct2"
+    assert [row["calls"] for row in result["align"]] == [0, 2, 3]
+    assert result["align"][0]["ms_per_call"] is None and result["align"][2]["ms_per_call"] > 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["parts", "--models", "de-en:/nonexistent.pt"], "checkpoint not found: '/nonexistent.pt'"),
+    (["parts", "--models", "fr-en:x.pt"], "expected de-en:PATH[,en-de:PATH], got 'fr-en:x.pt'"),
+    (["align", "--checkpoint", "/nonexistent.pt"], "checkpoint not found: '/nonexistent.pt'"),
+])
+def test_bad_arguments(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        bench_memory.main(argv)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith(message)
+
+
+def test_calls_must_be_positive(tiny_checkpoint, capsys):
+    with pytest.raises(SystemExit):
+        bench_memory.main(["align", "--checkpoint", str(tiny_checkpoint), "--calls", "0"])
+    assert capsys.readouterr().err.strip().endswith("--calls and --every must be at least 1")
