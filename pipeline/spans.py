@@ -269,10 +269,11 @@ _SPACED_PLACEHOLDER = re.compile(r"(?<=\s)⦅[NX][0-9]+⦆")
 def words_only(text: str, spans: Sequence[Span]) -> str:
     """``text`` with its spans blanked out, for the casing style of its words: "BITTE
     https://x.org BESUCHEN" is ALL CAPS. Letters the vocabulary lacks are part of their words
-    ("Ⓝeue Regeln Für Den ..."), names too."""
+    ("Ⓝeue Regeln Für Den ..."), names too, and a letter's greetings and closings, which are the
+    writer's words as typed ("Hallo Welt, wie geht es dir?" is not all lower case)."""
     chars = list(text)
     for s in spans:
-        if s.kind not in ("unrepresentable", "name"):
+        if s.kind not in ("unrepresentable", "name", "letter"):
             chars[s.start:s.end] = " " * (s.end - s.start)
     return "".join(chars)
 

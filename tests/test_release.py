@@ -264,6 +264,10 @@ PIPELINE_EXAMPLES = [
     ('Klicken Sie auf [Abbrechen].', 'Click [Cancel].'),
     ('Drücken Sie Strg+Umschalt+Pos1.', 'Press Ctrl+Shift+Home.'),
     ('Hallo Welt!', 'Hello world!'),
+    # a greeting's words count for the casing: what follows is no chat typed in lower case (before:
+    # "Hello world, How're you doing?", "Thank you very much, I'll see you tomorrow.")
+    ('Hallo Welt, wie geht es dir?', "Hello world, how're you doing?"),
+    ('Danke schön, wir sehen uns morgen.', "Thank you very much, we'll see each other tomorrow."),
     # a final ellipsis stays one (before: "Save As..", "He said nothing..": the model's doubled stop)
     ('Speichern unter …', 'Save As…'),
     ('Er sagte nichts …', 'He said nothing…'),

@@ -15,8 +15,9 @@ from pipeline.rules.ranges import with_ranges
 from pipeline.rules.verbatim import find_spans, the_before_date
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number, glued_spans, mask,
-    placeholder, slots_needed,
+    placeholder, slots_needed, words_only,
 )
+from pipeline.casing import style
 from pipeline.words import Restorer
 
 
@@ -942,3 +943,15 @@ def test_amounts_and_minus_are_written_in_english(text, expected):
     assert [(s.kind, s.text, s.target) for s in spans] == expected
     assert all(s.family == "N" for s in spans)
 
+
+
+@pytest.mark.parametrize("text, spans, expected", [
+    # the writer's own words count for the casing style: names and a letter's greetings and closings
+    ("Hallo Welt, wie geht es dir?", [Span(0, 10, "letter", "Hallo Welt", "Hello world")], "normal"),
+    ("hallo welt, wie geht es dir?", [Span(0, 10, "letter", "hallo welt", "Hello world")], "lower"),
+    ("Anna, kommst du heute mit?", [Span(0, 4, "name", "Anna")], "normal"),
+    # what the writer did not type as words does not
+    ("siehe https://Example.org/Hilfe für mehr", [Span(6, 30, "url", "https://Example.org/Hilfe")], "lower"),
+])
+def test_casing_style_reads_the_writers_words(text, spans, expected):
+    assert style(words_only(text, spans)) == expected
