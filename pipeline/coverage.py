@@ -46,7 +46,7 @@ _SENTENCE_END = frozenset('.!?:"„“»«')
 def lemma(word: str, language: str) -> str:
     """``word``'s lemma (simplemma). ``low_memory``: its data are read as compressed streams and
     looked up where needed, 17 MiB in all for German and English instead of 120 as dictionaries,
-    for the same lemmas, slower only uncached (bench/README.md, "Memory")."""
+    for the same lemmas, slower only uncached (bench/README.md, "Two models")."""
     return simplemma.lemmatize(word, lang=language, low_memory=True)
 
 
