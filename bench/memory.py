@@ -1,13 +1,14 @@
 """What the server's memory is made of: the PSS each part of its start adds, and what aligning adds.
 
-    python bench/memory.py parts --models de-en:CKPT[,en-de:CKPT] [--dictionary PATH] [--json]
+    python bench/memory.py parts --checkpoint CKPT [--reverse CKPT] [--dictionary PATH] [--json]
     python bench/memory.py align --checkpoint CKPT [--calls 900] [--every 300] [--json]
 
 ``parts``: one process loads what ``create_app`` loads, in its order, and reports the PSS each part
 adds (``/proc/self/smaps_rollup``, after a garbage collection and ``malloc_trim``): importing torch
 and CTranslate2, the app's modules, the language identifier, the lemmatizer's data (the check for
 words a translation leaves out), the Ding index (``--dictionary``, the app's default), each model's
-engine as served (``MODEL_PATHS``' names: CTranslate2 on the CPU, the PyTorch weights beside it),
+engine as served (``--checkpoint`` de-en, ``--reverse`` en-de as in bench/load.py: CTranslate2 on
+the CPU, the PyTorch weights beside it),
 then each model's first translation, which makes its CTranslate2 translator (in a gunicorn worker,
 that part is the worker's own). In gunicorn the master holds all but the last, shared by the
 workers; the server's PSS is that once plus each worker's own (``bench/load.py`` measures it).
@@ -100,7 +101,7 @@ def align(checkpoint: str, calls: int, every: int, sentences: Path) -> dict:
     outputs = engine.output_ids(texts)
     rng = random.Random(0)
     rows = [{"calls": 0, "anon_mib": round(rollup_mib("Pss_Anon"), 1), "ms_per_call": None}]
-    started, done = time.perf_counter(), 0
+    started = time.perf_counter()
     for done in range(1, calls + 1):
         size = rng.randint(1, 8)
         first = rng.randrange(0, max(1, len(texts) - size))
@@ -111,21 +112,12 @@ def align(checkpoint: str, calls: int, every: int, sentences: Path) -> dict:
     return {"engine": engine.engine, "align": rows}
 
 
-def parse_models(value: str) -> dict[str, str]:
-    models = {}
-    for item in value.split(","):
-        name, sep, path = item.partition(":")
-        if not sep or name not in ("de-en", "en-de") or not path:
-            raise argparse.ArgumentTypeError(f"expected de-en:PATH[,en-de:PATH], got {item!r}")
-        models[name] = path
-    return models
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("parts", help="the PSS each part of the start adds")
-    p.add_argument("--models", type=parse_models, required=True, help="de-en:PATH[,en-de:PATH]")
+    p.add_argument("--checkpoint", required=True, help="the de-en checkpoint")
+    p.add_argument("--reverse", help="an en-de checkpoint served beside it")
     p.add_argument("--dictionary", help="the Ding file (default: the app's DICTIONARY_PATH)")
     p.add_argument("--json", action="store_true")
     a = commands.add_parser("align", help="the anonymous memory of a process that aligns")
@@ -135,11 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--sentences", type=Path, default=DEFAULT_SENTENCES, help="TSV: English, German, ...")
     a.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    for path in ([args.checkpoint] if args.command == "align" else args.models.values()):
-        if not Path(path).is_file():
+    for path in (args.checkpoint, getattr(args, "reverse", None)):
+        if path is not None and not Path(path).is_file():
             parser.error(f"checkpoint not found: {path!r}")
     if args.command == "parts":
-        result = parts(args.models, args.dictionary)
+        models = {"de-en": args.checkpoint, **({"en-de": args.reverse} if args.reverse else {})}
+        result = parts(models, args.dictionary)
         lines = [f"{name:32s} +{mib:7.1f} MiB" for name, mib in result["parts"]]
         lines.append(f"{'PSS of the process':32s} {result['pss_mib']:8.1f} MiB")
     else:

@@ -15,7 +15,7 @@ import memory as bench_memory  # noqa: E402
 
 
 def test_parts_are_the_start_in_its_order(tiny_checkpoint, capsys):
-    assert bench_memory.main(["parts", "--models", f"de-en:{tiny_checkpoint}",
+    assert bench_memory.main(["parts", "--checkpoint", str(tiny_checkpoint),
                               "--dictionary", str(ROOT / "tests" / "data" / "ding-sample.txt"), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert [name for name, _ in result["parts"]] == [
@@ -36,8 +36,8 @@ def test_align_reports_every_so_many_calls(tiny_checkpoint, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["parts", "--models", "de-en:/nonexistent.pt"], "checkpoint not found: '/nonexistent.pt'"),
-    (["parts", "--models", "fr-en:x.pt"], "expected de-en:PATH[,en-de:PATH], got 'fr-en:x.pt'"),
+    (["parts", "--checkpoint", "/nonexistent.pt"], "checkpoint not found: '/nonexistent.pt'"),
+    (["parts", "--checkpoint", "README.md", "--reverse", "/nonexistent.pt"], "checkpoint not found: '/nonexistent.pt'"),
     (["align", "--checkpoint", "/nonexistent.pt"], "checkpoint not found: '/nonexistent.pt'"),
 ])
 def test_bad_arguments(argv, message, capsys):
