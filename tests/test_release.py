@@ -268,6 +268,12 @@ PIPELINE_EXAMPLES = [
     # "Hello world, How're you doing?", "Thank you very much, I'll see you tomorrow.")
     ('Hallo Welt, wie geht es dir?', "Hello world, how're you doing?"),
     ('Danke schön, wir sehen uns morgen.', "Thank you very much, we'll see each other tomorrow."),
+    # people addressed by a noun are written in English with the greeting, one span that keeps its
+    # comma (before: "Dear friends how's it going?", "Dear is colleagues sick today.")
+    ('Liebe Freunde, wie geht es euch?', "Dear friends, how's it going?"),
+    ('Liebe Kollegen, ich bin heute krank.', "Dear colleagues, I'm sick today."),
+    # closings in a row, also after a comma (before: "You're welcome, busts.")
+    ('Gern geschehen, tschüss!', "You're welcome, bye!"),
     # a final ellipsis stays one (before: "Save As..", "He said nothing..": the model's doubled stop)
     ('Speichern unter …', 'Save As…'),
     ('Er sagte nichts …', 'He said nothing…'),

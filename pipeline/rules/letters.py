@@ -4,8 +4,8 @@
   comma, a stop or the end, written in English as one span, of kind "letter" (or "name" with the
   addressee's name): "Liebe Anna," → "Dear Anna,", "Sehr geehrte Frau Dr. Koch," → "Dear Dr
   Koch,", "Sehr geehrte Damen und Herren," → "Dear Sir or Madam,", "Mit freundlichen Grüßen" →
-  "Kind regards". An addressee from a list of nouns for people is left to the model after the
-  greeting ("Liebe Freunde," → "Dear" + "friends"); any other is a name. The model, trained on
+  "Kind regards". An addressee from a table of nouns for people is written in English too
+  ("Liebe Freunde," → "Dear friends,"); any other is a name. The model, trained on
   Tatoeba, had made "Liebe Grüße" "Love hello" and "Sehr geehrte Damen und Herren" "Looking labels
   and Lords".
 * Forms of address with their name (``addresses``), written in English ("Frau Schmidt" → "Ms
@@ -71,12 +71,13 @@ _SALUTATION_RE = _phrases(_SALUTATIONS, _ENDS)
 _GREETING_RE = _phrases(_GREETINGS, r"[ \t]+[A-ZÄÖÜ]")
 _BLANKS = re.compile(r"[ \t]*")
 _AND = re.compile(r"[ \t]+und[ \t]+")
+_JOINED = re.compile(r"[ \t]+und[ \t]+|[ \t]*,[ \t]*")  # closings in a row
 _END = re.compile(_ENDS)
 _ADDRESSEE = re.compile(rf"[ \t]+({NAME_WORD}(?:[ \t]+(?:und[ \t]+)?{NAME_WORD})?)(?={_ENDS})")
-# After a greeting, these are people addressed by a noun ("Liebe Freunde,", "Hallo Mama,"), which
-# the model translates; any other capitalized addressee is a name, kept even when it is also a
-# word ("Hallo Lukas," became "Hello Luadas"), or dropped after a lone greeting ("Hallo Tom,").
-_ADDRESSEE_NOUNS = frozenset(tables.words("addressee_nouns"))
+# After a greeting, these are people addressed by a noun ("Liebe Freunde,", "Hallo Mama,"), written
+# in English; any other capitalized addressee is a name, kept even when it is also a word ("Hallo
+# Lukas," became "Hello Luadas"), or dropped after a lone greeting ("Hallo Tom,").
+_ADDRESSEE_NOUNS = tables.pairs("addressee_nouns")
 
 
 def _key(phrase: str) -> str:
@@ -91,8 +92,8 @@ def letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     if match := _CLOSING_RE.match(text, start) or _SALUTATION_RE.match(text, start):
         table = _CLOSINGS if _key(match[0]) in _CLOSINGS else _SALUTATIONS
         found = [Span(start, match.end(), "letter", match[0], table[_key(match[0])])]
-        while table is _CLOSINGS and (joined := _AND.match(text, found[-1].end)) \
-                and (more := _CLOSING_RE.match(text, joined.end())):  # "Gute Besserung und bis bald!"
+        while table is _CLOSINGS and (joined := _JOINED.match(text, found[-1].end)) \
+                and (more := _CLOSING_RE.match(text, joined.end())):  # "Gute Besserung und bis bald!", "Liebe Grüße, bis bald"
             english = _CLOSINGS[_key(more[0])]
             found.append(Span(more.start(), more.end(), "letter", more[0], english[0].lower() + english[1:]))
         if table is _CLOSINGS and (signature := _SIGNATURE_RE.match(text, found[-1].end)):
@@ -104,13 +105,26 @@ def letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
         if addressed:  # "Sehr geehrte Frau Dr. Koch," -> "Dear Dr Koch,"
             found = [Span(start, address.end(), "name", text[start:address.end()], f"{english} {addressed}")]
         elif addressee := _ADDRESSEE.match(text, greeting.end()):
-            words = addressee[1].split()
-            if len(words) == 1 and words[0].lower() in _ADDRESSEE_NOUNS:  # "Liebe Freunde,": the
-                found = [Span(start, greeting.end(), "letter", greeting[0], english)]  # model translates it
-            else:  # names, even those that are words too ("Hallo Lukas,"): one span with the greeting
-                names = " ".join("and" if w == "und" else w for w in words)
-                found = [Span(start, addressee.end(), "name", text[start:addressee.end()], f"{english} {names}")]
+            # One span with the greeting, which the model places with its comma (given "⦅X1⦆
+            # Freunde, wie geht es euch?" it often lost the comma, or the verb): people
+            # addressed by a noun written in English, names kept even where they are words too
+            # ("Hallo Lukas,"), "und" as "and", a repeat said once ("Freundinnen und Freunde").
+            people = [_person(" ".join(part.split()), greeting[0]) for part in _AND.split(addressee[1])]
+            kind = "letter" if all(noun for _, noun in people) else "name"
+            addressed = " and ".join(dict.fromkeys(english for english, _ in people))
+            found = [Span(start, addressee.end(), kind, text[start:addressee.end()], f"{english} {addressed}")]
     return [f for f in found if not any(s < f.end and f.start < e for s, e in taken)]
+
+
+def _person(addressee: str, greeting: str) -> tuple[str, bool]:
+    """An addressee in English and whether it is a noun (``_ADDRESSEE_NOUNS``) rather than a name:
+    "Freunde" -> ("friends", True), "Anna Schmidt" -> ("Anna Schmidt", False); a noun with one form
+    for both numbers is singular after "Lieber" ("Lieber Leser" -> "reader")."""
+    english = _ADDRESSEE_NOUNS.get(addressee.lower())
+    if english is None:
+        return addressee, False
+    singular, _, plural = english.partition("/")
+    return (singular if not plural or greeting.lower() == "lieber" else plural), True
 
 
 def _address_english(match: re.Match[str]) -> str | None:

@@ -541,9 +541,15 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     ("Sehr geehrter Herr Prof. Dr. Weber,", [("name", "Sehr geehrter Herr Prof. Dr. Weber", "Dear Professor Weber")]),
     ("Sehr geehrte Frau Doktor Braun,", [("name", "Sehr geehrte Frau Doktor Braun", "Dear Dr Braun")]),
     ("Hallo Herr Wagner, danke!", [("name", "Hallo Herr Wagner", "Hello Mr Wagner")]),
-    # people addressed by a noun: the greeting alone, the noun is the model's
-    ("Liebe Freunde, wir sehen uns morgen.", [("letter", "Liebe", "Dear")]),
-    ("Hallo Mama, ich komme später.", [("letter", "Hallo", "Hello")]),
+    # people addressed by a noun: in English from a table, the singular after "Lieber" where the
+    # noun has one form for both, a repeat said once; beside a name, the whole is a name
+    ("Liebe Freunde, wir sehen uns morgen.", [("letter", "Liebe Freunde", "Dear friends")]),
+    ("Hallo Mama, ich komme später.", [("letter", "Hallo Mama", "Hello Mom")]),
+    ("Lieber Leser!", [("letter", "Lieber Leser", "Dear reader")]),
+    ("Liebe Leser!", [("letter", "Liebe Leser", "Dear readers")]),
+    ("Liebe Freundinnen und Freunde,", [("letter", "Liebe Freundinnen und Freunde", "Dear friends")]),
+    ("Liebe Damen und Herren,", [("letter", "Liebe Damen und Herren", "Dear ladies and gentlemen")]),
+    ("Liebe Anna und Freunde,", [("name", "Liebe Anna und Freunde", "Dear Anna and friends")]),
     # set phrases
     ("Sehr geehrte Damen und Herren, ich schreibe Ihnen.", [("letter", "Sehr geehrte Damen und Herren", "Dear Sir or Madam")]),
     ("Hallo zusammen!", [("letter", "Hallo zusammen", "Hello everyone")]),
@@ -571,6 +577,11 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     ("Viele Grüße und alles Gute, Tom", [("letter", "Viele Grüße", "Best regards"),
                                         ("letter", "alles Gute", "all the best"), ("name", "Tom", None)]),
     ("Gute Besserung und komm bald wieder!", [("letter", "Gute Besserung", "Get well soon")]),
+    # ... and after a comma
+    ("Liebe Grüße, bis bald, Anna", [("letter", "Liebe Grüße", "Best wishes"), ("letter", "bis bald", "see you soon"),
+                                     ("name", "Anna", None)]),
+    ("Gern geschehen, tschüss!", [("letter", "Gern geschehen", "You're welcome"), ("letter", "tschüss", "bye")]),
+    ("Viele Grüße, bis morgen!", [("letter", "Viele Grüße", "Best regards")]),
     ("Tschüss Tom!", [("letter", "Tschüss", "Bye"), ("name", "Tom", None)]),
     ("Mach’s gut, Lukas.", [("letter", "Mach’s gut", "Take care"), ("name", "Lukas", None)]),
     ("Prost!", [("letter", "Prost", "Cheers")]),
