@@ -20,7 +20,7 @@ import ablation  # noqa: E402
     (["--set", "=x.tsv"], "--set must be NAME=CORPUS or NAME=SRC,REF, got '=x.tsv'"),
     (["--set", "a=x.tsv", "--set", "a=y.tsv"], "--set 'a' is given twice"),
     (["--set", "a=x.tsv", "--rule", "clocks"], "argument --rule: invalid choice: 'clocks' (choose from 'verbatim', "
-     "'years', 'terms', 'clock', 'amounts', 'measures', 'abbreviations', 'ranges', 'letters', 'names')"),
+     "'years', 'terms', 'clock', 'amounts', 'measures', 'abbreviations', 'ranges', 'weekdays', 'letters', 'names')"),
     (["--set", "a=x.tsv", "--beam", "0"], "--beam must be >= 1, got 0"),
     (["--set", "a=x.tsv", "--samples", "0"], "--samples must be >= 1, got 0"),
 ])

@@ -274,6 +274,11 @@ PIPELINE_EXAMPLES = [
     ('Liebe Kollegen, ich bin heute krank.', "Dear colleagues, I'm sick today."),
     # closings in a row, also after a comma (before: "You're welcome, busts.")
     ('Gern geschehen, tschüss!', "You're welcome, bye!"),
+    # days of the week as adverbs, lists and ranges (before: "We opened on Mondays.", "He comes home
+    # with weeks.", "We opened on Mondays and off.")
+    ('Wir haben montags bis freitags geöffnet.', 'We open Monday to Friday.'),
+    ('Er kommt mittwochs nach Hause.', "He's coming home on Wednesdays."),
+    ('Wir haben montags und donnerstags geöffnet.', 'We open on Mondays and Thursdays.'),
     # a final ellipsis stays one (before: "Save As..", "He said nothing..": the model's doubled stop)
     ('Speichern unter …', 'Save As…'),
     ('Er sagte nichts …', 'He said nothing…'),

@@ -12,14 +12,15 @@ write its module with a ``RULE`` (``base.Finder`` where it only finds), put its 
 
 from __future__ import annotations
 
-from . import abbreviations, amounts, clock, german_notation, letters, measures, names, ranges, terms, verbatim, years
+from . import (abbreviations, amounts, clock, german_notation, letters, measures, names, ranges, terms, verbatim,
+               weekdays, years)
 from .base import Context, Rule
 
 # verbatim first (what is copied as written); years before the glossary's terms (a first try
 # reads years as digits); measures only in a second try; a letter's formulas, then names last
 # (any capitalized word left).
 RULES: tuple[Rule, ...] = (verbatim.RULE, years.RULE, terms.RULE, clock.RULE, amounts.RULE, measures.RULE,
-                           abbreviations.RULE, ranges.RULE, letters.RULE, names.RULE)
+                           abbreviations.RULE, ranges.RULE, weekdays.RULE, letters.RULE, names.RULE)
 ENGLISH_RULES: tuple[Rule, ...] = (verbatim.ENGLISH_RULE, terms.RULE, german_notation.RULE)
 NAMES = tuple(dict.fromkeys(rule.name for rule in RULES + ENGLISH_RULES))
 

@@ -12,6 +12,7 @@ from pipeline.rules.clock import english_clock_time, oclock_spans, takes_no_oclo
 from pipeline.rules.letters import signature
 from pipeline.rules.names import leading_preposition, with_names
 from pipeline.rules.ranges import with_ranges
+from pipeline.rules.weekdays import with_weekdays
 from pipeline.rules.verbatim import find_spans, the_before_date
 from pipeline.spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, check, english_number, glued_spans, mask,
@@ -705,6 +706,31 @@ def test_a_number_and_its_multiplier_are_one_number_span(text, expected, restore
 ])
 def test_a_range_of_numbers_is_one_span(text, expected):
     spans = with_ranges(text, with_abbreviations(text, with_amounts(text, with_clock_times(text, find_spans(text)))))
+    assert [(s.kind, s.text, s.target) for s in spans] == expected
+    assert all(text[s.start:s.end] == s.text for s in spans)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # adverbs and their lists
+    ("Das Museum ist montags geschlossen.", [("phrase", "montags", "on Mondays")]),
+    ("Wir haben montags und donnerstags geöffnet.", [("phrase", "montags und donnerstags", "on Mondays and Thursdays")]),
+    ("Training ist dienstags, mittwochs oder sonnabends.",
+     [("phrase", "dienstags, mittwochs oder sonnabends", "on Tuesdays, Wednesdays or Saturdays")]),
+    # ranges of adverbs or names, a dash as written
+    ("Wir haben montags bis freitags geöffnet.", [("phrase", "montags bis freitags", "Monday to Friday")]),
+    ("Die Apotheke hat Montag bis Samstag auf.", [("phrase", "Montag bis Samstag", "Monday to Saturday")]),
+    ("Geöffnet Montag – Freitag, 9–18 Uhr", [("phrase", "Montag – Freitag", "Monday – Friday"),
+                                           ("time", "9–18", "9 a.m.–6 p.m.")]),
+    ("wir haben von montags bis freitags auf", [("phrase", "montags bis freitags", "Monday to Friday")]),
+    # the model's: names alone or after "von", days that open the sentence, words that hold a day
+    ("Er kommt am Montag oder bis Freitag.", []),
+    ("Wir haben von Montag bis Freitag geöffnet.", []),
+    ("Dienstags gehe ich schwimmen.", []),
+    ("„Montags bis freitags“, sagte er.", []),
+    ("Das Montagsmeeting ist am Sonntagabend.", []),
+])
+def test_days_of_the_week_are_written_in_english(text, expected):
+    spans = with_weekdays(text, with_ranges(text, with_clock_times(text, find_spans(text))))
     assert [(s.kind, s.text, s.target) for s in spans] == expected
     assert all(text[s.start:s.end] == s.text for s in spans)
 

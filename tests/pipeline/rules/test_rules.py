@@ -15,10 +15,12 @@ pytestmark = pytest.mark.slow   # loads the release checkpoint
 GREEDY = replace(SERVED, beam_size=1)
 
 TEXTS = ["Wir treffen uns um 14 Uhr.", "Das kostet 49,99 €.", "Hallo Lukas, wie geht es dir?",
-         "Das dauert ca. 5 Min.", "Geöffnet Mo–Fr von 9–18 Uhr.", "Drücken Sie Strg+C."]
+         "Das dauert ca. 5 Min.", "Geöffnet Mo–Fr von 9–18 Uhr.", "Drücken Sie Strg+C.",
+         "Wir haben montags bis freitags geöffnet."]
 # What the copying stub engine gives back with every rule: each span written as English writes it.
 EVERY_RULE = ["Wir treffen uns um 2 p.m. Uhr.", "Das kostet €49.99.", "Hello Lukas, wie geht es dir?",
-              "Das dauert approx. 5 minutes.", "Geöffnet Mon–Fri von 9 a.m.–6 p.m. Uhr.", "Drücken Sie Ctrl+C."]
+              "Das dauert approx. 5 minutes.", "Geöffnet Mon–Fri von 9 a.m.–6 p.m. Uhr.", "Drücken Sie Ctrl+C.",
+              "Wir haben Monday to Friday geöffnet."]
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +30,7 @@ def engine():
 
 def test_the_rules_and_their_order():
     assert [rule.name for rule in RULES] == ["verbatim", "years", "terms", "clock", "amounts", "measures",
-                                             "abbreviations", "ranges", "letters", "names"]
+                                             "abbreviations", "ranges", "weekdays", "letters", "names"]
     assert [rule.name for rule in ENGLISH_RULES] == ["verbatim", "terms", "german_notation"]
     assert NAMES == (*(rule.name for rule in RULES), "german_notation")
     assert rules_for("de") == RULES and rules_for("en") == ENGLISH_RULES
@@ -50,6 +52,7 @@ def test_every_rule_on(engine):
     ("amounts", {1: "Das kostet 49.99 €."}),           # a number span still: English notation
     ("abbreviations", {3: "Das dauert ca. 5 Min."}),
     ("ranges", {4: "Geöffnet Mo–Fr von 9–6 p.m. Uhr."}),
+    ("weekdays", {6: "Wir haben montags bis freitags geöffnet."}),
     ("letters", {2: "Hallo Lukas, wie geht es dir?"}),   # "Hallo Lukas," is a letter's greeting
     ("names", {}),                                       # no other name
 ])
@@ -60,9 +63,9 @@ def test_a_rule_switched_off_changes_only_its_spans(engine, rule, changed):
 
 @pytest.mark.parametrize("without, message", [
     (("clocks",), "without_rules must be a tuple of rule names (verbatim, years, terms, clock, amounts, measures, "
-                  "abbreviations, ranges, letters, names, german_notation), got ('clocks',)"),
+                  "abbreviations, ranges, weekdays, letters, names, german_notation), got ('clocks',)"),
     (["clock"], "without_rules must be a tuple of rule names (verbatim, years, terms, clock, amounts, measures, "
-                "abbreviations, ranges, letters, names, german_notation), got ['clock']"),
+                "abbreviations, ranges, weekdays, letters, names, german_notation), got ['clock']"),
 ])
 def test_unknown_rules_are_refused(without, message):
     with pytest.raises(ValueError) as error:
