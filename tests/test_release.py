@@ -274,6 +274,10 @@ PIPELINE_EXAMPLES = [
     ('Liebe Kollegen, ich bin heute krank.', "Dear colleagues, I'm sick today."),
     # closings in a row, also after a comma (before: "You're welcome, busts.")
     ('Gern geschehen, tschüss!', "You're welcome, bye!"),
+    # wishes and condolences (before: "Hearted luck that you did well.", "Well German!", "Hearted bond.")
+    ('Herzlichen Glückwunsch, das hast du gut gemacht.', 'Congratulations, you did well.'),
+    ('Guten Rutsch!', 'Happy New Year!'),
+    ('Herzliches Beileid.', 'My condolences.'),
     # days of the week as adverbs, lists and ranges (before: "We opened on Mondays.", "He comes home
     # with weeks.", "We opened on Mondays and off.")
     ('Wir haben montags bis freitags geöffnet.', 'We open Monday to Friday.'),

@@ -178,7 +178,7 @@ def signature(text: str, start: int, end: int) -> Span | None:
 
 
 # Closings that sign a letter, after which a line of names is the writer's (not "Gute Besserung").
-_SIGNED = frozenset({"Kind regards", "Best regards", "Warm regards", "Best wishes", "Regards"})
+_SIGNED = frozenset({"Kind regards", "Best regards", "Warm regards", "Best wishes", "Regards", "Lots of love"})
 
 
 def normal_case(text: str, spans: Sequence[Span]) -> bool:

@@ -586,6 +586,10 @@ def test_forms_of_address_are_names_written_in_english(text, expected):
     ("Tschüss Tom!", [("letter", "Tschüss", "Bye"), ("name", "Tom", None)]),
     ("Mach’s gut, Lukas.", [("letter", "Mach’s gut", "Take care"), ("name", "Lukas", None)]),
     ("Prost!", [("letter", "Prost", "Cheers")]),
+    ("Herzlichen Glückwunsch, gut gemacht!", [("letter", "Herzlichen Glückwunsch", "Congratulations")]),
+    ("Einen guten Rutsch ins neue Jahr!", [("letter", "Einen guten Rutsch ins neue Jahr", "Happy New Year")]),
+    ("Herzliches Beileid.", [("letter", "Herzliches Beileid", "My condolences")]),
+    ("Alles Liebe, Anna", [("letter", "Alles Liebe", "Lots of love"), ("name", "Anna", None)]),
     ("Alles Gute zum Geburtstag!", []),                                   # the model's: "Happy birthday!"
     # not formulas: not at the start, no comma or end after the addressee, no addressee
     ("Ich sage: Liebe Anna, komm!", [("name", "Anna", None)]),
