@@ -1,5 +1,6 @@
 """Fixtures shared by every test: the 40-pair corpus and tiny models trained on it, each at most once
-(cached on disk across sessions, see ``trained_run``), and the ``slow`` marker's rules."""
+(cached on disk across sessions, see ``trained_run``), the ``slow`` marker's rules, and
+``run_script`` for the tests of bench/ scripts."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import os
 import platform
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -23,6 +25,11 @@ import pytest
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_script(script: str, args: list[str], timeout: float = 300) -> subprocess.CompletedProcess:
+    """``python SCRIPT ARGS`` in the repository's root, its output captured as text."""
+    return subprocess.run([sys.executable, script, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 PAIRS40 = ROOT / "tests" / "data" / "pairs40.tsv"
 
 # ------------------------------------------------------------------------------ the slow marker

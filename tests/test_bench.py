@@ -6,18 +6,16 @@ import gzip
 import json
 import re
 import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import run_script
 
 pytestmark = pytest.mark.slow  # bench/multi30k.py trains and scores in a subprocess
 
 
 def run_bench(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "bench/multi30k.py", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    return run_script("bench/multi30k.py", args)
 
 
 @pytest.fixture

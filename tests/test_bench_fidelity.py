@@ -18,7 +18,7 @@ from dataclasses import replace
 import pytest
 
 from model.search.options import SERVED
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_script
 
 spec = importlib.util.spec_from_file_location("bench_fidelity", ROOT / "bench" / "fidelity.py")
 fidelity = importlib.util.module_from_spec(spec)
@@ -36,8 +36,7 @@ COUNTS = {"numbers": 18, "spans": 20, "caps": 13, "html": 11, "long": 2}  # text
 
 
 def run_bench(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "bench/fidelity.py", "--device", "cpu", "--threads", "1", *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return run_script("bench/fidelity.py", ["--device", "cpu", "--threads", "1", *args])
 
 
 # ------------------------------------------------------------------------------------------ checks

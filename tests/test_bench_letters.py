@@ -4,11 +4,10 @@ one-line errors for malformed data."""
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_script
 
 pytestmark = pytest.mark.slow  # bench/letters.py runs in a subprocess
 
@@ -16,8 +15,7 @@ RELEASE = ROOT / "checkpoints" / "de-en.pt"
 
 
 def run_bench(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "bench/letters.py", "--checkpoint", str(RELEASE), "--threads", "1", *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return run_script("bench/letters.py", ["--checkpoint", str(RELEASE), "--threads", "1", *args])
 
 
 def test_counts_openings_with_their_comma_and_scores_the_letters(tmp_path):

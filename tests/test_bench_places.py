@@ -4,11 +4,10 @@ written for the test, is pinned in tests/test_release.py (``run_bench`` runs it 
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_script
 
 pytestmark = pytest.mark.slow  # bench/places.py runs in a subprocess
 
@@ -16,8 +15,7 @@ RELEASE = ROOT / "checkpoints" / "de-en.pt"
 
 
 def run_bench(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "bench/places.py", "--checkpoint", str(RELEASE), "--threads", "1", *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return run_script("bench/places.py", ["--checkpoint", str(RELEASE), "--threads", "1", *args])
 
 
 def test_without_place_names_it_says_so(tmp_path):

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import run_script
 
 pytestmark = pytest.mark.slow  # bench/train_precision.py runs in a subprocess
 
 
 def run_bench(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "bench/train_precision.py", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    return run_script("bench/train_precision.py", args)
 
 
 def test_measures_both_precisions_on_one_model_shape():

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_script
 
 pytestmark = pytest.mark.slow  # bench/vocab.py runs on the release model in a subprocess
 
@@ -15,8 +14,7 @@ RELEASE = ROOT / "checkpoints" / "de-en.pt"
 
 
 def run_bench(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "bench/vocab.py", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    return run_script("bench/vocab.py", args, timeout=120)
 
 
 @pytest.fixture
