@@ -13,7 +13,8 @@ or brackets, then whitespace, then something that can start a sentence (an upper
 digit or an opening quote). A period does not end a sentence after
 - a known abbreviation ("z.B.", "Dr.", "usw.", "Nr.", "Hauptstr.", ...) or a single letter
   ("A. Merkel", "z. B."),
-- a number of up to three digits: German writes ordinals that way ("am 3. Mai", "im 19. Jahrhundert");
+- a number of up to three digits, or a range of two: German writes ordinals that way ("am 3. Mai",
+  "im 19. Jahrhundert", "vom 3.–5. Mai");
 decimals ("3.5", "3,5") never have whitespace after the period, so they are never cut.
 
 Clause cuts (``split_long``) are tried in order of how little they hurt the translation: after
@@ -77,7 +78,7 @@ _CLAUSE = re.compile(r"""(?:[,;:]|(?<![!?…])[!?…]++|(?<!\.)(?P<period>\.++))
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _GAP = re.compile(r"\s+")
 _WORD = re.compile(r"\w+(?:['’-]\w+)*")
-_ORDINAL = re.compile(r"\d{1,3}")
+_ORDINAL = re.compile(r"\d{1,3}|\d{1,3}\.?[–-]\d{1,3}")   # "am 3. Mai", "vom 3.–5. Mai"
 _OPENING = "\"'„“‚‘»«(["
 
 

@@ -283,6 +283,11 @@ PIPELINE_EXAMPLES = [
     ('Wir haben montags bis freitags geöffnet.', 'We open Monday to Friday.'),
     ('Er kommt mittwochs nach Hause.', "He's coming home on Wednesdays."),
     ('Wir haben montags und donnerstags geöffnet.', 'We open on Mondays and Thursdays.'),
+    # holidays, and a range of days of one month (before: "The practice is closed on Sundays and
+    # holidays.", "We closed on sun and celebrate.", "I'm off the 3th vacation in 5 May.")
+    ('Die Praxis ist sonntags und feiertags geschlossen.', 'The practice is closed on Sundays and public holidays.'),
+    ('Wir haben sonn- und feiertags geschlossen.', "We're closed on Sundays and public holidays."),
+    ('Ich bin vom 3. bis 5. Mai im Urlaub.', "I'm on vacation from 3 to 5 May."),
     # a final ellipsis stays one (before: "Save As..", "He said nothing..": the model's doubled stop)
     ('Speichern unter …', 'Save As…'),
     ('Er sagte nichts …', 'He said nothing…'),

@@ -95,6 +95,9 @@ _DAY, _MONTH = r"(?:0?[1-9]|[12][0-9]|3[01])", r"(?:0?[1-9]|1[0-2])"
 MONTHS = tables.pairs("months")
 _MONTH_NAME = "|".join(MONTHS)
 _MONTH_DATE = re.compile(rf"({_DAY})\. ({_MONTH_NAME})(?: ([0-9]{{4}}))?")
+# A range of days in one month: "3.–5. Mai" -> "3–5 May", "3. bis (zum) 5. Mai" -> "3 to 5 May"
+_DAYS_TO = r"[ \t\u00a0]*[–-][ \t\u00a0]*|[ \t\u00a0]+bis[ \t\u00a0]+(?:zum[ \t\u00a0]+)?"
+_MONTH_RANGE = re.compile(rf"({_DAY})\.({_DAYS_TO})({_DAY})\. ({_MONTH_NAME})(?: ([0-9]{{4}}))?")
 _ALTERNATIVES = {
     "placeholder": r"⦅[^⦅⦆\s]*⦆|[⦅⦆]",
     "backticks": r"`[^`\n]+`",
@@ -109,7 +112,8 @@ _ALTERNATIVES = {
     "path": r"(?<![\w./~\\-])(?:~|\.{1,2})?/(?=[\w.-]*[^\W\d_])[\w.-]+(?:/[\w.-]+)*/?"
             r"|(?<!\w)[A-Za-z]:\\(?:[\w .-]+\\)*[\w.-]*",
     "filename": rf"(?<![\w.@/\\-])(?=[\w-]*[^\W\d_])[\w-]{{2,}}(?:\.[\w-]+)*\.(?:{_EXTENSIONS})(?![\w-]|\.\w)",
-    "date": (rf"(?<![\w.,]){_DAY}\. (?:{_MONTH_NAME})(?: [0-9]{{4}})?(?![\w.,]?[0-9])(?!\w)"
+    "date": (rf"(?<![\w.,]){_DAY}\.(?:{_DAYS_TO}){_DAY}\. (?:{_MONTH_NAME})(?: [0-9]{{4}})?(?![\w.,]?[0-9])(?!\w)"
+             rf"|(?<![\w.,]){_DAY}\. (?:{_MONTH_NAME})(?: [0-9]{{4}})?(?![\w.,]?[0-9])(?!\w)"
              rf"|(?<![\w.,]){_DAY}\.{_MONTH}\.(?:[0-9]{{4}}|[0-9]{{2}}){NUM_END}"
              rf"|(?<![\w.,]){_DAY}\.{_MONTH}\.(?![0-9])(?=[ \t]+\w)"
              rf"|(?<![\w.,/-])[0-9]{{4}}-[01][0-9]-[0-3][0-9](?![\w-])"
@@ -236,7 +240,12 @@ def find_spans(text: str, representable: Callable[[str], bool] | None = None) ->
 
 
 def _english_date(text: str) -> str | None:
-    """A date with a German month name in English ("15. August" -> "15 August"); None for others."""
+    """A date with a German month name in English ("15. August" -> "15 August"), or a range of
+    days of one ("3. bis 5. Mai" -> "3 to 5 May", "3.–5. Mai" -> "3–5 May"); None for others."""
+    if match := _MONTH_RANGE.fullmatch(text):
+        first, to, last, month, year = match.groups()
+        to = to if to.strip() in "–-" else " to "   # a dash as written
+        return f"{int(first)}{to}{int(last)} {MONTHS[month]}" + (f" {year}" if year else "")
     match = _MONTH_DATE.fullmatch(text)
     if match is None:
         return None

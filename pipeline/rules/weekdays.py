@@ -1,7 +1,8 @@
 """Days of the week in words: their adverbs, lists and ranges, as spans written in English.
 
 * An adverb, or a list of them: "montags" → "on Mondays", "montags und donnerstags" → "on Mondays
-  and Thursdays", "dienstags, mittwochs oder freitags" → "on Tuesdays, Wednesdays or Fridays".
+  and Thursdays", "dienstags, mittwochs oder freitags" → "on Tuesdays, Wednesdays or Fridays",
+  "werktags" → "on working days", "sonn- und feiertags" → "on Sundays and public holidays".
 * A range of adverbs or of names: "montags bis freitags", "Montag bis Freitag" → "Monday to
   Friday", "Montag–Freitag" → "Monday–Friday".
 
@@ -32,12 +33,15 @@ _TO = rf"{_BLANK}bis{_BLANK}|[ \t\u00a0]*[–-][ \t\u00a0]*"
 # "Montag bis Freitag", "montags bis freitags", "Montag–Freitag"
 _RANGE = re.compile(rf"(?<![\w-])({_NAME}|{_ADVERB})({_TO})({_NAME}|{_ADVERB})(?![\w-])")
 _FROM = re.compile(r"(?<![\w-])[vV]on[ \t\u00a0]+$")
-# "montags", "montags und donnerstags", "dienstags, mittwochs oder freitags"
-_LIST = re.compile(rf"(?<![\w-])({_ADVERB})((?:[ \t\u00a0]*,[ \t\u00a0]*{_ADVERB})*"
+# An adverb's first half before "und" or "oder", as German leaves it out ("sonn- und feiertags")
+_HALF = "|".join(rf"[{day[0]}{day[0].upper()}]{day[1:-3]}-" for day in _ENGLISH if day.endswith("tag"))
+_ITEM_WORD = rf"(?:{_ADVERB}|{_HALF})"
+# "montags", "montags und donnerstags", "dienstags, mittwochs oder freitags", "sonn- und feiertags"
+_LIST = re.compile(rf"(?<![\w-])({_ITEM_WORD})((?:[ \t\u00a0]*,[ \t\u00a0]*{_ITEM_WORD})*"
                    rf"(?:{_BLANK}(?:und|oder){_BLANK}{_ADVERB})?)(?![\w-])")
 _OPENING = " \t\u00a0\"'„“”‚‘’»«(-–"
 _ANY_DAY = re.compile(rf"(?i:{_NAME})")
-_ITEM = re.compile(rf"({_ADVERB})|(und|oder)|,")
+_ITEM = re.compile(rf"({_ADVERB})|({_HALF})|(und|oder)|,")
 
 
 def english(day: str) -> str:
@@ -45,13 +49,20 @@ def english(day: str) -> str:
     return _ENGLISH[day.lower().removesuffix("s")]
 
 
-def _english_list(text: str) -> str:
+def _english_list(text: str) -> str | None:
+    """"on Mondays and Thursdays" for "montags und donnerstags"; None where a first half
+    ("sonn-") is no adverb with the last one's "tags"."""
     parts = []
     for match in _ITEM.finditer(text):
         if match[1]:
             parts.append(english(match[1]) + "s")
         elif match[2]:
-            parts.append(" and " if match[2] == "und" else " or ")
+            whole = match[2][:-1] + "tags"
+            if whole.lower().removesuffix("s") not in _ENGLISH:
+                return None
+            parts.append(english(whole) + "s")
+        elif match[3]:
+            parts.append(" and " if match[3] == "und" else " or ")
         else:
             parts.append(", ")
     return "on " + "".join(parts)
@@ -69,8 +80,10 @@ def with_weekdays(text: str, spans: Sequence[Span]) -> list[Span]:
         joiner = " to " if match[2].strip() == "bis" else match[2]   # a dash as written
         found.append(Span(match.start(), match.end(), "phrase", match[0], english(match[1]) + joiner + english(match[3])))
     for match in _LIST.finditer(text):
-        if not any(f.start < match.end() and match.start() < f.end for f in found):
-            found.append(Span(match.start(), match.end(), "phrase", match[0], _english_list(match[0])))
+        if match[0].endswith("-") or any(f.start < match.end() and match.start() < f.end for f in found):
+            continue   # a first half without its end
+        if (target := _english_list(match[0])) is not None:
+            found.append(Span(match.start(), match.end(), "phrase", match[0], target))
     found = [f for f in found if text[:f.start].strip(_OPENING)]   # not where they open the sentence
     taken = [(s.start, s.end) for s in spans]
     return merge(spans, sorted((f for f in found if not any(s < f.end and f.start < e for s, e in taken)),

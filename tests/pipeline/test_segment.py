@@ -50,6 +50,7 @@ def whole(text: str) -> tuple[int, int]:
     # ordinals and decimals
     ("Am 3. Mai ist Feiertag. Am 4. Mai nicht.", ["Am 3. Mai ist Feiertag.", "Am 4. Mai nicht."]),
     ("Im 19. Jahrhundert war das anders.", ["Im 19. Jahrhundert war das anders."]),
+    ("Die Messe ist vom 3.–5. März. Sie ist groß.", ["Die Messe ist vom 3.–5. März.", "Sie ist groß."]),
     ("Das kostet 3.50 Euro. Das ist billig.", ["Das kostet 3.50 Euro.", "Das ist billig."]),
     ("Es sind 3,5 Grad. Es ist kalt.", ["Es sind 3,5 Grad.", "Es ist kalt."]),
     ("Er wurde im Jahr 1990. Geboren.", ["Er wurde im Jahr 1990.", "Geboren."]),

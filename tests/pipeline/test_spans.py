@@ -617,6 +617,10 @@ def test_letter_formulas_are_written_in_english(text, expected):
     ("Ich bin bis zum 15. August im Urlaub.", "15. August", "15 August"),
     ("Am 3. März 2027 ziehen wir um.", "3. März 2027", "3 March 2027"),
     ("Der 01. Mai ist frei.", "01. Mai", "1 May"),
+    # a range of days of one month, a dash as written
+    ("Ich bin vom 3. bis 5. Mai im Urlaub.", "3. bis 5. Mai", "3 to 5 May"),
+    ("Die Messe ist vom 3.–5. März.", "3.–5. März", "3–5 March"),
+    ("Vom 10. bis zum 12. Juni 2026 ist zu.", "10. bis zum 12. Juni 2026", "10 to 12 June 2026"),
 ])
 def test_dates_with_a_month_name_are_written_in_english(text, date, english):
     [span] = find_spans(text)
@@ -726,6 +730,13 @@ def test_a_range_of_numbers_is_one_span(text, expected):
     ("Geöffnet Montag – Freitag, 9–18 Uhr", [("phrase", "Montag – Freitag", "Monday – Friday"),
                                            ("time", "9–18", "9 a.m.–6 p.m.")]),
     ("wir haben von montags bis freitags auf", [("phrase", "montags bis freitags", "Monday to Friday")]),
+    # working days, weekdays and holidays; a first half that German leaves out before "und"
+    ("Der Laden ist wochentags auf.", [("phrase", "wochentags", "on weekdays")]),
+    ("Wir haben sonn- und feiertags zu.", [("phrase", "sonn- und feiertags", "on Sundays and public holidays")]),
+    ("Post kommt mon- oder dienstags.", [("phrase", "mon- oder dienstags", "on Mondays or Tuesdays")]),
+    ("Das ist ein Sonn- und Feiertag.", []),
+    ("Wir haben werk- und sonntags auf.", [("phrase", "werk- und sonntags", "on working days and Sundays")]),
+    ("Es ist Werk- und Urlaubszeit.", []),
     # the model's: names alone or after "von", days that open the sentence, words that hold a day
     ("Er kommt am Montag oder bis Freitag.", []),
     ("Wir haben von Montag bis Freitag geöffnet.", []),
