@@ -37,7 +37,8 @@ def test_counts_openings_with_their_comma_and_scores_the_letters(tmp_path):
 
 
 @pytest.mark.parametrize("flag, content, message", [
-    ("--salutations", "Liebe Freunde Dear friends\n", "{path}:1: expected German<TAB>English, got 'Liebe Freunde Dear friends'"),
+    ("--salutations", "Liebe Freunde Dear friends\n",
+     "{path}:1: expected German<TAB>English, got 'Liebe Freunde Dear friends'"),
     ("--bodies", "wie geht es euch?\t\n", "{path}:1: expected German<TAB>English, got 'wie geht es euch?\\t'"),
     ("--bodies", "# only a comment\n", "{path}: no pairs"),
     ("--bodies", None, "cannot read {path}: No such file or directory"),

@@ -92,8 +92,9 @@ def letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
     if match := _CLOSING_RE.match(text, start) or _SALUTATION_RE.match(text, start):
         table = _CLOSINGS if _key(match[0]) in _CLOSINGS else _SALUTATIONS
         found = [Span(start, match.end(), "letter", match[0], table[_key(match[0])])]
+        # "Gute Besserung und bis bald!", "Liebe Grüße, bis bald"
         while table is _CLOSINGS and (joined := _JOINED.match(text, found[-1].end)) \
-                and (more := _CLOSING_RE.match(text, joined.end())):  # "Gute Besserung und bis bald!", "Liebe Grüße, bis bald"
+                and (more := _CLOSING_RE.match(text, joined.end())):
             english = _CLOSINGS[_key(more[0])]
             found.append(Span(more.start(), more.end(), "letter", more[0], english[0].lower() + english[1:]))
         if table is _CLOSINGS and (signature := _SIGNATURE_RE.match(text, found[-1].end)):

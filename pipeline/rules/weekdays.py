@@ -78,7 +78,8 @@ def with_weekdays(text: str, spans: Sequence[Span]) -> list[Span]:
         if _FROM.search(text, 0, match.start()) and not match[1].endswith("s"):
             continue   # "von Montag bis Freitag": the model's, which translates it
         joiner = " to " if match[2].strip() == "bis" else match[2]   # a dash as written
-        found.append(Span(match.start(), match.end(), "phrase", match[0], english(match[1]) + joiner + english(match[3])))
+        target = english(match[1]) + joiner + english(match[3])
+        found.append(Span(match.start(), match.end(), "phrase", match[0], target))
     for match in _LIST.finditer(text):
         if match[0].endswith("-") or any(f.start < match.end() and match.start() < f.end for f in found):
             continue   # a first half without its end
