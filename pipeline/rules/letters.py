@@ -112,8 +112,8 @@ def letter_formula(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
             # ("Hallo Lukas,"), "und" as "and", a repeat said once ("Freundinnen und Freunde").
             people = [_person(" ".join(part.split()), greeting[0]) for part in _AND.split(addressee[1])]
             kind = "letter" if all(noun for _, noun in people) else "name"
-            addressed = " and ".join(dict.fromkeys(english for english, _ in people))
-            found = [Span(start, addressee.end(), kind, text[start:addressee.end()], f"{english} {addressed}")]
+            whom = " and ".join(dict.fromkeys(english for english, _ in people))
+            found = [Span(start, addressee.end(), kind, text[start:addressee.end()], f"{english} {whom}")]
     return [f for f in found if not any(s < f.end and f.start < e for s, e in taken)]
 
 

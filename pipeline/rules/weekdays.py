@@ -49,18 +49,15 @@ def english(day: str) -> str:
     return _ENGLISH[day.lower().removesuffix("s")]
 
 
-def _english_list(text: str) -> str | None:
-    """"on Mondays and Thursdays" for "montags und donnerstags"; None where a first half
-    ("sonn-") is no adverb with the last one's "tags"."""
+def _english_list(text: str) -> str:
+    """"on Mondays and Thursdays" for "montags und donnerstags", "on Sundays and public holidays"
+    for "sonn- und feiertags" (a first half is a day's name without its "tag")."""
     parts = []
     for match in _ITEM.finditer(text):
         if match[1]:
             parts.append(english(match[1]) + "s")
         elif match[2]:
-            whole = match[2][:-1] + "tags"
-            if whole.lower().removesuffix("s") not in _ENGLISH:
-                return None
-            parts.append(english(whole) + "s")
+            parts.append(english(match[2][:-1] + "tag") + "s")
         elif match[3]:
             parts.append(" and " if match[3] == "und" else " or ")
         else:
@@ -83,12 +80,10 @@ def with_weekdays(text: str, spans: Sequence[Span]) -> list[Span]:
     for match in _LIST.finditer(text):
         if match[0].endswith("-") or any(f.start < match.end() and match.start() < f.end for f in found):
             continue   # a first half without its end
-        if (target := _english_list(match[0])) is not None:
-            found.append(Span(match.start(), match.end(), "phrase", match[0], target))
+        found.append(Span(match.start(), match.end(), "phrase", match[0], _english_list(match[0])))
     found = [f for f in found if text[:f.start].strip(_OPENING)]   # not where they open the sentence
     taken = [(s.start, s.end) for s in spans]
-    return merge(spans, sorted((f for f in found if not any(s < f.end and f.start < e for s, e in taken)),
-                               key=lambda f: f.start))
+    return merge(spans, [f for f in found if not any(s < f.end and f.start < e for s, e in taken)])
 
 
 RULE = Finder("weekdays", with_weekdays)
