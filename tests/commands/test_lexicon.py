@@ -26,7 +26,7 @@ def test_writes_the_lexicon_of_the_corpora(tiny_checkpoint, tmp_path, capsys):
     out = tmp_path / "with-lexicon.pt"
     code, stdout, err = run([tiny_checkpoint, "--data", corpus, "--out", out], capsys)
     assert (code, err) == (0, "")
-    assert stdout.startswith(f"wrote {out}: lexicon of 5 German word forms and 1 names from 2 pairs of 1 corpus(es), ")
+    assert stdout.startswith(f"wrote {out}: lexicon of 5 source word forms and 1 names from 2 pairs of 1 corpus(es), ")
     written, original = read_checkpoint(out), read_checkpoint(tiny_checkpoint)
     # "Anna" is copied, not translated
     written_lexicon = Lexicon.from_bytes(written["lexicon"])
@@ -36,6 +36,19 @@ def test_writes_the_lexicon_of_the_corpora(tiny_checkpoint, tmp_path, capsys):
         assert torch.equal(written["model"][name], value), name
     translator = Translator.from_checkpoint(out, device="cpu")
     assert translator.lexicon.knows("Katze") and not translator.lexicon.knows("Anna")
+
+
+def test_a_reverse_checkpoint_gets_the_lexicon_of_its_english_side(tiny_checkpoint, tmp_path, capsys):
+    ckpt = read_checkpoint(tiny_checkpoint)
+    ckpt["meta"]["direction"] = "en-de"
+    reverse = tmp_path / "en-de.pt"
+    torch.save(ckpt, reverse)
+    corpus = tmp_path / "pairs.tsv"
+    corpus.write_text("Anna has a cat.\tAnna hat eine Katze.\n", encoding="utf-8")
+    code, stdout, err = run([reverse, "--data", corpus], capsys)
+    assert (code, err) == (0, "")
+    written = Lexicon.from_bytes(read_checkpoint(reverse)["lexicon"])
+    assert (set(written.words), set(written.names)) == ({"a", "cat", "has"}, {"Anna"})
 
 
 def test_errors_are_one_line(tiny_checkpoint, tmp_path, capsys):
