@@ -27,7 +27,8 @@ from commands import cli
 from model.data.lexicon import build_lexicon
 from model.data.sampler import TokenBatchSampler, weighted_indices
 from model.network.batch import Batch
-from model.network.checkpoint import DIRECTIONS, build_from_checkpoint, direction, oriented, read_checkpoint, save_checkpoint
+from model.network.checkpoint import (DIRECTIONS, atomic_open, build_from_checkpoint, direction, oriented,
+                                      read_checkpoint, save_checkpoint)
 from model.network.config import PRESETS, preset
 from model.data import CorpusError, CorpusSpec, group_references
 from model.network.tokenizer import Tokenizer
@@ -103,6 +104,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--init", metavar="CKPT", help="fine-tune: start from this checkpoint's weights and vocabulary "
                    "(its architecture; the preset and the shape flags are ignored, --dropout and "
                    "--label-smoothing apply) with a fresh optimizer and schedule")
+    p.add_argument("--vocab-only", action="store_true",
+                   help="learn the vocabulary from the corpora as a run would, write it to DIR/tokenizer.model "
+                        "and stop: a GPU machine then does not wait on it (--tokenizer)")
+    p.add_argument("--tokenizer", metavar="FILE", help="the vocabulary of a --vocab-only run with the same corpora, "
+                   "instead of learning one (not with --init, whose vocabulary is the checkpoint's)")
     p.add_argument("--direction", default="de-en", choices=DIRECTIONS,
                    help="de-en: German to English; en-de: the reverse model, trained on the same corpora with "
                         "the sides swapped (back-translation, noisy-channel reranking, English to German)")
@@ -124,6 +130,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--domain-split-size must be >= 0, got {args.domain_split_size!r}")
     if args.keep_checkpoints < 0:
         p.error(f"--keep-checkpoints must be >= 0, got {args.keep_checkpoints!r}")
+    for a, b in (("tokenizer", "init"), ("vocab_only", "init"), ("vocab_only", "tokenizer"), ("vocab_only", "resume")):
+        if getattr(args, a) and getattr(args, b):
+            p.error(f"--{a.replace('_', '-')} and --{b.replace('_', '-')} cannot be used together")
     if args.max_minutes is not None and args.max_minutes <= 0:
         p.error(f"--max-minutes must be > 0, got {args.max_minutes!r}")
     try:  # a bad architecture, corpus spec or augmentation should fail now, not after reading the corpus
@@ -133,7 +142,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             CorpusSpec.parse(text)
         if args.data_sources:
             read_sources(args.data_sources)
-    except ValueError as exc:
+        if args.tokenizer:
+            read_tokenizer(args.tokenizer, augmentation(args))
+    except (ValueError, OSError) as exc:
         p.error(str(exc))
     return args
 
@@ -205,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     start_path = out / "last.pt" if resume is not None else args.init
     start = resume if resume is not None else read_checkpoint(args.init) if args.init else None
     torch.manual_seed(args.seed)
+    if args.vocab_only:
+        write_vocabulary(args, out, log)
+        return 0
     try:
         data = load_data(args, out, dist, start, start_path, log)
         trainer = Trainer(args, out, dist, device, data, resume, log)
@@ -229,6 +243,49 @@ class Data:
     lexicon: bytes | None      # the source words the model knows (model.data.lexicon), or None
 
 
+def training_pairs(args: argparse.Namespace, corpus: Corpus) -> tuple[list[tuple[str, str]], list[float]]:
+    """The (source, target) pairs trained on, augmented, and the weight of each."""
+    aug = augmentation(args)
+    # Augmented pairs are added beside their originals and weigh as their corpus does.
+    train_pairs, weights = [], []
+    for part, pairs in zip(corpus.parts, corpus.split_parts(corpus.train)):
+        # The corpus itself stays as read; a reverse model swaps the sides after augmenting.
+        augmented = oriented(augment_pairs(pairs, aug, args.seed), args.direction)
+        train_pairs += augmented
+        weights += [part["weight"]] * len(augmented)
+    return train_pairs, weights
+
+
+def learn_vocabulary(args: argparse.Namespace, train_pairs: list[tuple[str, str]], weights: list[float]) -> Tokenizer:
+    # The vocabulary is learned from the mix as weighted (epoch 0's draw of the pairs).
+    mix = weighted_indices(weights, random.Random(f"vocabulary-{args.seed}"))
+    return Tokenizer.train([s for i in mix for s in train_pairs[i]], args.vocab_size or preset(args.preset).vocab_size,
+                           seed=args.seed, user_defined_symbols=PLACEHOLDERS if augmentation(args).placeholders else ())
+
+
+def read_tokenizer(path: str, aug: Augmentation) -> Tokenizer:
+    """A --vocab-only run's vocabulary; a one-line ValueError if it cannot serve this run."""
+    try:
+        tokenizer = Tokenizer(Path(path).read_bytes())
+    except FileNotFoundError:
+        raise ValueError(f"--tokenizer not found: {path!r}") from None
+    except ValueError as exc:
+        raise ValueError(f"--tokenizer {path!r}: {exc}") from None
+    if aug.placeholders and not set(PLACEHOLDERS) <= tokenizer.user_symbols:
+        raise ValueError(f"--tokenizer {path!r} has no placeholder symbols: learn it with the same augmentation "
+                         "flags, or pass --no-placeholders")
+    return tokenizer
+
+
+def write_vocabulary(args: argparse.Namespace, out: Path, log) -> None:
+    """--vocab-only: DIR/tokenizer.model, learned exactly as a run with these arguments would learn it."""
+    corpus = load_corpus(args, None)
+    tokenizer = learn_vocabulary(args, *training_pairs(args, corpus))
+    with atomic_open(out / "tokenizer.model") as f:
+        f.write(tokenizer.proto)
+    log(f"wrote {out / 'tokenizer.model'}: {tokenizer.vocab_size:,} pieces from {len(corpus.train):,} training pairs")
+
+
 def load_data(args: argparse.Namespace, out: Path, dist: Dist, start: dict | None, start_path, log) -> Data:
     """Corpus, tokenizer (trained, or that of ``start``: the resumed run's last.pt or the --init
     checkpoint), model and the batching of the pairs."""
@@ -250,24 +307,14 @@ def load_data(args: argparse.Namespace, out: Path, dist: Dist, start: dict | Non
     log(f"data: {len(corpus.train)} train / {len(corpus.dev)} dev / {len(corpus.test)} test pairs")
     if len(corpus.parts) > 1:
         log("corpora: " + ", ".join(f"{p['corpus']} ({p['train_pairs']} train pairs)" for p in corpus.parts))
-    aug = augmentation(args)
-    # Augmented pairs are added beside their originals and weigh as their corpus does.
-    train_pairs, weights = [], []
-    for part, pairs in zip(corpus.parts, corpus.split_parts(corpus.train)):
-        # The corpus itself stays as read; a reverse model swaps the sides after augmenting.
-        augmented = oriented(augment_pairs(pairs, aug, args.seed), args.direction)
-        train_pairs += augmented
-        weights += [part["weight"]] * len(augmented)
+    train_pairs, weights = training_pairs(args, corpus)
     if start is not None:
         model, tokenizer = build_from_checkpoint(start, start_path)
         if start_path == args.init:  # a run started from --init, not one resumed (which keeps its own)
             model = regularized(model, args)
     else:
-        # The vocabulary is learned from the mix as weighted (epoch 0's draw of the pairs).
-        mix = weighted_indices(weights, random.Random(f"vocabulary-{args.seed}"))
-        tokenizer = Tokenizer.train([s for i in mix for s in train_pairs[i]], args.vocab_size
-                                    or preset(args.preset).vocab_size, seed=args.seed,
-                                    user_defined_symbols=PLACEHOLDERS if aug.placeholders else ())
+        tokenizer = (read_tokenizer(args.tokenizer, augmentation(args)) if args.tokenizer
+                     else learn_vocabulary(args, train_pairs, weights))
         model = Transformer(model_config(args, tokenizer.vocab_size))
     src_ids = tokenizer.encode_batch([src for src, _ in train_pairs])
     tgt_ids = tokenizer.encode_batch([tgt for _, tgt in train_pairs])

@@ -61,6 +61,31 @@ def test_vocabulary_reserves_the_placeholders(tiny_checkpoint, tmp_path):
     assert Translator.from_checkpoint(out / "best.pt", "cpu").tokenizer.user_symbols == frozenset()
 
 
+def test_a_vocabulary_learned_beforehand_is_the_one_a_run_learns(tmp_path):
+    """--vocab-only writes what a run with the same arguments learns; --tokenizer trains with it."""
+    common = ["--data", str(PAIRS40), "--valid", str(PAIRS40), "--preset", "tiny", "--no-progress", "--seed", "2"]
+    assert train.main([*common, "--out", str(tmp_path / "vocab"), "--vocab-only"]) == 0
+    vocabulary = tmp_path / "vocab" / "tokenizer.model"
+    assert sorted(p.name for p in (tmp_path / "vocab").iterdir()) == ["tokenizer.model"]
+    assert train.main([*common, "--out", str(tmp_path / "learned"), "--max-steps", "1"]) == 0
+    assert read_checkpoint(tmp_path / "learned" / "last.pt")["tokenizer"] == vocabulary.read_bytes()
+    assert train.main([*common, "--out", str(tmp_path / "given"), "--max-steps", "1", "--tokenizer", str(vocabulary)]) == 0
+    given = read_checkpoint(tmp_path / "given" / "last.pt")
+    assert given["tokenizer"] == vocabulary.read_bytes() and given["meta"]["train_args"]["tokenizer"] == str(vocabulary)
+
+
+def test_a_vocabulary_without_placeholders_serves_only_a_run_without_them(tmp_path):
+    common = ["--data", str(PAIRS40), "--valid", str(PAIRS40), "--preset", "tiny", "--no-progress"]
+    assert train.main([*common, "--out", str(tmp_path / "vocab"), "--vocab-only", "--no-placeholders"]) == 0
+    vocabulary = str(tmp_path / "vocab" / "tokenizer.model")
+    proc = run_train([*common, "--out", str(tmp_path / "x"), "--tokenizer", vocabulary])
+    assert (proc.returncode, proc.stderr) == (2, f"train.py: error: --tokenizer {vocabulary!r} has no placeholder "
+                                                 "symbols: learn it with the same augmentation flags, or pass "
+                                                 "--no-placeholders\n")
+    assert train.main([*common, "--out", str(tmp_path / "y"), "--max-steps", "1", "--no-placeholders",
+                       "--tokenizer", vocabulary]) == 0
+
+
 def test_run_directory_contents(tiny_run):
     assert sorted(p.name for p in tiny_run.iterdir()) == ["best.pt", "last.pt", "metrics.jsonl"]
     records = [json.loads(line) for line in (tiny_run / "metrics.jsonl").read_text().splitlines()]
@@ -239,6 +264,13 @@ def test_existing_run_needs_resume(tiny_run):
      f"train.py: error: cannot read --data-sources {str(PAIRS40)!r}: Expecting value: line 1 column 1 (char 0)"),
     (["--data", str(PAIRS40), "--precision", "fp16"],
      "train.py: error: argument --precision: invalid choice: 'fp16'"),
+    (["--data", str(PAIRS40), "--tokenizer", "nope.model"],
+     "train.py: error: --tokenizer not found: 'nope.model'"),
+    (["--data", str(PAIRS40), "--tokenizer", str(PAIRS40)],
+     f"train.py: error: --tokenizer {str(PAIRS40)!r}: invalid SentencePiece model: "),
+    (["--data", str(PAIRS40), "--tokenizer", "t.model", "--init", "c.pt"],
+     "train.py: error: --tokenizer and --init cannot be used together"),
+    (["--data", str(PAIRS40), "--vocab-only", "--resume"], "train.py: error: --vocab-only and --resume cannot be used together"),
     (["--data", str(PAIRS40), "--device", "cuda"],
      "train.py: error: device 'cuda' was asked for, but no CUDA GPU is available"),
 ])
