@@ -1,12 +1,14 @@
 """The text pipeline's own work has a budget: any text of the service's 5,000 characters goes
-through plan, model stage and assembly in under half a second with the model stubbed (it copies
-its input, ``bench.stub_engine``), however the text is shaped (``bench.adversarial``: runs of
-one class, alternations, near-matches, nested brackets, directives, camel case). Before the
-budget, "⦅" * 5,000 took 20.8 s and "1 " * 2,500 9.7 s in ``segment``'s cutting alone.
+through plan, model stage and assembly with the model stubbed (it copies its input,
+``bench.stub_engine``) in at most RATIO times what ordinary text of that length costs, however the
+text is shaped (``bench.adversarial``: runs of one class, alternations, near-matches, nested
+brackets, directives, camel case). Before the budget, "⦅" * 5,000 took 20.8 s and "1 " * 2,500
+9.7 s in ``segment``'s cutting alone, some 200 times ordinary text.
 
-The figure is CPU time of this process, the least of two runs on fresh pipelines, so that other
-work on the machine does not count; where a family goes over, the fault is an algorithm that
-grows faster than the text (a scan per character, a regex per unit), not a slow machine."""
+The figures are CPU time of this process, the least of two runs on fresh pipelines, and the budget
+is a ratio to ordinary text measured beside them, so that neither other work on the machine nor a
+slower machine counts; where a family goes over, the fault is an algorithm that grows faster than
+the text (a scan per character, a regex per unit). Absolute times: bench/README.md."""
 
 from __future__ import annotations
 
@@ -20,8 +22,9 @@ from pipeline.translation import Options, Pipeline
 from bench.adversarial import LENGTH, families
 from bench.stub_engine import CopyEngine
 
-BUDGET = 0.5   # seconds of CPU for LENGTH characters
+RATIO = 12   # the worst family costs about 4 times ordinary text
 FAMILIES = families()
+ORDINARY = "Am 12.03.2025 um 14:30 Uhr kostet das Ticket 29,99 € (inkl. MwSt.), siehe www.example.de. "
 
 pytestmark = pytest.mark.slow   # loads the release checkpoint
 
@@ -42,14 +45,14 @@ def spent(engine, text: str) -> float:
     return min(times)
 
 
+@pytest.fixture(scope="module")
+def ordinary(engine) -> float:
+    """CPU seconds for LENGTH characters of ordinary text: dates, times, prices, a URL."""
+    return spent(engine, (ORDINARY * (LENGTH // len(ORDINARY) + 1))[:LENGTH])
+
+
 @pytest.mark.parametrize("family", FAMILIES)
-def test_any_text_of_the_limit_goes_through_the_pipeline_within_the_budget(engine, family):
+def test_any_text_of_the_limit_goes_through_the_pipeline_within_the_budget(engine, ordinary, family):
     text = FAMILIES[family]
     assert len(text) == LENGTH
-    assert spent(engine, text) < BUDGET
-
-
-def test_real_text_is_far_within_it(engine):
-    sentence = "Am 12.03.2025 um 14:30 Uhr kostet das Ticket 29,99 € (inkl. MwSt.), siehe www.example.de. "
-    text = (sentence * (LENGTH // len(sentence) + 1))[:LENGTH]
-    assert spent(engine, text) < BUDGET
+    assert (cost := spent(engine, text)) < RATIO * ordinary, (cost, ordinary)

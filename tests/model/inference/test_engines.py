@@ -51,11 +51,12 @@ def test_bf16_weights_align_as_fp32_ones(tiny_checkpoint, pairs40):
     outputs = full.output_ids(sources, SearchOptions(beam_size=1))
     # bf16 rounding may tip a near tie of attention into another link, and how it rounds depends on
     # the CPU (AMX, AVX512-BF16 or emulated): on the release model 299 of 300 sentences kept every
-    # link. Here at most one sentence of the 40 may differ, by at most one link.
+    # link. Here at most one sentence of the 40 may differ, by at most one link moved (emulated, on
+    # AVX2 alone, moves one).
     differing = [(h.links, f.links) for h, f in zip(half.align(sources, outputs), full.align(sources, outputs))
                  if h.links != f.links]
     assert len(differing) <= 1, differing
-    assert all(len(set(h) ^ set(f)) <= 1 for h, f in differing), differing
+    assert all(len(set(h) - set(f)) <= 1 and len(set(f) - set(h)) <= 1 for h, f in differing), differing
     assert half.translate(sources, SearchOptions(beam_size=4)) == full.translate(sources, SearchOptions(beam_size=4))
     trace = half.beam_trace(sources[0], SearchOptions(beam_size=2))
     assert isinstance(trace["steps"][0]["hypotheses"][0]["logprob"], float), "scores stay float32 numbers"
