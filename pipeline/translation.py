@@ -39,7 +39,7 @@ from . import deadline
 from . import words as W
 from .coverage import Coverage
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
-from .ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
+from .ending import CLOSED_SOURCES, close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .formality import FORMALITIES, FORMALITY_BEAM, mismatches
 from .glossary import Glossary, fit_terms
 from .language_pair import LanguagePair
@@ -184,6 +184,7 @@ class Pipeline:
         self.languages = LanguagePair.of(direction(getattr(translator, "meta", None) or {}))
         self.source = self.languages.source
         german = self.source == "de"
+        self.closes = self.source in CLOSED_SOURCES   # a full stop added to an open input (``closed``)
         self.places = places if places is not None and german else {}
         self.coverage = coverage if options.coverage_weight > 0 and german else None
         # how German output addresses the reader (None: English output has one "you", or "any")
@@ -229,12 +230,12 @@ class Pipeline:
 
     # ------------------------------------------------------------------- the model's ending
 
-    @staticmethod
-    def closed(source: str) -> str:
+    def closed(self, source: str) -> str:
         """A model input as the model reads it: with a full stop where it ends without punctuation
-        (``ending.close_sentence``). Every model call of ``translate`` goes through it, and so do
-        the inspector's (scoring, completing, tracing the search)."""
-        return close_sentence(source)
+        (``ending.close_sentence``), for a source language in ``ending.CLOSED_SOURCES``. Every model
+        call of ``translate`` goes through it, and so do the inspector's (scoring, completing,
+        tracing the search)."""
+        return close_sentence(source) if self.closes else source
 
     @staticmethod
     def reopened(output: AlignedText, source: str, *, stop: bool = True) -> AlignedText:
@@ -246,12 +247,11 @@ class Pipeline:
         reopened = reopen_sentence(output, source, stop=stop)
         return kept_ellipsis(reopened, source) if stop else reopened
 
-    @staticmethod
-    def written(target: str, source: str) -> str:
+    def written(self, target: str, source: str) -> str:
         """A translation of ``source`` as ``reopened`` leaves it, as the model wrote it for
         ``closed(source)``: the stop that ``reopened`` takes off put back (``ending.close_output``),
         to score or align it as the model wrote it; ``reopened`` takes it off again."""
-        return close_output(target, source)
+        return close_output(target, source) if self.closes else target
 
     @lru_cache(maxsize=65536)
     def _pieces(self, word: str) -> tuple[int, float]:

@@ -6,7 +6,7 @@ import pytest
 
 from model.inference.alignment import AlignedText
 from model.search.options import SERVED
-from pipeline.ending import close_output, close_sentence, kept_ellipsis, reopen_sentence
+from pipeline.ending import CLOSED_SOURCES, close_output, close_sentence, kept_ellipsis, reopen_sentence
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -114,6 +114,21 @@ def test_an_unpunctuated_sentence_is_translated_as_the_sentence(pipeline, pairs4
         assert output.source == text and max(e for _, e in output.source_words) <= len(text)
         assert max(e for _, e in output.target_words) <= len(output.target)
     assert [options[0][0] for options in pipeline.translate_n_best(bare, 2)] == [en[:-1] for _, en in known]
+
+
+def test_an_english_source_goes_to_the_model_as_it_is(reverse_checkpoint, pairs40):
+    # CLOSED_SOURCES: the English→German model was measured better without the added stop
+    from model.inference.translator import Translator
+    from pipeline.translation import Options, Pipeline
+    from bench.stub_engine import Recording
+
+    engine = Recording(Translator.from_checkpoint(reverse_checkpoint, device="cpu"))
+    pipeline = Pipeline(engine, Options(search=replace(SERVED, beam_size=1)))
+    assert (pipeline.closes, CLOSED_SOURCES) == (False, frozenset({"de"}))
+    english = [en for _, en in pairs40 if en.endswith(".")][0]
+    assert pipeline.closed(english[:-1]) == english[:-1] and pipeline.written("Hallo", "Hello") == "Hallo"
+    pipeline.translate([english[:-1]])
+    assert engine.calls == [[english[:-1]]]
 
 
 def test_two_dots_for_the_source_s_ellipsis_become_it_with_their_links():
