@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULTS: dict[str, Any] = {
     "MODEL_PATH": str(ROOT / "checkpoints" / "de-en.pt"),  # the shipped model
     # One checkpoint per direction served: "de-en:PATH,en-de:PATH" (a de-en one among them: the
-    # pages translate German). Empty = MODEL_PATH, the de-en model alone; MODEL_PATHS replaces it,
-    # and setting MODEL_PATH to anything but its default beside it is an error.
+    # pages translate German). Empty = MODEL_PATH, and beside the shipped de-en model the shipped
+    # en-de one (SHIPPED_EN_DE); MODEL_PATHS replaces both, and setting MODEL_PATH to anything but
+    # its default beside it is an error.
     "MODEL_PATHS": "",
     "MODEL_CARD_PATH": str(ROOT / "MODEL_CARD.md"),  # shown on /model when the file exists
     # Corpus for the Random button: by default the attributed Tatoeba sample shipped beside the
@@ -104,17 +105,20 @@ class SettingsError(ValueError):
 
 
 DIRECTIONS = ("de-en", "en-de")   # what a checkpoint may translate (model.network.checkpoint.direction)
+SHIPPED_EN_DE = str(ROOT / "checkpoints" / "en-de.pt")   # served beside the shipped de-en model by default
 
 
 def model_paths(config: Mapping[str, Any]) -> dict[str, str]:
-    """``{direction: checkpoint}`` from ``MODEL_PATHS``, or ``{"de-en": MODEL_PATH}`` without it
-    (settings as given, before ``validate``); de-en first. Raises ``SettingsError``: an entry that
+    """``{direction: checkpoint}`` from ``MODEL_PATHS``; without it ``{"de-en": MODEL_PATH}``, and
+    the shipped en-de model too where MODEL_PATH is the shipped de-en one (settings as given, before
+    ``validate``); de-en first. Raises ``SettingsError``: an entry that
     is no DIRECTION:PATH, an unknown direction, one named twice, a missing file, no de-en model,
     or MODEL_PATH set beside MODEL_PATHS. Whether each file translates what it is listed as is
     known once it is loaded (``service.init_app``)."""
     listed = config["MODEL_PATHS"].strip()
     if not listed:
-        return {"de-en": config["MODEL_PATH"]}
+        shipped = config["MODEL_PATH"] == DEFAULTS["MODEL_PATH"] and os.path.isfile(SHIPPED_EN_DE)
+        return {"de-en": config["MODEL_PATH"], **({"en-de": SHIPPED_EN_DE} if shipped else {})}
     if config["MODEL_PATH"] != DEFAULTS["MODEL_PATH"]:
         raise SettingsError("MODEL_PATH and MODEL_PATHS are both set: MODEL_PATHS names every model "
                             "(de-en:PATH,en-de:PATH), so leave MODEL_PATH unset")

@@ -20,8 +20,8 @@ SAMPLE = ROOT / "checkpoints" / "random-sample.tsv"
 
 @pytest.fixture(scope="module")
 def bare_server(tmp_path_factory, release_checkpoint):
-    """gunicorn from the Procfile with PORT only: every other setting is its default (MODEL_PATH: the
-    release checkpoint)."""
+    """gunicorn from the Procfile with PORT only: every other setting is its default (the release
+    checkpoints, both directions)."""
     log_path = tmp_path_factory.mktemp("bare") / "server.log"
     with open(log_path, "wb") as log:
         process, port = server.start(log, environ=isolated_environ(), timeout=120)
@@ -39,9 +39,10 @@ def get(url: str, path: str, method: str = "GET", body: bytes | None = None, hea
     return response.status, response.getheader("Content-Type"), response.read()
 
 
-def served(url: str, german: str) -> str:
-    """The server's own /translate answer: what the model writes is pinned in tests/test_release.py."""
-    status, _, body = get(url, "/translate", "POST", json.dumps({"q": german, "source": "de", "target": "en"}).encode(),
+def served(url: str, text: str, source: str = "de", target: str = "en") -> str:
+    """The server's own /translate answer: what the models write is pinned in tests/test_release.py
+    and tests/test_release_en_de.py."""
+    status, _, body = get(url, "/translate", "POST", json.dumps({"q": text, "source": source, "target": target}).encode(),
                           {"Content-Type": "application/json"})
     assert status == 200, body
     return json.loads(body)["translatedText"]
@@ -66,9 +67,11 @@ def test_a_libretranslate_client_library_works_unchanged(bare_server):
     url, _ = bare_server
     client = LibreTranslateAPI(url)
     assert client.translate("Guten Morgen.", "de", "en") == served(url, "Guten Morgen.")
+    # the shipped English→German model is served beside it
+    assert client.translate("Good morning.", "en", "de") == served(url, "Good morning.", "en", "de") != "Good morning."
     assert client.detect("Ich habe heute keine Zeit, weil ich arbeiten muss.")[0]["language"] == "de"
     assert client.detect("I have no time today because I have to work.")[0]["language"] == "en"
-    assert [language["code"] for language in client.languages()] == ["de", "en"]
+    assert {language["code"]: language["targets"] for language in client.languages()} == {"de": ["en"], "en": ["de"]}
     # source=auto: an English sentence inside German text is carried over unchanged
     assert client.translate("Guten Morgen. This sentence is already in English.", "auto", "en") == \
         served(url, "Guten Morgen.") + " This sentence is already in English."

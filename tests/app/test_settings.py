@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from app import StartupError, create_app
-from app.settings import DEFAULTS, SettingsError, from_env, search_options, validate
+from app.settings import DEFAULTS, ROOT, SHIPPED_EN_DE, SettingsError, from_env, search_options, validate
 from model.search.options import SearchOptions
 
 
@@ -136,7 +136,6 @@ def test_a_reverse_model_is_refused_as_the_one_model(make_app, reverse_checkpoin
 
 def test_model_path_alone_is_the_de_en_model():
     assert valid(MODEL_PATH=__file__)["MODELS"] == {"de-en": __file__}
-    assert valid()["MODELS"] == {"de-en": DEFAULTS["MODEL_PATH"]}
 
 
 def test_model_paths_name_one_checkpoint_per_direction(tmp_path):
@@ -147,6 +146,16 @@ def test_model_paths_name_one_checkpoint_per_direction(tmp_path):
     assert config["MODELS"] == {"de-en": str(forward), "en-de": str(reverse)}   # de-en first
     assert list(config["MODELS"]) == ["de-en", "en-de"] and config["MODEL_PATH"] == str(forward)
     assert valid(MODEL_PATHS=f"de-en:{forward}")["MODELS"] == {"de-en": str(forward)}
+
+
+def test_the_shipped_models_are_served_both_ways_by_default(tmp_path):
+    own = tmp_path / "own.pt"
+    own.touch()
+    assert valid()["MODELS"] == {"de-en": DEFAULTS["MODEL_PATH"], "en-de": SHIPPED_EN_DE}
+    assert SHIPPED_EN_DE == str(ROOT / "checkpoints" / "en-de.pt")
+    # a model of one's own replaces the shipped pair; MODEL_PATHS serves the shipped de-en one alone
+    assert valid(MODEL_PATH=str(own))["MODELS"] == {"de-en": str(own)}
+    assert valid(MODEL_PATHS=f"de-en:{DEFAULTS['MODEL_PATH']}")["MODELS"] == {"de-en": DEFAULTS["MODEL_PATH"]}
 
 
 @pytest.mark.parametrize("listed, message", [
