@@ -4,8 +4,8 @@
 
 ``CORPUS`` is a corpus as train.py's ``--data`` takes it (``[KIND:]PATH``; a weight is ignored).
 Pass the corpora the model was trained on. The lexicon (``model.data.lexicon.build_lexicon``) holds
-each source word form (German, or English for an en-de checkpoint) that those pairs translate at least as often as they copy it, or copy often,
-and as names the forms they copy more often; the pipeline then carries any capitalized word it does
+each source word form (German, or English for an en-de checkpoint) that those pairs translate at
+least as often as they copy it, or copy often, and as names the forms they copy more often; the pipeline then carries any capitalized word it does
 not know over like a span, as a name (``pipeline.rules.names.with_names``). train.py
 writes the same lexicon into the checkpoints it saves; this command is for checkpoints trained
 before that, or trained on other data than they serve.

@@ -49,7 +49,7 @@ def translator() -> Translator:
 
 
 @pytest.fixture(scope="module")
-def client(release_checkpoint, tmp_path_factory):
+def client(tmp_path_factory):
     """The app with its default models, the shipped pair, on the engine and beam size as served."""
     app = create_app({
         **DEFAULTS, "TESTING": True, "ENGINE": "ct2", "BEAM_SIZE": 4, "DEVICE": "cpu", "CORPUS_PATH": "",
@@ -66,12 +66,11 @@ def test_file_is_small_and_fp16(release):
     assert {v.dtype for v in release["model"].values() if v.is_floating_point()} == {torch.float16}
 
 
-def test_the_release_shape_and_vocabulary_of_de_en(translator, release_checkpoint):
-    de_en = read_checkpoint(release_checkpoint)
+def test_the_release_shape_and_vocabulary_of_de_en(release, translator, release_checkpoint):
     assert translator.meta["direction"] == "en-de"
     assert translator.config == preset("medium").replace(encoder_layers=10, decoder_layers=3, dropout=0.15)
     # fine-tuned from de-en.pt (v3.8): the same SentencePiece model, so the two engines share it
-    assert read_checkpoint(SHIPPED_EN_DE)["tokenizer"] == de_en["tokenizer"]
+    assert release["tokenizer"] == read_checkpoint(release_checkpoint)["tokenizer"]
 
 
 def test_provenance_and_licence_in_metadata(release):

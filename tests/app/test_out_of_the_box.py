@@ -42,8 +42,8 @@ def get(url: str, path: str, method: str = "GET", body: bytes | None = None, hea
 def served(url: str, text: str, source: str = "de", target: str = "en") -> str:
     """The server's own /translate answer: what the models write is pinned in tests/test_release.py
     and tests/test_release_en_de.py."""
-    status, _, body = get(url, "/translate", "POST", json.dumps({"q": text, "source": source, "target": target}).encode(),
-                          {"Content-Type": "application/json"})
+    body = json.dumps({"q": text, "source": source, "target": target}).encode()
+    status, _, body = get(url, "/translate", "POST", body, {"Content-Type": "application/json"})
     assert status == 200, body
     return json.loads(body)["translatedText"]
 
