@@ -35,13 +35,18 @@ they say nothing about the language of the sentence around them.
 
 from __future__ import annotations
 
+import math
 import re
 import threading
+import unicodedata
+from array import array
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from py3langid.langid import MODEL_FILE, LanguageIdentifier
+import numpy as np
+from py3langid.langid import MODEL_FILE, LanguageIdentifier, visit_counts
 
 from .segment import segment
 from .rules.verbatim import find_spans
@@ -61,25 +66,88 @@ ANOTHER_MARGIN = 10
 # Words of letters ("don't" and "E-Mail" are one word each); digits are not evidence of a language.
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
+
+class Identifier:
+    """py3langid's model, scored as its ``LanguageIdentifier.rank`` scores with ``norm_probs=True``,
+    over all its languages (``rank``) and over ``SERVED`` alone (``rank_served``, as after
+    ``set_languages(SERVED)``).
+
+    Why not the library's class: it keeps the automaton's 104,583 row offsets and outputs as lists
+    of Python ints, one pair of lists per identifier (we need two), and every lookup writes to the
+    reference counts of the ints it reads, so each forked worker copies the pages that hold them.
+    Here they are ``array``s, plain bytes that reading leaves shared, held once for both rankings
+    (bench/README.md, "Two models": the language identifier)."""
+
+    def __init__(self, model: LanguageIdentifier):
+        self._nextmove = model.tk_nextmove                               # 256 next states per row
+        self._rowbase = array("I", (row << 8 for row in model.tk_row))   # a state's row, times 256
+        self._output = array("i", model.tk_output)                       # a state's feature, or -1
+        self._table = model.nb_ptc                                       # (features, classes) float16
+        self._prior = model.nb_pc                                        # (classes,) float32
+        classes = list(model.nb_classes)
+        # A label may own two columns (a language in two scripts): its probability is their sum.
+        self._labels = list(dict.fromkeys(classes))
+        self._first = np.array([classes.index(label) for label in self._labels])
+        self._seconds = [(self._labels.index(code), i) for i, code in enumerate(classes) if i not in self._first]
+        # SERVED's own columns, as ``set_languages`` keeps them: the product over two columns is
+        # then the library's to the last bit, not a slice of the one over all (3.5e-6 apart).
+        served = [classes.index(code) for code in SERVED]
+        self._served_table = np.ascontiguousarray(self._table[:, served])
+        self._served_prior = self._prior[served]
+
+    def _evidence(self, text: str) -> tuple[np.ndarray, np.ndarray, float] | None:
+        """(the features the text's bytes hit, ``(n,)``; log(1 + how often), ``(n,)`` float32;
+        the softmax temperature's reciprocal, 1 / sqrt(UTF-8 bytes)), with the library's
+        normalization of the text; None when it hits none (every language then equally likely)."""
+        if text.isupper():
+            text = text.lower()
+        data = unicodedata.normalize("NFC", text).encode("utf8", errors="surrogatepass")
+        visits: Counter | None = visit_counts(self._nextmove, self._rowbase, self._output, data)
+        if not visits:
+            return None
+        features = np.fromiter(visits.keys(), dtype=np.intp, count=len(visits))
+        counts = np.fromiter(visits.values(), dtype=np.float32, count=len(visits))
+        return features, np.log1p(counts), 1.0 / math.sqrt(len(data))
+
+    @staticmethod
+    def _probabilities(evidence: tuple[np.ndarray, np.ndarray, float] | None, table: np.ndarray,
+                       prior: np.ndarray) -> np.ndarray:
+        """Softmax at the temperature of the Naive Bayes log-posteriors, ``(classes,)`` float32."""
+        if evidence is None:
+            return np.full(len(prior), 1.0 / len(prior), dtype=np.float32)
+        features, weights, scale = evidence
+        scores = (weights @ table[features] + prior) * scale
+        np.exp(scores - scores.max(), out=scores)
+        return scores / scores.sum()
+
+    def rank(self, text: str) -> list[tuple[str, float]]:
+        """Every language with its probability, best first."""
+        p = self._probabilities(self._evidence(text), self._table, self._prior)
+        found = p[self._first]
+        for label, column in self._seconds:
+            found[label] += p[column]
+        return sorted(zip(self._labels, found.tolist()), key=lambda pair: pair[1], reverse=True)
+
+    def rank_served(self, text: str) -> list[tuple[str, float]]:
+        """``SERVED`` with their probabilities among themselves, best first."""
+        p = self._probabilities(self._evidence(text), self._served_table, self._served_prior)
+        return sorted(zip(SERVED, p.tolist()), key=lambda pair: pair[1], reverse=True)
+
+
 _lock = threading.Lock()
-_models: tuple[LanguageIdentifier, LanguageIdentifier] | None = None
+_identifier: Identifier | None = None
 
 
-def load() -> tuple[LanguageIdentifier, LanguageIdentifier]:
-    """The identifiers over all 140 languages and over ``SERVED``, loaded once per process.
+def load() -> Identifier:
+    """The identifier, loaded once per process.
 
     Call it at start-up: gunicorn preloads the app, so the model is loaded in the master and its
     arrays are shared copy-on-write by the workers instead of being loaded by each of them."""
-    global _models
+    global _identifier
     with _lock:
-        if _models is None:
-            every = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-            # The same arrays, restricted: probabilities renormalized over German and English only.
-            served = LanguageIdentifier(every.nb_ptc, every.nb_pc, every.nb_classes, every.tk_nextmove,
-                                        every.tk_output, norm_probs=True, tk_row=every.tk_row)
-            served.set_languages(list(SERVED))
-            _models = every, served
-        return _models
+        if _identifier is None:
+            _identifier = Identifier(LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True))
+        return _identifier
 
 
 def _evidence(text: str) -> str:
@@ -95,9 +163,9 @@ def _evidence(text: str) -> str:
     return " ".join(parts)
 
 
-def _ranked(identifier: LanguageIdentifier, text: str) -> list[tuple[str, float]]:
+def _ranked(ranking: list[tuple[str, float]]) -> list[tuple[str, float]]:
     # German first on a tie ("Tom", "OK"): it is the language we translate from.
-    return sorted(identifier.rank(text), key=lambda pair: (-pair[1], pair[0] != "de"))
+    return sorted(ranking, key=lambda pair: (-pair[1], pair[0] != "de"))
 
 
 def detect(text: str) -> list[tuple[str, float]]:
@@ -116,7 +184,7 @@ def detect(text: str) -> list[tuple[str, float]]:
         every = dict(ranked)
         served = sorted(((code, round(100 * every[code], 1)) for code in SERVED), key=lambda c: (-c[1], c[0] != "de"))
         return [other, *served]
-    return [(language, round(100 * p, 1)) for language, p in _ranked(load()[1], evidence)]
+    return [(language, round(100 * p, 1)) for language, p in _ranked(load().rank_served(evidence))]
 
 
 def other_language(text: str) -> tuple[str, float] | None:
@@ -128,7 +196,7 @@ def other_language(text: str) -> tuple[str, float] | None:
 
 def _ranked_all(evidence: str) -> list[tuple[str, float]] | None:
     """All 140 languages, best first, for evidence of at least ``MIN_WORDS`` words; else None."""
-    return _ranked(load()[0], evidence) if len(_WORD.findall(evidence)) >= MIN_WORDS else None
+    return _ranked(load().rank(evidence)) if len(_WORD.findall(evidence)) >= MIN_WORDS else None
 
 
 def _another(ranked: list[tuple[str, float]] | None) -> tuple[str, float] | None:
@@ -158,11 +226,11 @@ def is_clearly_not(sentence: str, source: str) -> bool:
     evidence = _evidence(sentence)
     if len(_WORD.findall(evidence)) < MIN_WORDS:
         return False
-    every, served = load()
+    identifier = load()
     other = next(code for code in SERVED if code != source)
-    if dict(served.rank(evidence))[other] >= ENGLISH_AT_LEAST:
+    if dict(identifier.rank_served(evidence))[other] >= ENGLISH_AT_LEAST:
         return True
-    ranked = _ranked(every, evidence)
+    ranked = _ranked(identifier.rank(evidence))
     top, probability = ranked[0]
     return top != source and probability >= OTHER_AT_LEAST and dict(ranked)[source] <= GERMAN_AT_MOST
 

@@ -117,6 +117,20 @@ def test_load_is_done_once():
     assert language.load() is language.load()
 
 
+def test_the_identifier_ranks_exactly_as_py3langid_does():
+    # Ours keeps the model compactly (pipeline.language.Identifier); the figures must not move.
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    every = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    served = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    served.set_languages(list(language.SERVED))
+    texts = [*GERMAN, *ENGLISH, *GERMAN_WITH_ENGLISH, *AMBIGUOUS, *OTHER_LANGUAGES, "", "   ", "🙂 🎉",
+             "Добар дан, како сте? Ја сам добро, хвала.", "Dobar dan, kako ste?"]  # sr: two columns
+    for text in texts:
+        assert language.load().rank(text) == every.rank(text), text
+        assert language.load().rank_served(text) == served.rank(text), text
+
+
 def test_split_keeps_other_languages_and_the_whitespace_around_them():
     text = "  Ich habe heute keine Zeit.  The weather is really nice today.\n\nWir gehen morgen ins Kino. Bis dann!\n"
     mixed = split_languages(text)
