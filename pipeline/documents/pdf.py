@@ -33,8 +33,6 @@ import re
 from dataclasses import fields
 from typing import Any
 
-import docx
-
 from ..language_pair import DE_EN, LanguagePair
 from . import zips
 from .base import Budget, Document, DocumentError, DocumentTooLarge, Unit
@@ -170,6 +168,8 @@ class PdfDocument(Document):
         return [Unit(p) for page in self.pages for p in page]
 
     def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
+        import docx  # imported here, as in word.py
+
         done = iter(translations)
         document = docx.Document()
         for number, page in enumerate(self.pages):

@@ -24,8 +24,6 @@ import io
 from copy import deepcopy
 from typing import Any
 
-import docx
-from docx.oxml import OxmlElement
 from lxml import etree
 
 from ..language_pair import DE_EN, LanguagePair
@@ -107,9 +105,18 @@ def _scan_run(para: Paragraph, run: Any, scope: int | None) -> None:
         para.emit("</span>")
 
 
+def _element(tag: str, attrs: dict | None = None) -> Any:
+    """python-docx's element maker. python-docx is imported with the first .docx or .pdf, as pypdf
+    and python-pptx are with theirs, not with the app: a server that translates text never holds
+    it (3 MiB a process)."""
+    from docx.oxml import OxmlElement as make
+
+    return make(tag, attrs=attrs)
+
+
 def _add_content(run: Any, token: Token, para: Paragraph) -> None:
     if token.kind == "tab":
-        run.append(OxmlElement("w:tab"))
+        run.append(_element("w:tab"))
     elif token.kind == "br":
         run.append(deepcopy(para.breaks[token.value][0]))
     elif token.kind == "inline":
@@ -117,7 +124,7 @@ def _add_content(run: Any, token: Token, para: Paragraph) -> None:
     elif len(run) and run[-1].tag == _W + "t":
         run[-1].text += token.value
     else:
-        t = OxmlElement("w:t")
+        t = _element("w:t")
         t.text = token.value
         t.set(_XML_SPACE, "preserve")
         run.append(t)
@@ -150,7 +157,7 @@ def _rebuild(para: Paragraph, translated: str) -> None:
         rpr = source.find(_W + "rPr") if source is not None else None
         key = etree.tostring(rpr) if rpr is not None else b""
         if last is None or last[0] is not parent or last[2] != key:
-            run = OxmlElement("w:r", attrs=dict(source.attrib) if source is not None else None)
+            run = _element("w:r", attrs=dict(source.attrib) if source is not None else None)
             if rpr is not None:
                 run.append(deepcopy(rpr))
             parent.append(run)
@@ -164,7 +171,7 @@ def _rebuild(para: Paragraph, translated: str) -> None:
         p.extend(element for element in atom if element.getparent() is None)
     for element in para.inline:
         if element.getparent() in para.runs:   # still in its source run, which is gone
-            p.append(OxmlElement("w:r"))
+            p.append(_element("w:r"))
             p[-1].append(element)
 
 
@@ -172,6 +179,8 @@ class WordDocument(Document):
     """A .docx: each paragraph with text of the body, headers and footers, an HTML fragment."""
 
     def __init__(self, data: bytes, budget: Budget):
+        import docx
+
         unzip(data, ".docx", budget).close()
         try:
             self.document = docx.Document(io.BytesIO(data))

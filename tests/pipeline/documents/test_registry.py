@@ -3,6 +3,9 @@ and every format read within its budget."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from pipeline.documents import FORMATS, SUPPORTED, DocumentTooLarge, extension, media_type, output_extension, read
@@ -65,3 +68,11 @@ def test_an_unsupported_extension_is_refused_naming_the_supported_ones(path):
     with pytest.raises(ValueError, match=r"^unsupported extension '\.doc'; supported: \.docx, \.epub, "):
         read(".doc", b"Hallo")
 
+
+
+@pytest.mark.slow
+def test_office_and_pdf_libraries_wait_for_their_first_file():
+    # A server that translates text never holds them: importing the app leaves them out.
+    code = "import sys, app; print(' '.join(m for m in ('docx', 'pptx', 'pypdf') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.strip() == ""
