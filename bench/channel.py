@@ -3,7 +3,7 @@
     python bench/channel.py --channel REVERSE.pt --data runs/v4a/dev.chat.tsv [--skip 0] [--limit 300]
     python bench/channel.py --channel REVERSE.pt --src newstest2019.de-en.de --ref newstest2019.de-en.en
            [--checkpoint CKPT] [--engine ct2] [--n 8] [--weights 0,0.3,0.5,1,2,3,5] [--length-bonuses 0]
-           [--threads 1] [--channel-precision fp32|bf16] [--show]
+           [--threads 1] [--channel-engine torch|ct2] [--channel-precision fp32|bf16] [--show]
 
 Sources and references are read as ``python -m commands.evaluate`` reads them (``--data``: each
 distinct German sentence once with all its references, in first-seen order; ``--src/--ref``: line
@@ -12,7 +12,7 @@ one request would be, through the text pipeline as served (``Pipeline``, ``Optio
 dictionary's place names and left-out-word check): once by ``translate`` (what the service returns) and once by
 ``translate_n_best`` with --n hypotheses (its first is ``translate``'s). The reverse model
 ``--channel`` (``train.py --direction en-de``) then scores every hypothesis
-(``model.inference.channel.ChannelScorer``, PyTorch, one batch per source), and each pair
+(``model.inference.channel.ChannelScorer``, PyTorch or CTranslate2 int8, one batch per source), and each pair
 (weight, bonus) of the grid picks per source the hypothesis of best
 
     forward score + weight * log p(de|en) / German pieces + bonus * English pieces / German pieces
@@ -59,8 +59,10 @@ def parse_args(argv: list[str] | None):
     cli.add_engine_args(p, default="ct2")
     cli.add_dictionary_arg(p)
     p.add_argument("--channel", required=True, metavar="CKPT", help="the reverse (English->German) checkpoint")
+    p.add_argument("--channel-engine", default="torch", choices=("torch", "ct2"),
+                   help="what scores with the reverse model: PyTorch, or CTranslate2 int8 (default: torch)")
     p.add_argument("--channel-precision", default="fp32", choices=("fp32", "bf16"),
-                   help="the reverse model's weights (default: fp32)")
+                   help="the reverse model's weights with --channel-engine torch (default: fp32)")
     p.add_argument("--data", metavar="CORPUS", help="a corpus, as commands.evaluate --data reads it")
     p.add_argument("--src", metavar="FILE", help="German sources, one per line")
     p.add_argument("--ref", metavar="FILE", action="append", default=[], help="English references, line-aligned "
@@ -133,7 +135,8 @@ def _main(argv: list[str] | None) -> int:
     if not sources:
         raise ValueError(f"--skip {args.skip} leaves no sources")
     # The reverse model first: a wrong --channel is refused before the forward model is converted.
-    scorer = ChannelScorer.from_checkpoint(args.channel, device=args.device, precision=args.channel_precision)
+    scorer = ChannelScorer.from_checkpoint(args.channel, device=args.device, precision=args.channel_precision,
+                                           engine=args.channel_engine, threads=args.threads or 0)
     translator = cli.load_translator(args)  # sets torch's threads, which the reverse model shares
     pipeline = Pipeline(translator, Options(), cli.load_places(args), cli.load_coverage(args))
     for text in sources[:2]:  # warm up both models
@@ -169,7 +172,8 @@ def _main(argv: list[str] | None) -> int:
     sizes = [len(h) for h in hypotheses]
     print(f"{PROG}: {len(sources)} sources, n={args.n} ({statistics.mean(sizes):.2f} distinct hypotheses per "
           f"source), forward {Path(args.checkpoint).name} on {args.engine}, channel {Path(args.channel).name} "
-          f"({args.channel_precision}), {torch.get_num_threads()} thread(s)")
+          f"({args.channel_precision if args.channel_engine == 'torch' else 'ct2 int8'}), "
+          f"{torch.get_num_threads()} thread(s)")
     if first_differs:
         print(f"note: the n-best list's first hypothesis differs from translate's for {first_differs} sources")
     tests = dict(zip((label for label, _ in grid), bootstrap_p(served, [picks for _, picks in grid], streams)))

@@ -47,18 +47,20 @@ def test_a_forward_model_as_the_channel_is_refused(capsys, tmp_path, pairs40):
                                        "channel needs a reverse model (train.py --direction en-de)\n")
 
 
-def test_a_run_on_the_tiny_models(capsys, tiny_checkpoint, reverse_checkpoint):
+@pytest.mark.parametrize("channel_engine, named", [("torch", "fp32"), ("ct2", "ct2 int8")])
+def test_a_run_on_the_tiny_models(capsys, tiny_checkpoint, reverse_checkpoint, channel_engine, named):
     threads = torch.get_num_threads()
     try:
         status = bench_channel.main(["--checkpoint", str(tiny_checkpoint), "--channel", str(reverse_checkpoint),
                                      "--engine", "torch", "--dictionary", "", *DATA, "--limit", "6", "--n", "3",
-                                     "--threads", "1", "--weights", "0,100", "--length-bonuses", "0,100", "--show"])
+                                     "--threads", "1", "--weights", "0,100", "--length-bonuses", "0,100", "--show",
+                                     "--channel-engine", channel_engine])
     finally:
         torch.set_num_threads(threads)
     out = capsys.readouterr().out.splitlines()
     assert status == 0
     assert out[0] == ("bench/channel.py: 6 sources, n=3 (3.00 distinct hypotheses per source), forward best.pt on "
-                      "torch, channel best.pt (fp32), 1 thread(s)")
+                      f"torch, channel best.pt ({named}), 1 thread(s)")
     assert out[1:3] == ["| rerank | chrF | BLEU | picks changed | p |", "| --- | --- | --- | --- | --- |"]
     rows = {label: (float(chrf), float(bleu), int(changed), p)
             for label, chrf, bleu, changed, p in (line.strip("| ").split(" | ") for line in out[3:9])}

@@ -2,9 +2,10 @@
 
 A reverse model (``train.py --direction en-de``) reads the English hypothesis and is forced to
 write the German source; ``ChannelScorer.score`` returns log p(German | English) of each given
-(German, English) pair, by the one scorer, ``model.search.scoring.teacher_force`` (the German's
-pieces and its EOS), with the piece counts that normalise it. A translation that leaves words
-out, or adds some, explains its source badly, which the forward model's own score cannot see.
+(German, English) pair (the German's pieces and its EOS: the engine's ``score_outputs``, teacher
+forcing in PyTorch or CTranslate2's scoring), with the piece counts that normalise it. A
+translation that leaves words out, or adds some, explains its source badly, which the forward
+model's own score cannot see.
 
 ``ChannelOptions`` puts the forward and the channel score together to rerank an n-best list
 (``rerank``):
@@ -24,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from model.data import normalize
+from model.inference.ct2_engine import CT2Translator
 from model.inference.translator import Translator
 from model.network.checkpoint import CheckpointError, direction
 from model.search.options import DEFAULT
-from model.search.scoring import teacher_force
 
 # The reverse model's languages: it reads English and writes German.
 CHANNEL_DIRECTION = "en-de"
@@ -48,9 +49,10 @@ class ChannelScore:
 
 
 class ChannelScorer:
-    """log p(German | English) of given pairs, from a reverse (English->German) model."""
+    """log p(German | English) of given pairs, from a reverse (English->German) model on either
+    engine."""
 
-    def __init__(self, reverse: Translator):
+    def __init__(self, reverse: Translator | CT2Translator):
         found = direction(reverse.meta)
         if found != CHANNEL_DIRECTION:
             raise CheckpointError(f"{reverse.checkpoint!r} translates {found}, not {CHANNEL_DIRECTION}: the noisy "
@@ -58,8 +60,15 @@ class ChannelScorer:
         self.reverse = reverse
 
     @classmethod
-    def from_checkpoint(cls, path: str | Path, device: str = "auto", precision: str = "fp32") -> "ChannelScorer":
-        """The reverse checkpoint at ``path``, loaded as every checkpoint is (weights only)."""
+    def from_checkpoint(cls, path: str | Path, device: str = "auto", precision: str = "fp32", *,
+                        engine: str = "torch", quantization: str = "int8", threads: int = 0) -> "ChannelScorer":
+        """The reverse checkpoint at ``path``, loaded as every checkpoint is (weights only), scored
+        by PyTorch in ``precision`` (``engine="torch"``) or by CTranslate2 in ``quantization`` on
+        ``threads`` threads (``engine="ct2"``)."""
+        if engine == "ct2":
+            return cls(CT2Translator.from_checkpoint(path, device=device, quantization=quantization, threads=threads))
+        if engine != "torch":
+            raise ValueError(f"engine must be torch or ct2, got {engine!r}")
         return cls(Translator.from_checkpoint(path, device=device, precision=precision))
 
     @property
@@ -79,9 +88,8 @@ class ChannelScorer:
             if len(ids) > limit:
                 raise ValueError(f"source {index!r} has {len(ids)!r} pieces, but the model writes at most "
                                  f"{limit!r} pieces per text")
-        forced = teacher_force(self.reverse.model, english, german, batch_size=batch_size)
-        return [ChannelScore(sum(f.logprobs) + f.eos, len(ids) + 1, len(en))
-                for f, ids, en in zip(forced, german, english)]
+        scores = self.reverse.score_outputs(english, german, batch_size=batch_size)
+        return [ChannelScore(logprob, len(ids) + 1, len(en)) for logprob, ids, en in zip(scores, german, english)]
 
 
 @dataclass(frozen=True)

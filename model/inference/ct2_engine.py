@@ -203,6 +203,20 @@ class CT2Translator(TorchBacked):
                 out[i] = hyps[0][0]
         return out
 
+    def score_outputs(self, sources_ids: Sequence[Sequence[int]], outputs_ids: Sequence[Sequence[int]], *,
+                      batch_size: int = DEFAULT.batch_size) -> list[float]:
+        """As ``Translator.score_outputs``, by CTranslate2 (``score_batch``) in this engine's
+        quantization; in float32 within 1% of the PyTorch model's figures."""
+        if len(sources_ids) != len(outputs_ids):
+            raise ValueError(f"{len(sources_ids)!r} sources but {len(outputs_ids)!r} outputs")
+        if not sources_ids:
+            return []
+        pieces = self._pieces
+        results = self.engine_translator().score_batch(
+            [[pieces[i] for i in ids] for ids in sources_ids], [[pieces[i] for i in ids] for ids in outputs_ids],
+            max_batch_size=batch_size, max_input_length=0)
+        return [float(sum(result.log_probs)) for result in results]  # the output's pieces and its EOS
+
     # ------------------------------------------------------------------------------ searches
 
     def _limit(self, pieces: int, search: SearchOptions) -> int:

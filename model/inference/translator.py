@@ -231,6 +231,13 @@ class Translator:
         self.source_ids(sources)  # refuses overlong input, as translating it would
         return align_outputs(self.model, self.tokenizer, sources, outputs_ids, batch_size=batch_size)
 
+    def score_outputs(self, sources_ids: Sequence[Sequence[int]], outputs_ids: Sequence[Sequence[int]], *,
+                      batch_size: int = DEFAULT.batch_size) -> list[float]:
+        """log p(output | source) of each (source ids, output ids) pair: its pieces and its EOS,
+        by teacher forcing (``teacher_force``)."""
+        forced = teacher_force(self.model, sources_ids, outputs_ids, batch_size=batch_size)
+        return [sum(f.logprobs) + f.eos for f in forced]
+
     # ------------------------------------------------------------------ the translation inspector
 
     def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], *,

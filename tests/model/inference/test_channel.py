@@ -151,6 +151,28 @@ def test_the_trained_reverse_model_prefers_each_sources_own_translation(reverse_
     assert sum(a.logprob > b.logprob for a, b in zip(own, other)) == len(pairs40)
 
 
+def test_ctranslate2_scores_as_pytorch_does(reverse_checkpoint, pairs40):
+    # float32: PyTorch's figures within 1% (CTranslate2's CPU kernels compute exp and log their own
+    # way); int8, the served reverse model's weights, still tells a source's own translation apart.
+    german, english = [de for de, _ in pairs40], [en for _, en in pairs40[1:] + pairs40[:1]] + ["", "Music."]
+    german += ["Ich liebe Musik.", "Ich liebe Musik."]
+    torch_scores = ChannelScorer.from_checkpoint(reverse_checkpoint, device="cpu").score(german, english)
+    ct2 = ChannelScorer.from_checkpoint(reverse_checkpoint, device="cpu", engine="ct2", quantization="float32")
+    ct2_scores = ct2.score(german, english)
+    assert [(s.pieces, s.english_pieces) for s in ct2_scores] == [(s.pieces, s.english_pieces) for s in torch_scores]
+    assert [s.logprob for s in ct2_scores] == pytest.approx([s.logprob for s in torch_scores], rel=0.01)
+    assert ct2.score([], []) == []
+    int8 = ChannelScorer.from_checkpoint(reverse_checkpoint, device="cpu", engine="ct2", threads=1)
+    own, other = int8.score(german[:40], [en for _, en in pairs40]), int8.score(german[:40], english[:40])
+    assert sum(a.logprob > b.logprob for a, b in zip(own, other)) == len(pairs40)
+
+
+def test_an_unknown_engine_is_refused(reverse_checkpoint):
+    with pytest.raises(ValueError) as error:
+        ChannelScorer.from_checkpoint(reverse_checkpoint, device="cpu", engine="onnx")
+    assert str(error.value) == "engine must be torch or ct2, got 'onnx'"
+
+
 def test_a_forward_model_is_no_channel(tiny_checkpoint):
     with pytest.raises(CheckpointError, match=r"translates de-en, not en-de: the noisy channel needs a reverse"):
         ChannelScorer.from_checkpoint(tiny_checkpoint, device="cpu")
