@@ -25,7 +25,9 @@ served, and for each grid point sacreBLEU's paired bootstrap p-value of its chrF
 served; then the median milliseconds per source of ``translate``, of ``translate_n_best`` and of
 the channel scoring, and the grid point of best chrF (the first of equals). Chosen on the same
 sources, the best of a grid reads too high: confirm it on others, with --skip and that one point.
---show prints the sources whose pick changes there.
+--show prints the sources whose pick changes there. --bare measures instead what reranking the
+beam would cost a request: on the bare engines, the translation with the served search against its
+n-best list plus the channel's scores (``bare_cost``).
 """
 
 from __future__ import annotations
@@ -74,6 +76,8 @@ def parse_args(argv: list[str] | None):
                    "(default: %(default)s)")
     p.add_argument("--length-bonuses", default="0", help="length bonuses, comma-separated (default: %(default)s)")
     p.add_argument("--show", action="store_true", help="print the sources whose pick changes at the best chrF")
+    p.add_argument("--bare", action="store_true", help="instead: what a reranked request costs on the bare "
+                   "engines (no pipeline, no scores)")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
     if (args.data is None) == (args.src is None) or (args.src is not None and not args.ref):
@@ -121,6 +125,33 @@ def bootstrap_p(served: list[str], systems: list[list[str]], streams: list[list[
     return [next(found) if picks != served else None for picks in systems]
 
 
+def bare_cost(translator, scorer, sources: list[str], n: int) -> tuple[float, float, float]:
+    """Median ms per source, one at a time, of the forward engine's translation with the served
+    search, of the n-best list of the same search (n_best = ``n``: it searches on for n ended
+    hypotheses), and of the channel's scores of that list: what reranking the beam would cost."""
+    from dataclasses import replace
+
+    from model.search.options import SERVED
+
+    listed = replace(SERVED, beam_size=max(SERVED.beam_size, n), n_best=n)
+    for text in sources[:2]:  # warm up
+        translator.translate([text], SERVED)
+        translator.translate_n_best([text], listed)
+    timings: list[list[float]] = [[], [], []]
+    for text in sources:
+        start = time.perf_counter()
+        translator.translate([text], SERVED)
+        middle = time.perf_counter()
+        found = translator.translate_n_best([text], listed)[0]
+        scored = time.perf_counter()
+        scorer.score([text] * len(found), [h for h, _ in found])
+        end = time.perf_counter()
+        for times, seconds in zip(timings, (middle - start, scored - middle, end - scored)):
+            times.append(seconds)
+    one, listed_ms, channel_ms = (ms(times) for times in timings)
+    return one, listed_ms, channel_ms
+
+
 def _main(argv: list[str] | None) -> int:
     import torch
 
@@ -138,6 +169,12 @@ def _main(argv: list[str] | None) -> int:
     scorer = ChannelScorer.from_checkpoint(args.channel, device=args.device, precision=args.channel_precision,
                                            engine=args.channel_engine, threads=args.threads or 0)
     translator = cli.load_translator(args)  # sets torch's threads, which the reverse model shares
+    if args.bare:
+        one, listed, channel_ms = bare_cost(translator, scorer, sources, args.n)
+        print(f"{PROG}: {len(sources)} sources one at a time, bare engines (forward {args.engine}, channel "
+              f"{args.channel_engine}), median ms: translate {one:.1f}, {args.n}-best {listed:.1f}, channel "
+              f"{channel_ms:.1f}; reranked / translate {(listed + channel_ms) / one:.2f}")
+        return 0
     pipeline = Pipeline(translator, Options(), cli.load_places(args), cli.load_coverage(args))
     for text in sources[:2]:  # warm up both models
         best, _ = pipeline.translate_n_best([text], args.n)[0][0]

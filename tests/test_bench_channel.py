@@ -3,6 +3,7 @@ tiny models, which know their 40 pairs by heart."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -74,6 +75,20 @@ def test_a_run_on_the_tiny_models(capsys, tiny_checkpoint, reverse_checkpoint, c
     assert out[9].startswith("median ms per source: translate ")
     assert out[10:] == ["best chrF at w=0 bonus=0: +0.00 over served",  # the first of equals
                         "", "changed picks at w=0 bonus=0:"]
+
+
+def test_what_reranking_costs_on_the_bare_engines(capsys, tiny_checkpoint, reverse_checkpoint):
+    threads = torch.get_num_threads()
+    try:
+        status = bench_channel.main(["--checkpoint", str(tiny_checkpoint), "--channel", str(reverse_checkpoint),
+                                     "--engine", "ct2", "--channel-engine", "ct2", "--dictionary", "", *DATA,
+                                     "--limit", "4", "--n", "4", "--threads", "1", "--bare"])
+    finally:
+        torch.set_num_threads(threads)
+    assert status == 0
+    assert re.fullmatch(r"bench/channel\.py: 4 sources one at a time, bare engines \(forward ct2, channel ct2\), "
+                        r"median ms: translate \d+\.\d, 4-best \d+\.\d, channel \d+\.\d; reranked / translate "
+                        r"\d+\.\d\d\n", capsys.readouterr().out)
 
 
 def test_the_bootstrap_finds_a_gain_on_every_resample_and_tests_no_copy():
