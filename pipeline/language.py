@@ -90,7 +90,7 @@ class Identifier:
         self._first = np.array([classes.index(label) for label in self._labels])
         self._seconds = [(self._labels.index(code), i) for i, code in enumerate(classes) if i not in self._first]
         # SERVED's own columns, as ``set_languages`` keeps them: the product over two columns is
-        # then the library's to the last bit, not a slice of the one over all (3.5e-6 apart).
+        # then the library's to the last bit, which a slice of the product over all is not.
         served = [classes.index(code) for code in SERVED]
         self._served_table = np.ascontiguousarray(self._table[:, served])
         self._served_prior = self._prior[served]

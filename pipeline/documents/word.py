@@ -108,7 +108,7 @@ def _scan_run(para: Paragraph, run: Any, scope: int | None) -> None:
 def _element(tag: str, attrs: dict | None = None) -> Any:
     """python-docx's element maker. python-docx is imported with the first .docx or .pdf, as pypdf
     and python-pptx are with theirs, not with the app: a server that translates text never holds
-    it (3 MiB a process)."""
+    it."""
     from docx.oxml import OxmlElement as make
 
     return make(tag, attrs=attrs)
