@@ -148,8 +148,7 @@ def bare_cost(translator, scorer, sources: list[str], n: int) -> tuple[float, fl
         end = time.perf_counter()
         for times, seconds in zip(timings, (middle - start, scored - middle, end - scored)):
             times.append(seconds)
-    one, listed_ms, channel_ms = (ms(times) for times in timings)
-    return one, listed_ms, channel_ms
+    return ms(timings[0]), ms(timings[1]), ms(timings[2])
 
 
 def _main(argv: list[str] | None) -> int:

@@ -69,7 +69,6 @@ def test_an_unsupported_extension_is_refused_naming_the_supported_ones(path):
         read(".doc", b"Hallo")
 
 
-
 @pytest.mark.slow
 def test_office_and_pdf_libraries_wait_for_their_first_file():
     # A server that translates text never holds them: importing the app leaves them out.
