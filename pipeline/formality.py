@@ -13,7 +13,8 @@ stays (nothing is rewritten by rule: a verb's person and an imperative change wi
 way. The signs, chosen so that none is ambiguous:
 
 * informal: "du", "dich", "dir", "dein…" and "euch", "euer", "eure…" in any case ("Du" in a
-  letter too). "ihr" is left out: it is also "her" and "their";
+  letter too); "ihr" only beside a verb form that is second person plural and nothing else
+  ("Könnt ihr", "ihr seid", "Habt ihr"), as it is also "her" and "their" ("Gibt ihr das Buch");
 * formal: "Sie", "Ihnen", "Ihr…" capitalized *within* a sentence, where only the formal pronoun is
   capitalized ("sie"/"ihr" are she, they, her, their). At the start of a sentence they are all
   capitalized, so a sentence-initial "Sie" or "Ihr" is no sign either way.
@@ -30,6 +31,11 @@ FORMALITY_BEAM = 8
 FORMALITIES = ("formal", "informal", "any")
 
 _INFORMAL = re.compile(r"\b(?:du|dich|dir|dein(?:e[mnrs]?)?|euch|euer|eure[mnrs]?)\b", re.IGNORECASE)
+# Verb forms of the second person plural only (not also third person singular, as "kommt" is).
+_PLURAL_VERBS = ("könnt", "wollt", "müsst", "dürft", "sollt", "mögt", "möchtet", "habt", "seid", "wisst", "werdet",
+                 "konntet", "wolltet", "musstet", "durftet", "solltet", "hattet", "wart", "würdet")
+_PLURAL_YOU = re.compile(rf"\b(?:{'|'.join(_PLURAL_VERBS)})\s+ihr\b|\bihr\s+(?:{'|'.join(_PLURAL_VERBS)})\b",
+                         re.IGNORECASE)
 _FORMAL = re.compile(r"\b(?:Sie|Ihnen|Ihr(?:e[mnrs]?)?)\b")
 # What may come before a word that starts a sentence: the text's start, or an end of sentence
 # (and opening quotes or brackets), or a line break.
@@ -46,7 +52,7 @@ def mismatches(german: str, formality: str) -> int:
     if formality == "any":
         return 0
     if formality == "formal":
-        return len(_INFORMAL.findall(german))
+        return len(_INFORMAL.findall(german)) + len(_PLURAL_YOU.findall(german))
     if formality == "informal":
         return sum(_within_sentence(german, m.start()) for m in _FORMAL.finditer(german))
     raise ValueError(f"formality must be one of {', '.join(FORMALITIES)}, got {formality!r}")

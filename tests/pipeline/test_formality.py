@@ -25,6 +25,9 @@ from pipeline.translation import Options, Pipeline
     ("„Sie kommt“, sagte er.", 0, 0),                     # opening quote, then the sentence's start
     ("Ich danke Ihnen.\nIhre Anna", 0, 1),                 # a line's start is a sentence's
     ("Die Durchsicht", 0, 0),                              # "du" inside a word is no word
+    ("Könnt ihr mir helfen? Ihr seid spät.", 2, 0),       # "ihr" beside a verb of the plural "you"
+    ("Habt ihr Hunger, oder wisst ihr es nicht?", 2, 0),
+    ("Er gibt ihr das Buch. Kommt ihr Bruder?", 0, 0),    # "gibt", "kommt": also he/she, so "her"
 ])
 def test_mismatches(german, formal, informal):
     assert (mismatches(german, "formal"), mismatches(german, "informal"), mismatches(german, "any")) == (
