@@ -25,7 +25,8 @@ from model.network.threads import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
 from model.data.ding import place_names
 from model.inference.batching import BatchingEngine, BatchingOptions
-from model.inference.engines import CachedTranslator, EngineError, load_engine
+from model.inference.channel import ChannelScorer, reverse_of
+from model.inference.engines import CachedTranslator, EngineError, bare_engine, serve_engine
 from model.inference.interface import Engine
 from model.search.options import DEFAULT, SearchOptions
 from pipeline import documents, language
@@ -379,7 +380,8 @@ def init_app(app: Flask, coverage: Coverage | None = None) -> None:
     # MODEL_PATHS names every model, else MODEL_PATH the one (settings.model_paths): errors name
     # the setting that was used.
     setting = "MODEL_PATHS" if config["MODEL_PATHS"] else "MODEL_PATH"
-    engines = {name: _load(config, setting, name, path, threads) for name, path in config["MODELS"].items()}
+    bare = {name: _load(config, setting, name, path, threads) for name, path in config["MODELS"].items()}
+    engines = {name: _served(config, name, bare) for name in bare}
     corpus = None
     if config["CORPUS_PATH"]:
         try:
@@ -393,17 +395,14 @@ def init_app(app: Flask, coverage: Coverage | None = None) -> None:
 
 
 def _load(config, setting: str, name: str, path: str, threads: int) -> Engine:
-    """The engine of the checkpoint at ``path``, listed for direction ``name`` under ``setting``,
-    with the settings every model shares (ENGINE, QUANTIZATION, the cache, Redis, ...)."""
+    """The bare engine of the checkpoint at ``path``, listed for direction ``name`` under
+    ``setting``, with the settings every model shares (ENGINE, QUANTIZATION, ...)."""
     where = f"{setting}: {name}: " if setting == "MODEL_PATHS" else f"{setting}: "
     try:
         # ct2: converted here, in the master; each worker then starts its own CT2 translator
-        translator = load_engine(path, engine=config["ENGINE"], device=config["DEVICE"],
+        translator = bare_engine(path, engine=config["ENGINE"], device=config["DEVICE"],
                                  quantization=config["QUANTIZATION"], precision=config["TORCH_PRECISION"],
-                                 threads=threads,
-                                 parallel=config["PARALLEL_BATCHES"],
-                                 cache_size=config["TRANSLATION_CACHE"],
-                                 batching=BatchingOptions(max_wait=config["BATCH_WAIT_MS"] / 1000))
+                                 threads=threads, parallel=config["PARALLEL_BATCHES"])
     except CheckpointError as exc:
         raise StartupError(f"{where}{exc}") from None
     except EngineError as exc:
@@ -416,12 +415,25 @@ def _load(config, setting: str, name: str, path: str, threads: int) -> Engine:
             raise StartupError(f"MODEL_PATH: {path!r} translates {found}; MODEL_PATH names the de-en model "
                                f"(serve {found} beside it with MODEL_PATHS=de-en:PATH,{found}:PATH)")
         raise StartupError(f"MODEL_PATHS: {path!r} is listed as {name} but translates {found}")
+    return translator
+
+
+def _served(config, name: str, bare: Mapping[str, Engine]) -> Engine:
+    """The engine of direction ``name`` as it is served (``serve_engine``): reranked by the reverse
+    model's bare engine where that is served too (CHANNEL_WEIGHT), batched, cached (Redis too)."""
+    reverse = bare.get(reverse_of(name))
+    translator = serve_engine(bare[name], cache_size=config["TRANSLATION_CACHE"],
+                              batching=BatchingOptions(max_wait=config["BATCH_WAIT_MS"] / 1000),
+                              channel=ChannelScorer(reverse, name) if reverse is not None else None,
+                              channel_weight=config["CHANNEL_WEIGHT"])
     if config["REDIS_URL"] and isinstance(translator, CachedTranslator):
         from .shared import RedisCacheStore, connect, model_namespace
 
-        # Shared by every worker and replica serving the same checkpoint with the same engine:
-        # the checkpoint's bytes are in the name, so each model has its own.
-        namespace = model_namespace(path, translator.engine, config["QUANTIZATION"])
+        # Shared by every worker and replica serving the same checkpoints with the same engine:
+        # the checkpoint's bytes are in the name, so each model has its own (and its channel's).
+        channel = reverse.checkpoint if reverse is not None and config["CHANNEL_WEIGHT"] > 0 else None
+        namespace = model_namespace(bare[name].checkpoint, translator.engine, config["QUANTIZATION"],
+                                    channel, config["CHANNEL_WEIGHT"])
         translator.store = RedisCacheStore(connect(config["REDIS_URL"]), namespace)
     return translator
 

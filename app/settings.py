@@ -7,6 +7,7 @@ the environment stops the process at start instead of failing on the first reque
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import replace
@@ -15,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from model.data.ding import DEBIAN_PATH
+from model.inference.channel import SERVED_WEIGHT
 from model.search.options import SERVED, SearchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,6 +39,11 @@ DEFAULTS: dict[str, Any] = {
     # fp32 | bf16; auto = bf16 where ct2 translates on a CPU with native bfloat16, else fp32.
     "TORCH_PRECISION": "auto",
     "TRANSLATION_CACHE": 1000,    # model inputs whose translations each worker remembers; 0 = off
+    # Noisy-channel reranking (model/inference/channel.py): where the reverse model is served too,
+    # each beam's hypotheses are reordered by how well they explain the source, read by that model
+    # at this weight; 0 = off. Translations that leave less out, for more time and memory per
+    # request (bench/README.md, "Served").
+    "CHANNEL_WEIGHT": SERVED_WEIGHT,
     # Concurrent requests' sentences are translated in one engine call (model.inference.batching):
     # under load a batch waits up to this long for more; a lone request never waits.
     "BATCH_WAIT_MS": 5,
@@ -163,6 +170,17 @@ def _as_int(name: str, value: Any) -> int:
     return number
 
 
+def _as_weight(name: str, value: Any) -> float:
+    """A number >= 0, as a string from the environment or a number."""
+    try:
+        number = float(value.strip()) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or not 0 <= number < math.inf:
+        raise SettingsError(f"{name} must be a number >= 0, got {value!r}")
+    return number
+
+
 def _as_switch(name: str, value: Any) -> bool:
     """0 or 1 (also False/True), as a string from the environment or a number."""
     text = value.strip() if isinstance(value, str) else value
@@ -228,6 +246,7 @@ def validate(config: dict[str, Any]) -> None:
     config["API_KEYS"] = frozenset(k.strip() for k in config["API_KEYS"].split(",") if k.strip())
     config["API_KEYS_ORIGIN"] = _as_origin(config["API_KEYS_ORIGIN"])
     config["METRICS"] = _as_switch("METRICS", config["METRICS"])
+    config["CHANNEL_WEIGHT"] = _as_weight("CHANNEL_WEIGHT", config["CHANNEL_WEIGHT"])
     token = config["METRICS_TOKEN"]
     # A bearer token is visible ASCII (RFC 6750); the message leaves the secret out.
     if not isinstance(token, str) or not all("!" <= c <= "~" for c in token.strip()):

@@ -73,14 +73,21 @@ class Breaker:
 
 # ------------------------------------------------------------------------------ translation cache
 
-def model_namespace(checkpoint: str | Path, engine: str, quantization: str) -> str:
-    """What the outputs depend on besides the input and the search: the checkpoint's bytes and
-    the engine that runs them (CTranslate2 int8 and PyTorch may differ in a rare word)."""
+def model_namespace(checkpoint: str | Path, engine: str, quantization: str, channel: str | Path | None = None,
+                    channel_weight: float = 0.0) -> str:
+    """What the outputs depend on besides the input and the search: the checkpoint's bytes, the
+    engine that runs them (CTranslate2 int8 and PyTorch may differ in a rare word) and, where the
+    beam is reranked, the channel's checkpoint and weight."""
+    name = f"{_digest(checkpoint)}:{engine}:{quantization if engine == 'ct2' else 'float32'}"
+    return name if channel is None else f"{name}:channel:{_digest(channel)}:{channel_weight!r}"
+
+
+def _digest(path: str | Path) -> str:
     digest = hashlib.sha256()
-    with open(checkpoint, "rb") as f:
+    with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
-    return f"{digest.hexdigest()[:16]}:{engine}:{quantization if engine == 'ct2' else 'float32'}"
+    return digest.hexdigest()[:16]
 
 
 class RedisCacheStore:

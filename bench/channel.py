@@ -156,6 +156,7 @@ def _main(argv: list[str] | None) -> int:
 
     from commands.evaluate import load_corpus, load_src_ref, score
     from model.inference.channel import ChannelOptions, ChannelScorer, rerank
+    from model.network.checkpoint import direction
     from pipeline.translation import Options, Pipeline
 
     args = parse_args(argv)
@@ -164,10 +165,10 @@ def _main(argv: list[str] | None) -> int:
     sources, streams = sources[chosen], [stream[chosen] for stream in streams]
     if not sources:
         raise ValueError(f"--skip {args.skip} leaves no sources")
-    # The reverse model first: a wrong --channel is refused before the forward model is converted.
-    scorer = ChannelScorer.from_checkpoint(args.channel, device=args.device, precision=args.channel_precision,
-                                           engine=args.channel_engine, threads=args.threads or 0)
     translator = cli.load_translator(args)  # sets torch's threads, which the reverse model shares
+    scorer = ChannelScorer.from_checkpoint(args.channel, device=args.device, precision=args.channel_precision,
+                                           engine=args.channel_engine, threads=args.threads or 0,
+                                           forward=direction(translator.meta))
     if args.bare:
         one, listed, channel_ms = bare_cost(translator, scorer, sources, args.n)
         print(f"{PROG}: {len(sources)} sources one at a time, bare engines (forward {args.engine}, channel "

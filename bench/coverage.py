@@ -1,13 +1,14 @@
 """Words a translation leaves out, and what taking another of the beam's hypotheses buys and costs.
 
     python bench/coverage.py [--checkpoint CKPT] [--data bench/data/dropped.tsv] [--weights 0,1]
-                             [--beam 4] [--engine ct2] [--dictionary PATH] [--show]
+                             [--beam 4] [--engine ct2] [--dictionary PATH] [--channel CKPT] [--show]
 
 The sentences of ``bench/data/dropped.tsv`` (two clauses or a list each, written for it) name some
 of their German content words with the English words that translate them, by hand, independently
 of the dictionary. Each sentence is translated alone (as one request would be) through the text
 pipeline once per ``Options.coverage_weight`` of --weights (0 = off; the pipeline's default is
-what the service uses). Reported per weight:
+what the service uses), reranked by the noisy channel with ``--channel`` (as the service reranks
+where both directions are served). Reported per weight:
 
 * **dropped**: listed words none of whose English words starts an output word (the hand-made check);
 * **left out**: what ``pipeline.coverage`` finds in the outputs (source content words the
@@ -41,6 +42,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     cli.add_model_args(p)
     cli.add_engine_args(p, default="ct2")
     cli.add_dictionary_arg(p)
+    cli.add_channel_args(p)
     p.add_argument("--data", default=str(DEFAULT_DATA), help="GERMAN<TAB>word=en|en;... (default: %(default)s)")
     p.add_argument("--weights", default="0,1", help="coverage weights to compare, comma-separated (default: 0,1)")
     cli.add_search_args(p)

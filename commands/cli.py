@@ -92,6 +92,17 @@ def add_engine_args(parser: argparse.ArgumentParser, *, default: str = "torch") 
                              "ct2 on a CPU with native bfloat16, else fp32, as the app's TORCH_PRECISION (default: auto)")
 
 
+def add_channel_args(parser: argparse.ArgumentParser) -> None:
+    """--channel and --channel-weight: noisy-channel reranking of the beam by the reverse model
+    (model/inference/channel.py), as the app's CHANNEL_WEIGHT does; ``load_translator`` reads them."""
+    from model.inference.channel import SERVED_WEIGHT
+
+    parser.add_argument("--channel", metavar="CKPT", help="the reverse model's checkpoint (for a de-en model an "
+                        "en-de one): rerank each beam by how well its hypotheses explain the source (default: none)")
+    parser.add_argument("--channel-weight", type=float, default=SERVED_WEIGHT, metavar="W",
+                        help="weight of the reverse model's score per source piece, with --channel (default: %(default)s)")
+
+
 def add_search_args(parser: argparse.ArgumentParser, *, with_n_best: bool = False) -> None:
     """--beam, --length-penalty and --batch-size (``with_n_best``: --n-best too): the knobs of the
     search (``SearchOptions``), defaulting to the served ones (``SERVED``); ``search_options``
@@ -181,6 +192,8 @@ def output_path(path: str, flag: str = "--out") -> Path:
 def check_model_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.threads is not None and args.threads < 1:
         parser.error(f"--threads must be >= 1, got {args.threads!r}")
+    if hasattr(args, "channel_weight"):
+        require_finite_nonnegative(parser, args, "channel_weight")
 
 
 def require_min(parser: argparse.ArgumentParser, args: argparse.Namespace, name: str, minimum: int) -> None:
@@ -206,8 +219,15 @@ def load_translator(args: argparse.Namespace) -> "Translator":
         return Translator.from_checkpoint(args.checkpoint, device=args.device)
     from model.inference.engines import load_engine
 
-    return load_engine(args.checkpoint, engine=args.engine, device=args.device, quantization=args.quantization,
-                       threads=threads, precision=args.torch_precision)
+    options = dict(engine=args.engine, device=args.device, quantization=args.quantization, threads=threads,
+                   precision=args.torch_precision)
+    channel = getattr(args, "channel", None) if hasattr(args, "channel_weight") else None  # add_channel_args
+    if channel is None:
+        return load_engine(args.checkpoint, **options)
+    from model.inference.channel import ChannelScorer
+
+    return load_engine(args.checkpoint, **options, channel=ChannelScorer(load_engine(channel, **options)),
+                       channel_weight=args.channel_weight)
 
 
 def _one_line(exc: BaseException) -> str:

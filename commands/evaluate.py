@@ -61,6 +61,7 @@ def parse_args(argv: Sequence[str] | None):
     cli.add_model_args(p)
     cli.add_engine_args(p)  # torch by default: the figures in MODEL_CARD.md are the PyTorch model's
     cli.add_dictionary_arg(p)
+    cli.add_channel_args(p)
     p.add_argument("--src", metavar="FILE", help="German sources, one per line")
     p.add_argument("--ref", metavar="FILE", action="append", help="English references, line-aligned with --src; "
                    "repeat for several references per sentence")

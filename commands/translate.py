@@ -76,6 +76,7 @@ def parse_args(argv: Sequence[str] | None):
     cli.add_model_args(p)
     cli.add_engine_args(p, default="auto")
     cli.add_dictionary_arg(p)
+    cli.add_channel_args(p)
     cli.add_search_args(p, with_n_best=True)
     p.add_argument("--raw", action="store_true",
                    help="give each line to the model as it is, without the text pipeline")

@@ -45,7 +45,7 @@ def test_a_forward_model_as_the_channel_is_refused(capsys, tmp_path, pairs40):
     save_checkpoint(path, Transformer(CFG.replace(vocab_size=tokenizer.vocab_size)), tokenizer, {"direction": "de-en"})
     assert bench_channel.main(["--channel", str(path), *DATA, "--dictionary", ""]) == 2
     assert capsys.readouterr().err == (f"bench/channel.py: error: {str(path)!r} translates de-en, not en-de: the noisy "
-                                       "channel needs a reverse model (train.py --direction en-de)\n")
+                                       "channel of de-en needs a reverse model (train.py --direction en-de)\n")
 
 
 @pytest.mark.parametrize("channel_engine, named", [("torch", "fp32"), ("ct2", "ct2 int8")])

@@ -15,7 +15,7 @@ front of an engine:
   callers on their way join it;
 - results go back to their callers in order; when a batched engine call raises, each call of the
   batch is run again alone, so one caller's bad input fails that caller only;
-- every other model call (n-best lists, alignment, word confidences) runs under the same ``lock``,
+- every other model call (n-best lists, alignment, word confidences, scores) runs under the same ``lock``,
   and so does the app's inspector: one model call at a time per process, as the worker's cores
   are set aside for one;
 - except for an engine that runs several searches at once (``parallel`` > 1: CTranslate2 with
@@ -145,6 +145,11 @@ class BatchingEngine(Wrapping):
     def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], **kwargs: Any):
         with self.lock:
             return super().word_confidences(sources, outputs, **kwargs)
+
+    def score_outputs(self, sources_ids: Sequence[Sequence[int]], outputs_ids: Sequence[Sequence[int]],
+                      **kwargs: Any) -> list[float]:
+        with self.lock:
+            return super().score_outputs(sources_ids, outputs_ids, **kwargs)
 
     # ------------------------------------------------------------------------------ the scheduler
 

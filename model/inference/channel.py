@@ -1,103 +1,134 @@
-"""The noisy channel: how well an English translation explains its German source.
+"""The noisy channel: how well a translation explains its source.
 
-A reverse model (``train.py --direction en-de``) reads the English hypothesis and is forced to
-write the German source; ``ChannelScorer.score`` returns log p(German | English) of each given
-(German, English) pair (the German's pieces and its EOS: the engine's ``score_outputs``, teacher
-forcing in PyTorch or CTranslate2's scoring), with the piece counts that normalise it. A
+A reverse model (for German->English, ``train.py --direction en-de``) reads the hypothesis and is
+forced to write the source; ``ChannelScorer.score`` returns log p(source | hypothesis) of each
+given (source, hypothesis) pair (the source's pieces and its EOS: the engine's ``score_outputs``,
+teacher forcing in PyTorch or CTranslate2's scoring), with the piece counts that normalise it. A
 translation that leaves words out, or adds some, explains its source badly, which the forward
 model's own score cannot see.
 
 ``ChannelOptions`` puts the forward and the channel score together to rerank an n-best list
 (``rerank``):
 
-    score = forward + weight * log p(de|en) / German pieces + length_bonus * English pieces / German pieces
+    score = forward + weight * log p(src|hyp) / source pieces + length_bonus * hypothesis pieces / source pieces
 
-``forward`` is the n-best list's own score (log p(en|de) over the GNMT length penalty, as the
-search ranks it), so weight 0 and bonus 0 keep the forward model's order. What it buys on the dev
-sets and what it costs: ``bench/channel.py`` (bench/README.md, "Noisy-channel reranking").
+``forward`` is the n-best list's own score (log p(hyp|src) over the GNMT length penalty, as the
+search ranks it), so weight 0 and bonus 0 keep the forward model's order. ``ChannelReranked`` is an
+engine whose searches do this: every beam search returns the hypothesis of best combined score.
+What it buys on the dev sets and what it costs: ``bench/channel.py`` (bench/README.md,
+"Noisy-channel reranking").
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from model.data import normalize
+from model.inference.alignment import AlignedText
 from model.inference.ct2_engine import CT2Translator
+from model.inference.interface import Wrapping
 from model.inference.translator import Translator
 from model.network.checkpoint import CheckpointError, direction
-from model.search.options import DEFAULT
+from model.search.options import DEFAULT, SearchOptions
 
-# The reverse model's languages: it reads English and writes German.
-CHANNEL_DIRECTION = "en-de"
+
+def reverse_of(pair: str) -> str:
+    """"en-de" for "de-en" and back: the direction of a model's channel."""
+    source, _, target = pair.partition("-")
+    return f"{target}-{source}"
 
 
 @dataclass(frozen=True)
 class ChannelScore:
-    """What the reverse model says of one (German, English) pair."""
+    """What the reverse model says of one (source, hypothesis) pair."""
 
-    logprob: float       # log p(German | English): its pieces and its EOS
-    pieces: int          # German pieces predicted, EOS included (what ``logprob`` is a sum over)
-    english_pieces: int  # pieces of the English the reverse model read (EOS not included)
+    logprob: float       # log p(source | hypothesis): its pieces and its EOS
+    pieces: int          # source pieces predicted, EOS included (what ``logprob`` is a sum over)
+    hypothesis_pieces: int  # pieces of the hypothesis the reverse model read (EOS not included)
 
     @property
     def per_piece(self) -> float:
-        """``logprob`` per predicted German piece."""
+        """``logprob`` per predicted source piece."""
         return self.logprob / self.pieces
 
 
 class ChannelScorer:
-    """log p(German | English) of given pairs, from a reverse (English->German) model on either
-    engine."""
+    """log p(source | hypothesis) of given pairs, from the reverse model of a ``forward``
+    direction (for "de-en" an English->German model) on either engine."""
 
-    def __init__(self, reverse: Translator | CT2Translator):
+    def __init__(self, reverse: Any, forward: str | None = None):
+        """``reverse``: an engine (``interface.Engine``); ``forward``: the direction whose
+        translations it scores (None: the reverse of its own)."""
         found = direction(reverse.meta)
-        if found != CHANNEL_DIRECTION:
-            raise CheckpointError(f"{reverse.checkpoint!r} translates {found}, not {CHANNEL_DIRECTION}: the noisy "
-                                  f"channel needs a reverse model (train.py --direction {CHANNEL_DIRECTION})")
+        forward = reverse_of(found) if forward is None else forward
+        wanted = reverse_of(forward)
+        if found != wanted:
+            raise CheckpointError(f"{reverse.checkpoint!r} translates {found}, not {wanted}: the noisy "
+                                  f"channel of {forward} needs a reverse model (train.py --direction {wanted})")
         self.reverse = reverse
+        self.forward = forward
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, device: str = "auto", precision: str = "fp32", *,
-                        engine: str = "torch", quantization: str = "int8", threads: int = 0) -> "ChannelScorer":
+                        engine: str = "torch", quantization: str = "int8", threads: int = 0,
+                        forward: str | None = None) -> "ChannelScorer":
         """The reverse checkpoint at ``path``, loaded as every checkpoint is (weights only), scored
         by PyTorch in ``precision`` (``engine="torch"``) or by CTranslate2 in ``quantization`` on
         ``threads`` threads (``engine="ct2"``)."""
         if engine == "ct2":
-            return cls(CT2Translator.from_checkpoint(path, device=device, quantization=quantization, threads=threads))
+            return cls(CT2Translator.from_checkpoint(path, device=device, quantization=quantization, threads=threads),
+                       forward)
         if engine != "torch":
             raise ValueError(f"engine must be torch or ct2, got {engine!r}")
-        return cls(Translator.from_checkpoint(path, device=device, precision=precision))
+        return cls(Translator.from_checkpoint(path, device=device, precision=precision), forward)
 
     @property
     def checkpoint(self) -> str:
         return self.reverse.checkpoint
 
+    def fits(self, text: str) -> bool:
+        """Whether the reverse model reads ``text`` (as a hypothesis) or writes it (as a source):
+        its pieces and EOS within the model's length."""
+        return len(self.reverse.tokenizer.encode(normalize(text))) < self.reverse.config.max_len
+
     def score(self, sources: Sequence[str], hypotheses: Sequence[str], *,
               batch_size: int = DEFAULT.batch_size) -> list[ChannelScore]:
-        """One ``ChannelScore`` per (German source, English hypothesis) pair, in order. Both are
-        normalized as the model's inputs are; ValueError for a text longer than the model takes."""
+        """One ``ChannelScore`` per (source, hypothesis) pair, in order. Both are normalized as
+        the model's inputs are; ValueError for a text longer than the model takes (``fits``)."""
         if len(sources) != len(hypotheses):
             raise ValueError(f"{len(sources)!r} sources but {len(hypotheses)!r} hypotheses")
-        english = self.reverse.source_ids(hypotheses)  # refuses an overlong hypothesis
-        german = self.reverse.tokenizer.encode_batch([normalize(text) for text in sources])
-        limit = self.reverse.config.max_len - 1  # the decoder reads BOS + the German
-        for index, ids in enumerate(german):
+        read = self.reverse.source_ids(hypotheses)  # refuses an overlong hypothesis
+        written = self.reverse.tokenizer.encode_batch([normalize(text) for text in sources])
+        limit = self.reverse.config.max_len - 1  # the decoder reads BOS + the source
+        for index, ids in enumerate(written):
             if len(ids) > limit:
                 raise ValueError(f"source {index!r} has {len(ids)!r} pieces, but the model writes at most "
                                  f"{limit!r} pieces per text")
-        scores = self.reverse.score_outputs(english, german, batch_size=batch_size)
-        return [ChannelScore(logprob, len(ids) + 1, len(en)) for logprob, ids, en in zip(scores, german, english)]
+        scores = self.reverse.score_outputs(read, written, batch_size=batch_size)
+        return [ChannelScore(logprob, len(ids) + 1, len(hyp)) for logprob, ids, hyp in zip(scores, written, read)]
+
+
+# The served weight (the app's CHANNEL_WEIGHT, the commands' --channel-weight), chosen on the dev
+# sets (bench/README.md, "With the released English->German model").
+SERVED_WEIGHT = 2.0
+
+
+# Pairs the reverse model scores at once: teacher forcing holds the logits of every position of
+# every pair of a batch ([pairs, length, vocabulary] floats), which a served worker should not
+# (bench/README.md, "Served").
+SCORE_BATCH = 8
 
 
 @dataclass(frozen=True)
 class ChannelOptions:
     """How the channel score and the length reorder an n-best list (the module docstring)."""
 
-    weight: float = 0.0        # of the channel's log p(de|en) per German piece
-    length_bonus: float = 0.0  # per English piece per German piece: more English, less left out
+    weight: float = 0.0        # of the channel's log p(src|hyp) per source piece
+    length_bonus: float = 0.0  # per hypothesis piece per source piece: more output, less left out
 
     def __post_init__(self) -> None:
         for name in ("weight", "length_bonus"):
@@ -108,7 +139,7 @@ class ChannelOptions:
     def combined(self, forward: float, channel: ChannelScore) -> float:
         """The reranking score of a hypothesis with forward score ``forward``."""
         return (forward + self.weight * channel.per_piece
-                + self.length_bonus * channel.english_pieces / channel.pieces)
+                + self.length_bonus * channel.hypothesis_pieces / channel.pieces)
 
 
 def rerank(forward: Sequence[float], channel: Sequence[ChannelScore], options: ChannelOptions) -> int:
@@ -120,3 +151,60 @@ def rerank(forward: Sequence[float], channel: Sequence[ChannelScore], options: C
         raise ValueError("cannot rerank an empty n-best list")
     scores = [options.combined(f, c) for f, c in zip(forward, channel)]
     return scores.index(max(scores))
+
+
+class ChannelReranked(Wrapping):
+    """An engine (``interface.Engine``) in front of a forward one, ``inner``, whose beam searches
+    end with the noisy channel: each source's whole beam (n-best = beam size) is scored by
+    ``channel`` and reordered by ``options.combined``. ``translate``, ``output_ids`` and
+    ``translate_aligned`` give the hypothesis of best combined score, ``translate_n_best`` the
+    reordered list with the combined scores. Greedy search has no list: it is the inner engine's.
+
+    It sits under the cross-request batcher and the cache (``model.inference.engines.load_engine``),
+    so that a batch of requests is searched and scored together and a cached output is the
+    reranked one."""
+
+    def __init__(self, inner: Any, channel: ChannelScorer, options: ChannelOptions):
+        forward = direction(inner.meta)
+        if channel.forward != forward:
+            raise CheckpointError(f"the channel {channel.checkpoint!r} scores {channel.forward}, but "
+                                  f"{inner.checkpoint!r} translates {forward}")
+        self.inner = inner
+        self.channel = channel
+        self.options = options
+
+    def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        """Up to ``search.n_best`` (translation, combined score) pairs per text, best first, from
+        the inner engine's whole beam (the first of equal scores keeps its place)."""
+        found = self.inner.translate_n_best(texts, replace(search, n_best=search.beam_size))
+        # Each distinct pair once; a pair the reverse model cannot read or write (an empty or a
+        # runaway output) is not scored.
+        readable = [bool(source.strip()) and self.channel.fits(source) for source in texts]
+        pairs = list(dict.fromkeys((source, text) for source, hyps, ok in zip(texts, found, readable) if ok
+                                   for text, _ in hyps if text.strip() and self.channel.fits(text)))
+        scored = dict(zip(pairs, self.channel.score([s for s, _ in pairs], [h for _, h in pairs],
+                                                    batch_size=SCORE_BATCH)))
+        results = []
+        for source, hyps in zip(texts, found):
+            if not any((source, text) in scored for text, _ in hyps):  # nothing to rerank by
+                results.append(hyps[:search.n_best])
+                continue
+            combined = [(self.options.combined(score, scored[source, text]) if (source, text) in scored
+                         else -math.inf, text) for text, score in hyps]   # the unscored go last
+            order = sorted(range(len(hyps)), key=lambda k: -combined[k][0])  # stable: ties keep the beam's order
+            results.append([(combined[k][1], combined[k][0]) for k in order][:search.n_best])
+        return results
+
+    def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:
+        if search.beam_size < 2:
+            return self.inner.output_ids(texts, search)
+        best = self.translate_n_best(texts, replace(search, n_best=1))
+        return [self.tokenizer.encode(hyps[0][0]) for hyps in best]
+
+    def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
+        if search.beam_size < 2:
+            return self.inner.translate(texts, search)
+        return [hyps[0][0] for hyps in self.translate_n_best(texts, replace(search, n_best=1))]
+
+    def translate_aligned(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[AlignedText]:
+        return self.inner.align(texts, self.output_ids(texts, search), batch_size=search.batch_size)

@@ -17,13 +17,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from model.inference.alignment import AlignedText
 from model.inference.batching import BatchingEngine, BatchingOptions
 from model.inference.interface import Engine, Wrapping
 from model.network.config import require_int
 from model.search.options import DEFAULT, SearchOptions
+
+if TYPE_CHECKING:
+    from model.inference.channel import ChannelScorer
 
 ENGINES = ("auto", "ct2", "torch")
 log = logging.getLogger(__name__)
@@ -87,10 +90,20 @@ def resolve_precision(precision: str, engine: str, device: str = "auto") -> str:
 
 def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto", quantization: str = "int8",
                 threads: int = 0, parallel: int = 0, cache_size: int = 0,
-                batching: BatchingOptions | None = None, precision: str = "auto") -> Engine:
-    """The translator of ``engine`` for checkpoint ``path``; with ``batching``, behind a scheduler
-    that batches concurrent callers (``BatchingEngine``); then in a cache of this process when
-    ``cache_size`` > 0 (its ``store`` may be replaced by a shared one), so that only misses are batched.
+                batching: BatchingOptions | None = None, precision: str = "auto",
+                channel: ChannelScorer | None = None, channel_weight: float = 0.0) -> Engine:
+    """The translator of ``engine`` for checkpoint ``path`` (``bare_engine``), served as
+    ``serve_engine`` says: reranked by a ``channel``, batched, cached."""
+    check_serving(cache_size, channel_weight)  # before anything loads
+    translator = bare_engine(path, engine=engine, device=device, quantization=quantization, threads=threads,
+                             parallel=parallel, precision=precision)
+    return serve_engine(translator, cache_size=cache_size, batching=batching, channel=channel,
+                        channel_weight=channel_weight)
+
+
+def bare_engine(path: str | Path, *, engine: str = "auto", device: str = "auto", quantization: str = "int8",
+                threads: int = 0, parallel: int = 0, precision: str = "auto") -> Engine:
+    """The translator of ``engine`` for checkpoint ``path``, nothing in front of it.
 
     CTranslate2 translates ``parallel`` batches at once (0: one per thread of ``threads`` on a CPU,
     one on a GPU), each on ``threads`` // ``parallel`` threads (``threads`` 0: its default, one
@@ -98,7 +111,6 @@ def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto",
     resolved per engine (``resolve_precision``)."""
     from model.inference.translator import Translator, resolve_device
 
-    require_int("cache_size", cache_size, 0)
     require_int("threads", threads, 0)
     require_int("parallel", parallel, 0)
     chosen = resolve_engine(engine, device)
@@ -120,11 +132,33 @@ def load_engine(path: str | Path, *, engine: str = "auto", device: str = "auto",
         return Translator.from_checkpoint(path, device=device, precision=resolve_precision(precision, "torch", device))
 
     if chosen == "torch":
-        translator = pytorch()
-    elif engine == "auto":
-        translator = with_fallback(ct2, pytorch)
-    else:
-        translator = ct2()
+        return pytorch()
+    if engine == "auto":
+        return with_fallback(ct2, pytorch)
+    return ct2()
+
+
+def check_serving(cache_size: int, channel_weight: float) -> None:
+    """ValueError (one line) for a cache size or channel weight ``serve_engine`` cannot use."""
+    from model.inference.channel import ChannelOptions
+
+    require_int("cache_size", cache_size, 0)
+    ChannelOptions(weight=channel_weight)
+
+
+def serve_engine(translator: Engine, *, cache_size: int = 0, batching: BatchingOptions | None = None,
+                 channel: ChannelScorer | None = None, channel_weight: float = 0.0) -> Engine:
+    """A bare ``translator`` as it is served: with a ``channel`` (the reverse model's scorer, on its
+    bare engine) and ``channel_weight`` > 0, its beam searches reranked by the noisy channel
+    (``channel.ChannelReranked``); with ``batching``, behind a scheduler that batches concurrent
+    callers (``BatchingEngine``); then in a cache of this process when ``cache_size`` > 0 (its
+    ``store`` may be replaced by a shared one), so that only misses are batched and a cached output
+    is the reranked one."""
+    from model.inference.channel import ChannelOptions, ChannelReranked
+
+    check_serving(cache_size, channel_weight)
+    if channel is not None and channel_weight > 0:
+        translator = ChannelReranked(translator, channel, ChannelOptions(weight=channel_weight))
     if batching is not None:
         translator = BatchingEngine(translator, batching)
     return CachedTranslator(translator, cache_size) if cache_size else translator

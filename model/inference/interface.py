@@ -56,6 +56,9 @@ class Engine(Protocol):
               batch_size: int = ...) -> list[AlignedText]: ...
     def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], *,
                          batch_size: int = ...) -> list[tuple[list[Range], list[float]]]: ...
+    # log p(output | source) of given pairs, by this engine (the noisy channel's scores)
+    def score_outputs(self, sources_ids: Sequence[Sequence[int]], outputs_ids: Sequence[Sequence[int]], *,
+                      batch_size: int = ...) -> list[float]: ...
 
 
 class TorchBacked:
@@ -103,7 +106,7 @@ class TorchBacked:
 
 class Wrapping(TorchBacked):
     """An engine in front of another, ``inner``: its engine name and PyTorch translator are the
-    inner one's, and n-best lists, alignment and confidences go to it unchanged."""
+    inner one's, and n-best lists, alignment, confidences and scores go to it unchanged."""
 
     inner: Any
 
@@ -127,3 +130,7 @@ class Wrapping(TorchBacked):
 
     def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], **kwargs: Any):
         return self.inner.word_confidences(sources, outputs, **kwargs)
+
+    def score_outputs(self, sources_ids: Sequence[Sequence[int]], outputs_ids: Sequence[Sequence[int]],
+                      **kwargs: Any) -> list[float]:
+        return self.inner.score_outputs(sources_ids, outputs_ids, **kwargs)

@@ -204,8 +204,28 @@ def test_each_model_has_its_own_redis_namespace(both_config, redis_url):
 
     service = create_app({**both_config, "REDIS_URL": redis_url}).extensions["translation_service"]
     prefixes = {name: model.cache.store.prefix for name, model in service.models.items()}
-    assert len(set(prefixes.values())) == 2 and all(p.endswith(":torch:float32:") for p in prefixes.values())
+    # each reranked by the other's model (CHANNEL_WEIGHT), which is in its name too
+    model, channel = (prefixes["de-en"].split(":")[2], prefixes["en-de"].split(":")[2])
+    assert prefixes["de-en"].endswith(f":torch:float32:channel:{channel}:2.0:")
+    assert prefixes["en-de"].endswith(f":torch:float32:channel:{model}:2.0:") and model != channel
     assert service.translate(["Good morning."], source="en", target="de") == ["Guten Morgen."]
+
+
+def test_each_direction_is_reranked_by_the_other_s_model(both_config, both, tiny_checkpoint):
+    from app import create_app
+    from model.inference.channel import ChannelReranked
+
+    service = both.extensions["translation_service"]
+    de_en, en_de = service.model("de", "en").batcher.inner, service.model("en", "de").batcher.inner
+    assert isinstance(de_en, ChannelReranked) and isinstance(en_de, ChannelReranked)
+    assert de_en.channel.reverse is en_de.inner and en_de.channel.reverse is de_en.inner   # no model loaded twice
+    assert de_en.options.weight == en_de.options.weight == 2.0
+    off = create_app({**both_config, "CHANNEL_WEIGHT": 0}).extensions["translation_service"]
+    assert not any(isinstance(model.batcher.inner, ChannelReranked) for model in off.models.values())
+    alone = create_app({**both_config, "MODEL_PATHS": f"de-en:{tiny_checkpoint}"}).extensions["translation_service"]
+    assert not isinstance(alone.model("de", "en").batcher.inner, ChannelReranked)   # no reverse model to ask
+    for service in (off, alone):
+        assert service.translate(["Ich liebe Musik."]) == ["I love music."]
 
 
 def test_metrics_count_the_en_de_model_s_cache_too(both_config):

@@ -38,8 +38,9 @@ def test_from_env_reads_only_known_names():
 
 
 def test_strings_from_the_environment_are_converted():
-    config = valid(MAX_CHARS=" 10 ", TORCH_THREADS="0", API_KEYS="a, b,,", DEVICE=" cpu ")
+    config = valid(MAX_CHARS=" 10 ", TORCH_THREADS="0", API_KEYS="a, b,,", DEVICE=" cpu ", CHANNEL_WEIGHT=" 1.5 ")
     assert config["MAX_CHARS"] == 10 and config["TORCH_THREADS"] == 0
+    assert config["CHANNEL_WEIGHT"] == 1.5 and valid(CHANNEL_WEIGHT="0")["CHANNEL_WEIGHT"] == 0.0
     assert config["API_KEYS"] == frozenset({"a", "b"})
     assert config["DEVICE"] == "cpu"
 
@@ -55,6 +56,12 @@ def test_strings_from_the_environment_are_converted():
     ("DEVICE", "tpu", "DEVICE must be one of auto, cpu, cuda, got 'tpu'"),
     ("MODEL_PATH", "", "MODEL_PATH must name a checkpoint file, got ''"),
     ("CORPUS_PATH", 3, "CORPUS_PATH must be a string, got 3"),
+    ("CHANNEL_WEIGHT", "-1", "CHANNEL_WEIGHT must be a number >= 0, got '-1'"),
+    ("CHANNEL_WEIGHT", "strong", "CHANNEL_WEIGHT must be a number >= 0, got 'strong'"),
+    ("CHANNEL_WEIGHT", "inf", "CHANNEL_WEIGHT must be a number >= 0, got 'inf'"),
+    ("CHANNEL_WEIGHT", "nan", "CHANNEL_WEIGHT must be a number >= 0, got 'nan'"),
+    ("CHANNEL_WEIGHT", True, "CHANNEL_WEIGHT must be a number >= 0, got True"),
+    ("CHANNEL_WEIGHT", None, "CHANNEL_WEIGHT must be a number >= 0, got None"),
 ])
 def test_bad_settings(name, value, message):
     with pytest.raises(SettingsError) as info:

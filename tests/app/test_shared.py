@@ -125,6 +125,10 @@ def test_model_namespace_names_checkpoint_and_engine(tiny_checkpoint, tmp_path):
     other = tmp_path / "other.pt"
     other.write_bytes(tiny_checkpoint.read_bytes() + b"\0")
     assert model_namespace(other, "ct2", "int8").split(":")[0] != first.split(":")[0]
+    # reranked by a channel: its checkpoint and weight too
+    reranked = model_namespace(tiny_checkpoint, "ct2", "int8", other, 2.0)
+    assert reranked == f"{first}:channel:{model_namespace(other, 'ct2', 'int8').split(':')[0]}:2.0"
+    assert model_namespace(tiny_checkpoint, "ct2", "int8", other, 1.0) != reranked
 
 
 # ------------------------------------------------------------------------------ the app with REDIS_URL

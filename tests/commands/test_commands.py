@@ -108,6 +108,39 @@ def test_translate_with_the_pytorch_weights_in_either_precision(tiny_checkpoint,
     assert out.split("\n") == expected + [""]
 
 
+@pytest.mark.parametrize("engine", ["torch", "ct2"])
+def test_translate_reranked_by_the_reverse_model(tiny_checkpoint, reverse_checkpoint, pairs40, capsys, monkeypatch,
+                                                 engine):
+    # Both tiny models know the 40 pairs by heart: reranked, every line is still its reference,
+    # and with a weight so large that the channel alone decides too.
+    if engine == "ct2":
+        pytest.importorskip("ctranslate2")
+    stdin, expected = expected_lines(pairs40)
+    for weight in ("2", "40"):
+        args = ["--checkpoint", tiny_checkpoint, "--engine", engine, "--beam", "4", "--channel", reverse_checkpoint,
+                "--channel-weight", weight]
+        code, out, err = run_inprocess("translate", args, capsys, monkeypatch, stdin)
+        assert (code, err) == (0, "")
+        assert out.split("\n") == expected + [""]
+
+
+def test_translate_refuses_a_channel_that_translates_the_same_way(tiny_checkpoint, capsys, monkeypatch):
+    args = ["--checkpoint", tiny_checkpoint, "--engine", "torch", "--channel", tiny_checkpoint]
+    code, out, err = run_inprocess("translate", args, capsys, monkeypatch, b"Hallo\n")
+    assert (code, out) == (2, "")
+    assert err == (f"python -m commands.translate: error: the channel {str(tiny_checkpoint)!r} scores en-de, but "
+                   f"{str(tiny_checkpoint)!r} translates de-en\n")
+
+
+@pytest.mark.parametrize("weight", ["-1", "inf", "nan"])
+def test_translate_refuses_a_bad_channel_weight(tiny_checkpoint, reverse_checkpoint, capsys, monkeypatch, weight):
+    args = ["--checkpoint", tiny_checkpoint, "--channel", reverse_checkpoint, "--channel-weight", weight]
+    code, out, err = run_inprocess("translate", args, capsys, monkeypatch)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == (f"python -m commands.translate: error: --channel-weight must be a number >= 0, "
+                                    f"got {float(weight)!r}")
+
+
 def test_bad_torch_precision(tiny_checkpoint, capsys, monkeypatch):
     code, out, err = run_inprocess("translate", ["--checkpoint", tiny_checkpoint, "--torch-precision", "fp16"],
                                    capsys, monkeypatch)

@@ -12,7 +12,10 @@ import pytest
 import torch
 
 from model.data import normalize
-from model.inference.channel import ChannelOptions, ChannelScore, ChannelScorer, rerank
+from model.inference.channel import ChannelOptions, ChannelReranked, ChannelScore, ChannelScorer, rerank
+from model.inference.batching import BatchingEngine, BatchingOptions
+from model.inference.engines import CachedTranslator, bare_engine, serve_engine
+from model.search.options import DEFAULT, SERVED, SearchOptions
 from model.inference.translator import Translator
 from model.network.checkpoint import CheckpointError, save_checkpoint
 from model.network.tokenizer import EOS_ID, Tokenizer
@@ -63,7 +66,7 @@ def test_scores_are_the_german_pieces_and_eos_given_the_english(model, tokenizer
     for (de, en), found in zip(PAIRS, scores):
         german = tokenizer.encode(de)
         expected = sum(logp(p, tokenizer.vocab_size) for p in [*german, EOS_ID])
-        assert (found.pieces, found.english_pieces) == (len(german) + 1, len(tokenizer.encode(en)))
+        assert (found.pieces, found.hypothesis_pieces) == (len(german) + 1, len(tokenizer.encode(en)))
         assert found.logprob == pytest.approx(expected, rel=1e-6)
         assert found.per_piece == found.logprob / found.pieces
 
@@ -84,9 +87,9 @@ def test_a_forward_checkpoint_is_refused_in_one_line(tmp_path, model, tokenizer,
     path = tmp_path / "forward.pt"
     save_checkpoint(path, model, tokenizer, meta)
     with pytest.raises(CheckpointError) as error:
-        ChannelScorer.from_checkpoint(path, device="cpu")
-    assert str(error.value) == (f"{str(path)!r} translates de-en, not en-de: the noisy channel needs a reverse "
-                                "model (train.py --direction en-de)")
+        ChannelScorer.from_checkpoint(path, device="cpu", forward="de-en")
+    assert str(error.value) == (f"{str(path)!r} translates de-en, not en-de: the noisy channel of de-en needs a "
+                                "reverse model (train.py --direction en-de)")
 
 
 def test_a_reverse_checkpoint_loads_and_scores_as_in_memory(tmp_path, model, tokenizer):
@@ -115,8 +118,8 @@ def test_too_long_and_mismatched_inputs_are_refused(model, tokenizer):
 
 def test_combined_score_and_rerank():
     # per piece: -1.5 and -0.5; English per German piece: 0.5 and 1.25
-    short = ChannelScore(logprob=-6.0, pieces=4, english_pieces=2)
-    full = ChannelScore(logprob=-2.0, pieces=4, english_pieces=5)
+    short = ChannelScore(logprob=-6.0, pieces=4, hypothesis_pieces=2)
+    full = ChannelScore(logprob=-2.0, pieces=4, hypothesis_pieces=5)
     assert ChannelOptions().combined(-0.25, short) == -0.25
     assert ChannelOptions(weight=0.5, length_bonus=0.25).combined(-0.25, short) == -0.25 - 0.75 + 0.125
     forward = [-0.25, -0.75]
@@ -159,7 +162,7 @@ def test_ctranslate2_scores_as_pytorch_does(reverse_checkpoint, pairs40):
     torch_scores = ChannelScorer.from_checkpoint(reverse_checkpoint, device="cpu").score(german, english)
     ct2 = ChannelScorer.from_checkpoint(reverse_checkpoint, device="cpu", engine="ct2", quantization="float32")
     ct2_scores = ct2.score(german, english)
-    assert [(s.pieces, s.english_pieces) for s in ct2_scores] == [(s.pieces, s.english_pieces) for s in torch_scores]
+    assert [(s.pieces, s.hypothesis_pieces) for s in ct2_scores] == [(s.pieces, s.hypothesis_pieces) for s in torch_scores]
     assert [s.logprob for s in ct2_scores] == pytest.approx([s.logprob for s in torch_scores], rel=0.01)
     assert ct2.score([], []) == []
     int8 = ChannelScorer.from_checkpoint(reverse_checkpoint, device="cpu", engine="ct2", threads=1)
@@ -173,6 +176,142 @@ def test_an_unknown_engine_is_refused(reverse_checkpoint):
     assert str(error.value) == "engine must be torch or ct2, got 'onnx'"
 
 
-def test_a_forward_model_is_no_channel(tiny_checkpoint):
-    with pytest.raises(CheckpointError, match=r"translates de-en, not en-de: the noisy channel needs a reverse"):
-        ChannelScorer.from_checkpoint(tiny_checkpoint, device="cpu")
+# ---------------------------------------------------------------- the reranked engine (trained tiny models)
+
+SOURCES = ["Ich liebe Musik.", "Wo ist der Bahnhof?", "", "Musik Bahnhof Katze schläft liebe."]
+
+
+@pytest.fixture(scope="module")
+def forward_torch(tiny_checkpoint) -> Translator:
+    return Translator.from_checkpoint(tiny_checkpoint, device="cpu")
+
+
+@pytest.fixture(scope="module")
+def channel_torch(reverse_checkpoint) -> ChannelScorer:
+    return ChannelScorer.from_checkpoint(reverse_checkpoint, device="cpu")
+
+
+def by_hand(forward, scorer, texts, search, weight):
+    """Each text's whole beam, reordered by forward + weight x channel per piece (stable), as
+    ChannelReranked should: worked out here from the parts."""
+    found = forward.translate_n_best(texts, SearchOptions(beam_size=search.beam_size, n_best=search.beam_size,
+                                                          length_penalty=search.length_penalty,
+                                                          no_repeat_ngram_size=search.no_repeat_ngram_size))
+    results = []
+    for text, hyps in zip(texts, found):
+        if not text:
+            results.append(hyps[:search.n_best])
+            continue
+        channel = scorer.score([text] * len(hyps), [h for h, _ in hyps])
+        combined = [(score + weight * c.logprob / c.pieces, h) for (h, score), c in zip(hyps, channel)]
+        ranked = sorted(combined, key=lambda pair: -pair[0])
+        results.append([(h, score) for score, h in ranked][:search.n_best])
+    return results
+
+
+@pytest.mark.parametrize("weight", [0.0, 2.0, 50.0])
+def test_the_reranked_beam_is_ordered_by_forward_and_channel(forward_torch, channel_torch, weight):
+    engine = ChannelReranked(forward_torch, channel_torch, ChannelOptions(weight=weight))
+    search = SearchOptions(beam_size=4, n_best=3, no_repeat_ngram_size=6)
+    expected = by_hand(forward_torch, channel_torch, SOURCES, search, weight)
+    found = engine.translate_n_best(SOURCES, search)
+    assert [[h for h, _ in hyps] for hyps in found] == [[h for h, _ in hyps] for hyps in expected]
+    assert [s for hyps in found for _, s in hyps] == pytest.approx([s for hyps in expected for _, s in hyps])
+    best = [hyps[0][0] for hyps in expected]
+    assert engine.translate(SOURCES, search) == best
+    assert engine.output_ids(SOURCES, search) == [forward_torch.tokenizer.encode(text) for text in best]
+    assert [a.target for a in engine.translate_aligned(SOURCES, search)] == best
+    if weight == 0:  # the forward model's own order and scores
+        assert found == forward_torch.translate_n_best(SOURCES, search)
+
+
+def test_a_large_weight_changes_what_the_forward_model_chose(forward_torch, channel_torch):
+    # At weight 50 the channel decides: at least one of these sources' best differs from the
+    # forward model's (they are worked out above; this checks the test set can tell a difference).
+    search = SearchOptions(beam_size=4, no_repeat_ngram_size=6)
+    engine = ChannelReranked(forward_torch, channel_torch, ChannelOptions(weight=50.0))
+    assert engine.translate(SOURCES, search) != forward_torch.translate(SOURCES, search)
+
+
+def test_greedy_search_is_the_forward_engine_s(forward_torch, channel_torch):
+    engine = ChannelReranked(forward_torch, channel_torch, ChannelOptions(weight=2.0))
+    assert engine.translate(SOURCES, DEFAULT) == forward_torch.translate(SOURCES, DEFAULT)
+    assert engine.output_ids(SOURCES, DEFAULT) == forward_torch.output_ids(SOURCES, DEFAULT)
+
+
+def test_a_channel_of_the_wrong_direction_is_refused(forward_torch, tiny_checkpoint, reverse_checkpoint):
+    reverse = Translator.from_checkpoint(reverse_checkpoint, device="cpu")
+    with pytest.raises(CheckpointError) as error:
+        ChannelScorer(forward_torch, "de-en")
+    assert str(error.value) == (f"{str(tiny_checkpoint)!r} translates de-en, not en-de: the noisy channel of de-en "
+                                "needs a reverse model (train.py --direction en-de)")
+    de_en_channel = ChannelScorer(forward_torch)  # scores en-de translations
+    assert de_en_channel.forward == "en-de"
+    with pytest.raises(CheckpointError) as error:
+        ChannelReranked(forward_torch, de_en_channel, ChannelOptions(weight=1.0))
+    assert str(error.value) == (f"the channel {str(tiny_checkpoint)!r} scores en-de, but {str(tiny_checkpoint)!r} "
+                                "translates de-en")
+    # The reverse direction reranked by the forward model: English sources, German hypotheses.
+    engine = ChannelReranked(reverse, de_en_channel, ChannelOptions(weight=2.0))
+    english = ["I love music.", "Where is the station?"]
+    search = SearchOptions(beam_size=4, no_repeat_ngram_size=6)
+    assert engine.translate(english, search) == [h[0][0] for h in by_hand(reverse, de_en_channel, english, search, 2.0)]
+
+
+def test_served_it_sits_under_the_batcher_and_the_cache(tiny_checkpoint, reverse_checkpoint):
+    import threading
+
+    forward = bare_engine(tiny_checkpoint, engine="ct2", device="cpu", threads=1)
+    channel = ChannelScorer(bare_engine(reverse_checkpoint, engine="ct2", device="cpu", threads=1), "de-en")
+    served = serve_engine(forward, cache_size=10, batching=BatchingOptions(),
+                          channel=channel, channel_weight=2.0)
+    assert isinstance(served, CachedTranslator) and isinstance(served.inner, BatchingEngine)
+    assert isinstance(served.inner.inner, ChannelReranked) and served.inner.inner.inner is forward
+    alone = ChannelReranked(forward, channel, ChannelOptions(weight=2.0)).translate(SOURCES, SERVED)
+    results: dict[int, list[str]] = {}
+
+    def call(k: int) -> None:
+        results[k] = served.translate(SOURCES[k % 4:] + SOURCES[:k % 4], SERVED)
+
+    threads = [threading.Thread(target=call, args=(k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(results[k] == alone[k % 4:] + alone[:k % 4] for k in range(8))
+    assert served.translate(SOURCES, SERVED) == alone and served.hits >= len(SOURCES)
+    plain = serve_engine(forward, channel=channel, channel_weight=0.0)
+    assert plain is forward   # weight 0: nothing in front
+
+
+@pytest.mark.parametrize(("knobs", "message"), [
+    ({"cache_size": -1}, "cache_size must be an integer >= 0, got -1"),
+    ({"channel_weight": -1.0}, "weight must be a number >= 0, got -1.0"),
+    ({"channel_weight": math.nan}, "weight must be a number >= 0, got nan"),
+])
+def test_bad_serving_options_are_refused(forward_torch, knobs, message):
+    with pytest.raises(ValueError) as error:
+        serve_engine(forward_torch, **knobs)
+    assert str(error.value) == message
+
+
+def test_a_hypothesis_the_reverse_model_cannot_read_goes_last(forward_torch, channel_torch):
+    # A runaway output longer than the reverse model reads cannot be scored: it is ranked after
+    # every scored one, whatever its forward score (a stub n-best list: the tiny model writes none).
+    from bench.stub_engine import NBest
+
+    runaway = " ".join(["music"] * 300)
+    table = {"Ich liebe Musik.": [(runaway, -0.1), ("I love music.", -0.5), ("I like music.", -0.9)],
+             "Wo ist der Bahnhof?": [("Where is the station?", -0.2)]}
+    engine = ChannelReranked(NBest(forward_torch, table), channel_torch, ChannelOptions(weight=2.0))
+    found = engine.translate_n_best(list(table), SearchOptions(beam_size=3, n_best=3))
+    scores = channel_torch.score(["Ich liebe Musik."] * 2 + ["Wo ist der Bahnhof?"],
+                                 ["I love music.", "I like music.", "Where is the station?"])
+    expected = sorted([("I love music.", -0.5 + 2 * scores[0].per_piece),
+                       ("I like music.", -0.9 + 2 * scores[1].per_piece)], key=lambda pair: -pair[1])
+    assert found == [[*expected, (runaway, -math.inf)], [("Where is the station?", -0.2 + 2 * scores[2].per_piece)]]
+    # a source it cannot write either: nothing to rerank by, the list as the model gave it
+    long = " ".join(["Musik"] * 300)
+    engine = ChannelReranked(NBest(forward_torch, {long: [("a", -0.3), ("b", -0.4)]}), channel_torch,
+                             ChannelOptions(weight=2.0))
+    assert engine.translate_n_best([long], SearchOptions(beam_size=2, n_best=2)) == [[("a", -0.3), ("b", -0.4)]]
