@@ -160,7 +160,7 @@ class ChannelReranked(Wrapping):
     ``translate_aligned`` give the hypothesis of best combined score, ``translate_n_best`` the
     reordered list with the combined scores. Greedy search has no list: it is the inner engine's.
 
-    It sits under the cross-request batcher and the cache (``model.inference.engines.load_engine``),
+    It sits under the cross-request batcher and the cache (``model.inference.engines.serve_engine``),
     so that a batch of requests is searched and scored together and a cached output is the
     reranked one."""
 
