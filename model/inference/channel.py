@@ -90,15 +90,10 @@ class ChannelScorer:
     def checkpoint(self) -> str:
         return self.reverse.checkpoint
 
-    def fits(self, text: str) -> bool:
-        """Whether the reverse model reads ``text`` (as a hypothesis) or writes it (as a source):
-        its pieces and EOS within the model's length."""
-        return len(self.reverse.tokenizer.encode(normalize(text))) < self.reverse.config.max_len
-
     def score(self, sources: Sequence[str], hypotheses: Sequence[str], *,
               batch_size: int = DEFAULT.batch_size) -> list[ChannelScore]:
         """One ``ChannelScore`` per (source, hypothesis) pair, in order. Both are normalized as
-        the model's inputs are; ValueError for a text longer than the model takes (``fits``)."""
+        the model's inputs are; ValueError for a text longer than the model takes."""
         if len(sources) != len(hypotheses):
             raise ValueError(f"{len(sources)!r} sources but {len(hypotheses)!r} hypotheses")
         read = self.reverse.source_ids(hypotheses)  # refuses an overlong hypothesis
@@ -108,6 +103,24 @@ class ChannelScorer:
             if len(ids) > limit:
                 raise ValueError(f"source {index!r} has {len(ids)!r} pieces, but the model writes at most "
                                  f"{limit!r} pieces per text")
+        return self._scored(written, read, batch_size)
+
+    def score_where_fits(self, sources: Sequence[str], hypotheses: Sequence[str], *,
+                         batch_size: int = DEFAULT.batch_size) -> list[ChannelScore | None]:
+        """As ``score``, with None (not an error) for a pair the reverse model cannot read or
+        write: an empty text, or one longer than the model takes. Each text is encoded once."""
+        if len(sources) != len(hypotheses):
+            raise ValueError(f"{len(sources)!r} sources but {len(hypotheses)!r} hypotheses")
+        distinct = list(dict.fromkeys([*sources, *hypotheses]))  # a source recurs once per hypothesis
+        ids = dict(zip(distinct, self.reverse.tokenizer.encode_batch([normalize(text) for text in distinct])))
+        read, written, limit = [ids[h] for h in hypotheses], [ids[s] for s in sources], self.reverse.config.max_len - 1
+        fit = [i for i, (hyp, ids) in enumerate(zip(read, written)) if 0 < len(hyp) <= limit and 0 < len(ids) <= limit]
+        found: list[ChannelScore | None] = [None] * len(sources)
+        for i, score in zip(fit, self._scored([written[i] for i in fit], [read[i] for i in fit], batch_size)):
+            found[i] = score
+        return found
+
+    def _scored(self, written: list[list[int]], read: list[list[int]], batch_size: int) -> list[ChannelScore]:
         scores = self.reverse.score_outputs(read, written, batch_size=batch_size)
         return [ChannelScore(logprob, len(ids) + 1, len(hyp)) for logprob, ids, hyp in zip(scores, written, read)]
 
@@ -179,20 +192,18 @@ class ChannelReranked(Wrapping):
         found = self.inner.translate_n_best(texts, replace(search, n_best=search.beam_size))
         # Each distinct pair once; a pair the reverse model cannot read or write (an empty or a
         # runaway output) is not scored.
-        readable = [bool(source.strip()) and self.channel.fits(source) for source in texts]
-        pairs = list(dict.fromkeys((source, text) for source, hyps, ok in zip(texts, found, readable) if ok
-                                   for text, _ in hyps if text.strip() and self.channel.fits(text)))
-        scored = dict(zip(pairs, self.channel.score([s for s, _ in pairs], [h for _, h in pairs],
-                                                    batch_size=SCORE_BATCH)))
+        pairs = list(dict.fromkeys((source, text) for source, hyps in zip(texts, found) for text, _ in hyps))
+        scored = {pair: score for pair, score in zip(pairs, self.channel.score_where_fits(
+            [s for s, _ in pairs], [h for _, h in pairs], batch_size=SCORE_BATCH)) if score is not None}
         results = []
         for source, hyps in zip(texts, found):
             if not any((source, text) in scored for text, _ in hyps):  # nothing to rerank by
                 results.append(hyps[:search.n_best])
                 continue
-            combined = [(self.options.combined(score, scored[source, text]) if (source, text) in scored
-                         else -math.inf, text) for text, score in hyps]   # the unscored go last
-            order = sorted(range(len(hyps)), key=lambda k: -combined[k][0])  # stable: ties keep the beam's order
-            results.append([(combined[k][1], combined[k][0]) for k in order][:search.n_best])
+            combined = [(text, self.options.combined(score, scored[source, text]) if (source, text) in scored
+                         else -math.inf) for text, score in hyps]   # the unscored go last
+            ranked = sorted(combined, key=lambda pair: -pair[1])   # stable: ties keep the beam's order
+            results.append(ranked[:search.n_best])
         return results
 
     def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:

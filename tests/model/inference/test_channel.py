@@ -116,6 +116,19 @@ def test_too_long_and_mismatched_inputs_are_refused(model, tokenizer):
     assert str(error.value) == "2 sources but 1 hypotheses"
 
 
+def test_score_where_fits_is_score_with_none_for_what_the_model_cannot_read(random_model, tokenizer):
+    scorer = ChannelScorer(reverse(random_model, tokenizer))
+    long = " ".join(["Bahnhof"] * CFG.max_len)
+    sources = ["Ich liebe Musik.", long, "", "Wo ist der Bahnhof?", "Ich liebe Musik."]
+    hypotheses = ["I love music.", "Station.", "Music.", " ".join(["station"] * CFG.max_len), "Music."]
+    found = scorer.score_where_fits(sources, hypotheses)
+    assert [score is None for score in found] == [False, True, True, True, False]
+    assert [found[0], found[4]] == scorer.score([sources[0], sources[4]], [hypotheses[0], hypotheses[4]])
+    with pytest.raises(ValueError) as error:
+        scorer.score_where_fits(sources, hypotheses[:2])
+    assert str(error.value) == "5 sources but 2 hypotheses"
+
+
 def test_combined_score_and_rerank():
     # per piece: -1.5 and -0.5; English per German piece: 0.5 and 1.25
     short = ChannelScore(logprob=-6.0, pieces=4, hypothesis_pieces=2)
