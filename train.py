@@ -58,7 +58,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    "/usr/share/trans/de-en), freedict (/usr/share/dictd/freedict-deu-eng.index), gettext "
                    "(.mo/.po catalogs), mozilla (Firefox's or Thunderbird's language pack beside the program's "
                    "omni.ja), libreoffice-help (its help root), bconstrast (BConTrasT's folder), support (line-aligned e-mail "
-                   "files), ud-pud (a CoNLL-U file with # text_en), xquad (the folder of xquad.de/en.json); WEIGHT: times each pair is seen per epoch on "
+                   "files), ud-pud (a CoNLL-U file with # text_en), xquad (the folder of xquad.de/en.json), "
+                   "debian-reference (/usr/share/debian-reference), mallard (a help root with C/ and de/, "
+                   "/usr/share/help); WEIGHT: times each pair is seen per epoch on "
                    "average (default 1, 0.1 = a fresh tenth each epoch). The first corpus gives dev/test unless --valid is given")
     p.add_argument("--valid", help="dev corpus; without it the first --data is split into train/dev/test")
     p.add_argument("--data-attribution", action="append", help="source and licence of a corpus, kept in the "

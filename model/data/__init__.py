@@ -3,6 +3,7 @@
 Imports the network layer only. ``corpus`` reads and cleans parallel files; ``ding``, ``gettext``
 and ``helppages`` read the dictionary, localization catalogs and help pages that Debian ships;
 ``general`` the chat, e-mail, news and Wikipedia corpora of general German (docs/v4-data.md);
+``manuals`` the Debian Reference and GNOME's help, translated element by element;
 ``software`` knows format directives and accelerators; ``specs`` names a corpus on the command line.
 """
 

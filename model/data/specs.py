@@ -10,6 +10,7 @@ from model.data.freedict import read_freedict
 from model.data.general import held_out_bconstrast, read_bconstrast, read_ud_pud, read_xquad
 from model.data.gettext import read_gettext
 from model.data.helppages import read_help
+from model.data.manuals import read_debian_reference, read_mallard
 from model.data.mozilla import read_mozilla
 
 # What each kind reads, and the domain whose dev and test pairs train.py holds out of it (None:
@@ -18,9 +19,10 @@ from model.data.mozilla import read_mozilla
 # The general-domain corpora (model.data.general): BConTrasT's chats hold out the shared task's own
 # dev and test sets ("chat"); the customer-support e-mails (``support``: line-aligned files, such as
 # MT4All's) a split of their own; UD PUD's and XQuAD's few news and Wikipedia sentences only train
-# (newstest serves as their dev, docs/v4-data.md).
+# (newstest serves as their dev, docs/v4-data.md). The manuals (model.data.manuals) only train too: a
+# held-out split of each would take a third of its few thousand pairs, and "help" already tests the kind.
 CORPUS_KINDS = ("pairs", "ding-sentences", "ding-words", "freedict", "gettext", "mozilla", "libreoffice-help",
-                "bconstrast", "support", "ud-pud", "xquad")
+                "bconstrast", "support", "ud-pud", "xquad", "debian-reference", "mallard")
 HELD_OUT_DOMAINS = {"gettext": "ui", "mozilla": "ui", "libreoffice-help": "help", "ding-sentences": "ding",
                     "bconstrast": "chat", "support": "support"}
 
@@ -38,7 +40,9 @@ class CorpusSpec:
     ``de/`` and ``en-US/``, ``model.data.helppages``), ``bconstrast`` (BConTrasT's folder),
     ``support`` (line-aligned files as ``pairs``, held out as the domain "support"), ``ud-pud`` (a
     CoNLL-U file with ``# text_en``) or ``xquad`` (the folder of ``xquad.de.json`` and
-    ``xquad.en.json``), all ``model.data.general``.  ``WEIGHT`` (default 1) is how often each
+    ``xquad.en.json``), all ``model.data.general``, or ``debian-reference`` (the folder of
+    ``NAME.de.html`` + ``NAME.en.html`` pages) or ``mallard`` (a help root holding ``C/`` and
+    ``de/``), both ``model.data.manuals``.  ``WEIGHT`` (default 1) is how often each
     pair is seen per epoch on average: 2 doubles a corpus, 0.1 shows a fresh random tenth of it
     each epoch.
     """
@@ -84,6 +88,10 @@ class CorpusSpec:
             return read_mozilla(self.path)
         if self.kind == "libreoffice-help":
             return read_help(self.path)
+        if self.kind == "debian-reference":
+            return read_debian_reference(self.path)
+        if self.kind == "mallard":
+            return read_mallard(self.path)
         return read_ding(self.path, self.kind.removeprefix("ding-"))
 
     def own_held_out(self) -> tuple[list[Pair], list[Pair]] | None:
