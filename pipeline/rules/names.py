@@ -111,6 +111,8 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
     taken = sorted(taken + [(n.start, n.end) for n in names])
     names += _full_names(text, taken, knows)
     taken = sorted(taken + [(n.start, n.end) for n in names])
+    names += _surnames_alone(text, taken)
+    taken = sorted(taken + [(n.start, n.end) for n in names])
     for match in WORD.finditer(text):
         word, start, end = match[0], match.start(), match.end()
         if len(word) < 2 or not word[0].isupper() or any(s < end and start < e for s, e in taken):
@@ -163,6 +165,47 @@ def _full_names(text: str, taken: Sequence[tuple[int, int]], knows: Callable[...
         if not any(s < end and start < e for s, e in taken):
             found.append(Span(start, end, "name", text[start:end]))
     return found
+
+
+# A surname that is also a word, alone as the subject that opens a sentence, is the name: German
+# puts an article before a singular noun so used ("Der Bauer sagt ..."), so "Bauer sagt, ..." is
+# someone named Bauer (it came out "Farmers say", "Müller meint" as "Mistakes think", "Weber und
+# Schmidt haben" as "Fewers and smids have"). The verb after it must agree: singular after one
+# name (a form ending in -t or -te, or one of _SINGULAR_VERBS), plural after several; a plural
+# noun ("Richter sagen", judges) is the word, and so are several nouns whose plural is their
+# singular ("Fischer und Jäger leben hier": at least one must end otherwise than in -er, -el, -en). So is a surname after a reporting verb that opens a
+# clause and before the clause's end ("„...“, sagte Koch."). Not the surnames that also open a
+# sentence as the word (surnames_not_alone.txt: "Lange habe ich gewartet.").
+_ALONE_SURNAMES = _SURNAMES - frozenset(tables.words("surnames_not_alone"))
+_SUBJECT = re.compile(rf"(?P<names>{NAME_WORD}(?:[ \t]*,[ \t]*{NAME_WORD})*(?:[ \t]+und[ \t]+{NAME_WORD})?)"
+                      rf"[ \t]+(?P<verb>[a-zäöüß]+)(?![\w-])")
+_SINGULAR_VERBS = frozenset({"wird", "kann", "muss", "will", "soll", "darf", "mag", "weiß", "war", "kam", "ging",
+                             "sah", "gab", "fand", "nahm", "blieb", "schrieb", "rief", "sprach", "traf", "lag",
+                             "stand", "las", "bat", "ließ", "hielt", "fuhr", "trug", "zog", "schlug"})
+_REPORTED = re.compile(rf"[,“\"»«][ \t]*(?:so|[a-zäöüß]+te?)[ \t]+({NAME_WORD})(?=[ \t]*(?:[.,;:!?]|$))")
+_NAME_IN = re.compile(NAME_WORD)
+
+
+def _agrees(verb: str, names: int) -> bool:
+    """Whether ``verb`` (the word after ``names`` capitalized words) can be their finite verb."""
+    if names == 1:
+        return verb.endswith(("t", "te")) or verb in _SINGULAR_VERBS
+    return verb.endswith("n") or verb == "sind"
+
+
+def _surnames_alone(text: str, taken: Sequence[tuple[int, int]]) -> list[Span]:
+    """The surnames of ``text`` that stand alone as a subject or after a reporting verb (see
+    ``_ALONE_SURNAMES``), outside ``taken``, one "name" span each."""
+    found: list[tuple[int, int]] = []
+    subject = _SUBJECT.match(text, len(text) - len(text.lstrip(" \t„\"“‚‘»«(")))
+    if subject is not None:
+        words = list(_NAME_IN.finditer(text, subject.start("names"), subject.end("names")))
+        if all(w[0] in _ALONE_SURNAMES for w in words) and _agrees(subject["verb"], len(words)) \
+                and (len(words) == 1 or not all(w[0].endswith(("er", "el", "en")) for w in words)):
+            found += [w.span() for w in words]
+    found += [match.span(1) for match in _REPORTED.finditer(text) if match[1] in _ALONE_SURNAMES]
+    return [Span(start, end, "name", text[start:end]) for start, end in found
+            if not any(s < end and start < e for s, e in taken)]
 
 
 # An unknown acronym and the number after it name one thing: a train, a flight, a model ("ICE 578",

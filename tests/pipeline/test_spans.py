@@ -437,6 +437,34 @@ def test_a_first_name_and_a_surname_are_one_name(text, names):
     assert [s.text for s in found if s.kind == "name"] == names
 
 
+@pytest.mark.parametrize("text, names", [
+    ("Koch hat das Spiel entschieden.", ["Koch"]),                    # a singular noun needs an article
+    ("Müller meinte, die Lieferung komme morgen.", ["Müller"]),
+    ("„Schneider kann heute nicht“, sagte sie.", ["Schneider"]),      # after an opening quote
+    ("Fischer muss warten.", ["Fischer"]),                            # a modal verb of _SINGULAR_VERBS
+    ("Weber und Schmidt haben das Projekt geleitet.", ["Weber", "Schmidt"]),
+    ("„Wir sind zufrieden“, sagte Richter.", ["Richter"]),            # after a reporting verb, before the end
+    ("Das war ein Erfolg, so Bauer.", ["Bauer"]),
+    ("Der Koch hat gekocht.", []),                                    # an article: the word
+    ("Richter sagen oft nein.", []),                                  # a plural verb: judges
+    ("Fischer und Jäger leben hier.", []),                            # plurals like their singulars
+    ("Fischer Fritz fischt.", []),                                    # not a verb after it
+    ("Er ist Koch.", []),                                             # no reporting verb before it
+    ("Lange hat es gedauert.", []),                                   # surnames_not_alone.txt
+    ("Sommer ist schön.", []),
+    ("Heute sagt Bauer nichts.", []),                                 # not the clause's end
+])
+def test_a_surname_alone_as_a_subject_is_a_name(text, names):
+    lexicon = Lexicon(["Koch", "hat", "das", "Spiel", "entschieden", "Müller", "meinte", "die", "Lieferung", "komme",
+                       "morgen", "Schneider", "kann", "heute", "nicht", "sagte", "sie", "Fischer", "muss", "warten",
+                       "Weber", "und", "Schmidt", "haben", "Projekt", "geleitet", "Wir", "sind", "zufrieden",
+                       "Richter", "Das", "war", "ein", "Erfolg", "so", "Bauer", "Der", "gekocht", "sagen", "oft",
+                       "nein", "Jäger", "leben", "hier", "Fritz", "fischt", "Er", "ist", "Lange", "es", "gedauert",
+                       "Sommer", "schön", "Heute", "sagt", "nichts"])
+    found = with_names(text, find_spans(text), lexicon.knows)
+    assert [s.text for s in found if s.kind == "name"] == names
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Die Herrschaft von Philipp II. dauerte lange.", [("Philipp II.", "Philipp II")]),  # the stop is the ordinal's
     ("Ludwig XIV. war König.", [("XIV.", "XIV")]),
