@@ -4,8 +4,9 @@ its load instead of keeping its peak.
 glibc's malloc keeps freed memory for later, most of all after large blocks (it raises its mmap
 threshold when one is freed, so the next ones come from the heap). ``release_free_memory`` asks it
 to return what is free (``malloc_trim``). The service calls it when a worker's batching scheduler
-goes idle, after loading (``init_app``), never between the engine calls of a busy worker: a trim
-takes about a millisecond. The settings that keep the allocators lean from the start
+goes idle, after loading (``init_app``), and after each noisy-channel scoring (whose logits,
+``[pairs, length, vocabulary]`` floats, are the largest blocks a worker allocates), never after the
+other engine calls of a busy worker: a trim takes about a millisecond. The settings that keep the allocators lean from the start
 (``MALLOC_ARENA_MAX``, ``MKL_DISABLE_FAST_MM``) are in gunicorn.conf.py; the figures are in
 bench/README.md, "Memory".
 

@@ -425,7 +425,8 @@ def _served(config, name: str, bare: Mapping[str, Engine]) -> Engine:
     translator = serve_engine(bare[name], cache_size=config["TRANSLATION_CACHE"],
                               batching=BatchingOptions(max_wait=config["BATCH_WAIT_MS"] / 1000),
                               channel=ChannelScorer(reverse, name) if reverse is not None else None,
-                              channel_weight=config["CHANNEL_WEIGHT"])
+                              channel_weight=config["CHANNEL_WEIGHT"],
+                              after_scoring=release_free_memory)  # the scoring's logits: many MiB at once
     if config["REDIS_URL"] and isinstance(translator, CachedTranslator):
         from .shared import RedisCacheStore, connect, model_namespace
 

@@ -1,11 +1,13 @@
 """Do inline tags wrap the translation of the words they wrapped? ``format=html`` on everyday sentences.
 
-    python bench/tags.py [--checkpoint CKPT] [--data bench/data/tags.tsv] [--beam 4] [--engine ct2] [--show]
+    python bench/tags.py [--checkpoint CKPT] [--data bench/data/tags.tsv] [--beam 4] [--engine ct2]
+                         [--channel CKPT] [--show]
 
 Each line of ``bench/data/tags.tsv`` is an HTML paragraph with one inline element (``<b>``,
 ``<em>``, ``<a href>`` ...) and the English words a correct translation may have inside that element.
 The paragraphs go through the text pipeline as the app translates HTML
-(``pipeline.markup.translate_html`` over ``Pipeline.translate_aligned``). An element is **right**
+(``pipeline.markup.translate_html`` over ``Pipeline.translate_aligned``), reranked by the noisy
+channel with ``--channel`` as the service reranks where both directions are served. An element is **right**
 when its output holds at least one listed word and only listed words ("a", "an", "the" and
 punctuation aside), **too wide** when it also holds other words (it took in words of the sentence
 around it), **empty** when it holds no word at all, **wrong** otherwise. Prints the counts and, with
@@ -37,6 +39,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     cli.add_engine_args(p, default="ct2")
     p.add_argument("--data", default=str(DEFAULT_DATA), help="HTML<TAB>words (default: %(default)s)")
     cli.add_search_args(p)
+    cli.add_channel_args(p)
     p.add_argument("--show", action="store_true", help="print every element that is not right")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)

@@ -65,3 +65,15 @@ def test_runs_end_to_end(tiny_checkpoint, tmp_path, capsys):
     assert last.startswith(f"{tiny_checkpoint.name}, beam 4, torch: 2 elements: ")
     counts = [int(part.split()[0]) for part in last.split(": ")[-1].split(", ")]
     assert sum(counts) == 2 and len(counts) == len(tags.VERDICTS)
+
+
+def test_runs_reranked_by_the_channel_and_refuses_a_wrong_one(tiny_checkpoint, reverse_checkpoint, tmp_path, capsys):
+    data = tmp_path / "tags.tsv"
+    data.write_text("<p>Ich bin <b>müde</b>.</p>\ttired\n", encoding="utf-8")
+    base = ["--checkpoint", str(tiny_checkpoint), "--engine", "torch", "--data", str(data)]
+    assert tags.main([*base, "--channel", str(reverse_checkpoint)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"{tiny_checkpoint.name}, beam 4, torch: 1 elements: ")
+    # a de-en model scores en-de translations: refused in one line
+    assert tags.main([*base, "--channel", str(tiny_checkpoint)]) == 2
+    assert capsys.readouterr().err == (f"bench/tags.py: error: the channel {str(tiny_checkpoint)!r} scores en-de, "
+                                       f"but {str(tiny_checkpoint)!r} translates de-en\n")

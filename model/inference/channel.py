@@ -22,7 +22,7 @@ What it buys on the dev sets and what it costs: ``bench/channel.py`` (bench/READ
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -91,9 +91,11 @@ class ChannelScorer:
         return self.reverse.checkpoint
 
     def score(self, sources: Sequence[str], hypotheses: Sequence[str], *,
-              batch_size: int = DEFAULT.batch_size) -> list[ChannelScore]:
+              batch_size: int = DEFAULT.batch_size, batch_pieces: int | None = None) -> list[ChannelScore]:
         """One ``ChannelScore`` per (source, hypothesis) pair, in order. Both are normalized as
-        the model's inputs are; ValueError for a text longer than the model takes."""
+        the model's inputs are; ValueError for a text longer than the model takes. The reverse
+        model scores at most ``batch_size`` pairs at once, and, given ``batch_pieces``, pairs of at
+        most that many source pieces in all (one pair alone may have more)."""
         if len(sources) != len(hypotheses):
             raise ValueError(f"{len(sources)!r} sources but {len(hypotheses)!r} hypotheses")
         read = self.reverse.source_ids(hypotheses)  # refuses an overlong hypothesis
@@ -103,10 +105,11 @@ class ChannelScorer:
             if len(ids) > limit:
                 raise ValueError(f"source {index!r} has {len(ids)!r} pieces, but the model writes at most "
                                  f"{limit!r} pieces per text")
-        return self._scored(written, read, batch_size)
+        return self._scored(written, read, batch_size, batch_pieces)
 
     def score_where_fits(self, sources: Sequence[str], hypotheses: Sequence[str], *,
-                         batch_size: int = DEFAULT.batch_size) -> list[ChannelScore | None]:
+                         batch_size: int = DEFAULT.batch_size,
+                         batch_pieces: int | None = None) -> list[ChannelScore | None]:
         """As ``score``, with None (not an error) for a pair the reverse model cannot read or
         write: an empty text, or one longer than the model takes. Each text is encoded once."""
         if len(sources) != len(hypotheses):
@@ -116,13 +119,31 @@ class ChannelScorer:
         read, written, limit = [ids[h] for h in hypotheses], [ids[s] for s in sources], self.reverse.config.max_len - 1
         fit = [i for i, (hyp, ids) in enumerate(zip(read, written)) if 0 < len(hyp) <= limit and 0 < len(ids) <= limit]
         found: list[ChannelScore | None] = [None] * len(sources)
-        for i, score in zip(fit, self._scored([written[i] for i in fit], [read[i] for i in fit], batch_size)):
+        for i, score in zip(fit, self._scored([written[i] for i in fit], [read[i] for i in fit], batch_size,
+                                              batch_pieces)):
             found[i] = score
         return found
 
-    def _scored(self, written: list[list[int]], read: list[list[int]], batch_size: int) -> list[ChannelScore]:
-        scores = self.reverse.score_outputs(read, written, batch_size=batch_size)
+    def _scored(self, written: list[list[int]], read: list[list[int]], batch_size: int,
+                batch_pieces: int | None = None) -> list[ChannelScore]:
+        scores: list[float] = []
+        for start, end in _chunks([len(ids) + 1 for ids in written], batch_size, batch_pieces):
+            scores += self.reverse.score_outputs(read[start:end], written[start:end], batch_size=end - start)
         return [ChannelScore(logprob, len(ids) + 1, len(hyp)) for logprob, ids, hyp in zip(scores, written, read)]
+
+
+def _chunks(lengths: Sequence[int], batch_size: int, batch_pieces: int | None) -> list[tuple[int, int]]:
+    """``(start, end)`` of consecutive runs of at most ``batch_size`` items whose ``lengths`` add up
+    to at most ``batch_pieces`` (None: no bound), each run at least one item."""
+    runs, start, total = [], 0, 0
+    for end, length in enumerate(lengths):
+        if end > start and (end - start == batch_size or batch_pieces is not None and total + length > batch_pieces):
+            runs.append((start, end))
+            start, total = end, 0
+        total += length
+    if start < len(lengths):
+        runs.append((start, len(lengths)))
+    return runs
 
 
 # The served weight (the app's CHANNEL_WEIGHT, the commands' --channel-weight), chosen on the dev
@@ -130,10 +151,11 @@ class ChannelScorer:
 SERVED_WEIGHT = 2.0
 
 
-# Pairs the reverse model scores at once: teacher forcing holds the logits of every position of
-# every pair of a batch ([pairs, length, vocabulary] floats), which a served worker should not
+# Source pieces (the positions it writes) the reverse model scores at once when serving: teacher
+# forcing holds the logits of every position of every pair of a batch ([pairs, length, vocabulary]
+# floats), which a served worker should not, while short pairs still go several to a call
 # (bench/README.md, "Served").
-SCORE_BATCH = 8
+SCORE_PIECES = 128
 
 
 @dataclass(frozen=True)
@@ -175,9 +197,11 @@ class ChannelReranked(Wrapping):
 
     It sits under the cross-request batcher and the cache (``model.inference.engines.serve_engine``),
     so that a batch of requests is searched and scored together and a cached output is the
-    reranked one."""
+    reranked one. ``after_scoring`` (if given) runs after each scoring, on the calling thread:
+    a server gives back there the memory that the scoring's logits took (``app.memory``)."""
 
-    def __init__(self, inner: Any, channel: ChannelScorer, options: ChannelOptions):
+    def __init__(self, inner: Any, channel: ChannelScorer, options: ChannelOptions,
+                 after_scoring: Callable[[], None] | None = None):
         forward = direction(inner.meta)
         if channel.forward != forward:
             raise CheckpointError(f"the channel {channel.checkpoint!r} scores {channel.forward}, but "
@@ -185,6 +209,7 @@ class ChannelReranked(Wrapping):
         self.inner = inner
         self.channel = channel
         self.options = options
+        self.after_scoring = after_scoring
 
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         """Up to ``search.n_best`` (translation, combined score) pairs per text, best first, from
@@ -194,7 +219,9 @@ class ChannelReranked(Wrapping):
         # runaway output) is not scored.
         pairs = list(dict.fromkeys((source, text) for source, hyps in zip(texts, found) for text, _ in hyps))
         scored = {pair: score for pair, score in zip(pairs, self.channel.score_where_fits(
-            [s for s, _ in pairs], [h for _, h in pairs], batch_size=SCORE_BATCH)) if score is not None}
+            [s for s, _ in pairs], [h for _, h in pairs], batch_pieces=SCORE_PIECES)) if score is not None}
+        if self.after_scoring is not None:
+            self.after_scoring()
         results = []
         for source, hyps in zip(texts, found):
             if not any((source, text) in scored for text, _ in hyps):  # nothing to rerank by

@@ -147,10 +147,11 @@ def check_serving(cache_size: int, channel_weight: float) -> None:
 
 
 def serve_engine(translator: Engine, *, cache_size: int = 0, batching: BatchingOptions | None = None,
-                 channel: ChannelScorer | None = None, channel_weight: float = 0.0) -> Engine:
+                 channel: ChannelScorer | None = None, channel_weight: float = 0.0,
+                 after_scoring: Callable[[], None] | None = None) -> Engine:
     """A bare ``translator`` as it is served: with a ``channel`` (the reverse model's scorer, on its
     bare engine) and ``channel_weight`` > 0, its beam searches reranked by the noisy channel
-    (``channel.ChannelReranked``); with ``batching``, behind a scheduler that batches concurrent
+    (``channel.ChannelReranked``, which calls ``after_scoring`` after each scoring); with ``batching``, behind a scheduler that batches concurrent
     callers (``BatchingEngine``); then in a cache of this process when ``cache_size`` > 0 (its
     ``store`` may be replaced by a shared one), so that only misses are batched and a cached output
     is the reranked one."""
@@ -158,7 +159,7 @@ def serve_engine(translator: Engine, *, cache_size: int = 0, batching: BatchingO
 
     check_serving(cache_size, channel_weight)
     if channel is not None and channel_weight > 0:
-        translator = ChannelReranked(translator, channel, ChannelOptions(weight=channel_weight))
+        translator = ChannelReranked(translator, channel, ChannelOptions(weight=channel_weight), after_scoring)
     if batching is not None:
         translator = BatchingEngine(translator, batching)
     return CachedTranslator(translator, cache_size) if cache_size else translator

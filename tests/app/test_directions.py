@@ -213,6 +213,7 @@ def test_each_model_has_its_own_redis_namespace(both_config, redis_url):
 
 def test_each_direction_is_reranked_by_the_other_s_model(both_config, both, tiny_checkpoint):
     from app import create_app
+    from app.memory import release_free_memory
     from model.inference.channel import ChannelReranked
 
     service = both.extensions["translation_service"]
@@ -220,6 +221,8 @@ def test_each_direction_is_reranked_by_the_other_s_model(both_config, both, tiny
     assert isinstance(de_en, ChannelReranked) and isinstance(en_de, ChannelReranked)
     assert de_en.channel.reverse is en_de.inner and en_de.channel.reverse is de_en.inner   # no model loaded twice
     assert de_en.options.weight == en_de.options.weight == 2.0
+    # the scoring's logits are the largest blocks a worker allocates: given back after each scoring
+    assert de_en.after_scoring is en_de.after_scoring is release_free_memory
     off = create_app({**both_config, "CHANNEL_WEIGHT": 0}).extensions["translation_service"]
     assert not any(isinstance(model.batcher.inner, ChannelReranked) for model in off.models.values())
     alone = create_app({**both_config, "MODEL_PATHS": f"de-en:{tiny_checkpoint}"}).extensions["translation_service"]

@@ -7,6 +7,7 @@ step, whatever the source), with a tokenizer of the 40 pairs; the trained tiny r
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 import torch
@@ -80,6 +81,37 @@ def test_scores_are_teacher_forcings_sums_in_any_batching(random_model, tokenize
     assert [s.logprob for s in scores] == [sum(f.logprobs) + f.eos for f in forced]
     one_by_one = scorer.score(sources, hypotheses, batch_size=1)  # no padding: float error only
     assert [s.logprob for s in one_by_one] == pytest.approx([s.logprob for s in scores], abs=1e-5)
+    bounded = scorer.score(sources, hypotheses, batch_pieces=12)
+    assert [s.logprob for s in bounded] == pytest.approx([s.logprob for s in scores], abs=1e-5)
+
+
+class Counting:
+    """An engine that records the source pieces of each ``score_outputs`` call it passes on."""
+
+    def __init__(self, inner):
+        self.inner, self.calls = inner, []
+
+    def score_outputs(self, sources_ids, outputs_ids, *, batch_size):
+        self.calls.append([len(ids) + 1 for ids in outputs_ids])
+        return self.inner.score_outputs(sources_ids, outputs_ids, batch_size=batch_size)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+@pytest.mark.parametrize(("batch_size", "batch_pieces"), [(64, None), (2, None), (64, 12), (64, 1), (3, 20)])
+def test_a_scoring_call_holds_at_most_its_pairs_and_pieces(random_model, tokenizer, batch_size, batch_pieces):
+    engine = Counting(reverse(random_model, tokenizer))
+    sources, hypotheses = [de for de, _ in PAIRS] * 3, [en for _, en in PAIRS] * 3
+    lengths = [len(tokenizer.encode(normalize(s))) + 1 for s in sources]
+    ChannelScorer(engine).score(sources, hypotheses, batch_size=batch_size, batch_pieces=batch_pieces)
+    assert [n for call in engine.calls for n in call] == lengths          # every pair once, in order
+    for call in engine.calls:
+        assert 1 <= len(call) <= batch_size
+        assert len(call) == 1 or batch_pieces is None or sum(call) <= batch_pieces
+    # each call as full as the bounds allow: the next pair would not have fitted
+    for call, after in zip(engine.calls, engine.calls[1:]):
+        assert len(call) == batch_size or batch_pieces is not None and sum(call) + after[0] > batch_pieces
 
 
 @pytest.mark.parametrize("meta", [{"direction": "de-en"}, {}])  # files without a direction are de-en
@@ -246,6 +278,18 @@ def test_a_large_weight_changes_what_the_forward_model_chose(forward_torch, chan
     assert engine.translate(SOURCES, search) != forward_torch.translate(SOURCES, search)
 
 
+def test_after_scoring_runs_once_per_scored_beam_search(forward_torch, channel_torch):
+    calls = []
+    engine = ChannelReranked(forward_torch, channel_torch, ChannelOptions(weight=2.0), lambda: calls.append(1))
+    search = SearchOptions(beam_size=4, no_repeat_ngram_size=6)
+    assert engine.translate(SOURCES, search) == ChannelReranked(
+        forward_torch, channel_torch, ChannelOptions(weight=2.0)).translate(SOURCES, search)
+    engine.translate_n_best(SOURCES[:1], replace(search, n_best=2))
+    assert len(calls) == 2
+    engine.translate(SOURCES, DEFAULT)   # greedy: nothing scored
+    assert len(calls) == 2
+
+
 def test_greedy_search_is_the_forward_engine_s(forward_torch, channel_torch):
     engine = ChannelReranked(forward_torch, channel_torch, ChannelOptions(weight=2.0))
     assert engine.translate(SOURCES, DEFAULT) == forward_torch.translate(SOURCES, DEFAULT)
@@ -277,9 +321,10 @@ def test_served_it_sits_under_the_batcher_and_the_cache(tiny_checkpoint, reverse
     forward = bare_engine(tiny_checkpoint, engine="ct2", device="cpu", threads=1)
     channel = ChannelScorer(bare_engine(reverse_checkpoint, engine="ct2", device="cpu", threads=1), "de-en")
     served = serve_engine(forward, cache_size=10, batching=BatchingOptions(),
-                          channel=channel, channel_weight=2.0)
+                          channel=channel, channel_weight=2.0, after_scoring=print)
     assert isinstance(served, CachedTranslator) and isinstance(served.inner, BatchingEngine)
     assert isinstance(served.inner.inner, ChannelReranked) and served.inner.inner.inner is forward
+    assert served.inner.inner.after_scoring is print
     alone = ChannelReranked(forward, channel, ChannelOptions(weight=2.0)).translate(SOURCES, SERVED)
     results: dict[int, list[str]] = {}
 
