@@ -18,7 +18,7 @@ COMMANDS = sorted(path.stem for path in (ROOT / "commands").glob("*.py") if path
 
 
 def test_every_command_has_one_script_named_after_it():
-    assert len(COMMANDS) == 10
+    assert len(COMMANDS) == 11
     assert SCRIPTS == {f"nmt-{name.replace('_', '-')}": f"commands.{name}:main" for name in COMMANDS}
 
 
