@@ -18,6 +18,12 @@
 # Back here: cat NAME.pt.?? > NAME.pt; python -m commands.lexicon NAME.pt --data (the mixture's files).
 # Two runs share one GPU when started side by side (NAME differs):
 #   bash bench/gpu_train.sh A ... & bash bench/gpu_train.sh B --init checkpoints/de-en.pt ... & wait
+# EVAL="SET ..." scores the averaged weights on each held-out SET on DEVICE (commands.evaluate --raw
+# --beam 4 --json; SET a corpus, or SRC:REF line-aligned files) into the logs' eval.jsonl, so that runs
+# whose weights cannot all come back (64 MiB a call) are still compared.
+# DROP=TEXT leaves out the mixture's corpora whose file name holds TEXT (its --data and its record in
+# sources.json): an ablation on the same files, held-out splits and vocabulary, e.g.
+#   bash bench/gpu_train.sh v4b ... & DROP=-ewt bash bench/gpu_train.sh v4b-nobt ... & wait
 set -uo pipefail
 cd "$(dirname "$0")/.."
 START=$(date +%s)
@@ -40,7 +46,38 @@ if [ "$DEVICE" != cpu ] && compgen -G ".gpu/whl-train/*.whl" > /dev/null; then  
     .gpu/whl-train/*.whl > "$LOGS/install.txt" 2>&1 || note "wheels of .gpu/whl-train did not install (see install.txt)"
   export PYTHONPATH="$WORK/site-$NAME${PYTHONPATH:+:$PYTHONPATH}"
 fi
-mapfile -t MIX_ARGS < "$MIX/train-args.txt"
+ARGS_FILE=$MIX/train-args.txt
+if [ -n "${DROP:-}" ]; then  # an ablation: the mixture's files, splits and vocabulary, less some corpora
+  "$PYTHON" - "$MIX" "$DROP" "$RUN" > "$RUN/dropped.txt" <<'EOF' || exit 2
+import json, sys
+from pathlib import Path
+mix, drop, run = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+args, kept, dropped, i = (mix / "train-args.txt").read_text(encoding="utf-8").splitlines(), [], set(), 0
+while i < len(args):  # one argument a line: a flag, then its value
+    if args[i] in ("--data", "--data-sources"):
+        flag, value = args[i], args[i + 1]
+        file = Path(value).name.rpartition("@")[0] or Path(value).name  # less its @WEIGHT
+        if flag == "--data" and drop in file:
+            dropped.add(file)
+        elif flag == "--data-sources":  # what the checkpoint says it learned from: the corpora kept
+            kept += [flag, str(run / "sources.json")]
+        else:
+            kept += [flag, value]
+        i += 2
+    else:
+        kept.append(args[i])
+        i += 1
+if not dropped:
+    sys.exit(f"gpu_train: DROP={drop} names no corpus of {mix / 'train-args.txt'}")
+sources = [s for s in json.loads((mix / "sources.json").read_text(encoding="utf-8")) if s["file"] not in dropped]
+(run / "sources.json").write_text(json.dumps(sources, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+(run / "train-args.txt").write_text("".join(f"{a}\n" for a in kept), encoding="utf-8")
+print("\n".join(f"left out: {name}" for name in sorted(dropped)))
+EOF
+  while read -r line; do note "$line"; done < "$RUN/dropped.txt"
+  ARGS_FILE=$RUN/train-args.txt
+fi
+mapfile -t MIX_ARGS < "$ARGS_FILE"
 # --no-lexicon: the weights come back without it (rebuilt here), so train.py need not build one
 "$PYTHON" train.py "${MIX_ARGS[@]}" --out "$RUN/train" --device "$DEVICE" --no-progress --save-every "$SAVE_EVERY" \
   --keep-checkpoints 1000 --no-lexicon "$@" > "$LOGS/train.log" 2>&1 &
@@ -79,6 +116,16 @@ if [ -n "$SNAPSHOTS" ]; then
   note "averaged ${#SNAPSHOTS[@]} snapshot(s): $(basename "${SNAPSHOTS[0]}") .. $(basename "${SNAPSHOTS[-1]}")"
 else
   note "no snapshot to average"
+fi
+if [ -n "${EVAL:-}" ] && [ -f "$RUN/$NAME.pt" ]; then  # the averaged weights on held-out sets, on DEVICE
+  for set in $EVAL; do
+    if [[ $set == *:* ]]; then data=(--src "${set%%:*}" --ref "${set#*:}"); else data=(--data "$set"); fi
+    result=$("$PYTHON" -m commands.evaluate --checkpoint "$RUN/$NAME.pt" "${data[@]}" --raw --beam 4 \
+      --device "$DEVICE" --json 2>> "$LOGS/eval.err") &&
+      "$PYTHON" -c 'import json, sys; print(json.dumps({"set": sys.argv[1], **json.loads(sys.argv[2])}))' \
+        "$set" "$result" >> "$LOGS/eval.jsonl" || note "evaluate $set failed (see eval.err)"
+  done
+  note "evaluated on: $EVAL"
 fi
 tar czf "$OUT/$NAME.logs.tar.gz" -C "$RUN" logs
 tail -n 3 "$LOGS/train.log"

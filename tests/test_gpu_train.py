@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import tarfile
+from pathlib import Path
 
 import pytest
 import torch
@@ -84,3 +85,45 @@ def test_the_watchdog_stops_train_py_and_the_snapshots_are_still_returned(mix, t
 def test_bad_names_and_missing_mixtures_are_one_line_errors(mix, tmp_path, name, env, message):
     proc = chunk(mix, tmp_path, name, TINY, **env)
     assert (proc.returncode, proc.stdout, proc.stderr.strip()) == (2, "", message)
+
+
+@pytest.fixture(scope="module")
+def two_corpora(tmp_path_factory):
+    """A mixture of the 40 pairs and a second corpus (ten of the same pairs under another name)."""
+    folder = tmp_path_factory.mktemp("gpu_train_two")
+    second = folder / "extra-web.tsv"
+    second.write_text("".join(PAIRS40.read_text(encoding="utf-8").splitlines(keepends=True)[:10]), encoding="utf-8")
+    out = folder / "mix"
+    assert mixture.main(["--data", str(PAIRS40), "--data", f"{second}@2", "--out", str(out), "--dev-size", "4",
+                         "--test-size", "4"]) == 0
+    return out
+
+
+def test_drop_leaves_a_corpus_out_of_the_run_and_of_its_sources(two_corpora, tmp_path):
+    proc = chunk(two_corpora, tmp_path, "ablation", [*TINY, "--max-steps", "5"], DROP="-web")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    _, ckpt, logs = returned(tmp_path, "ablation")
+    assert "ablation: left out: 01-pairs-extra-web.tsv.gz" in logs["logs/times.txt"]
+    assert [Path(part["corpus"]).name for part in ckpt["meta"]["data"]["corpora"]] == ["00-pairs-pairs40.tsv.gz"]
+    assert [s["file"] for s in ckpt["meta"]["data"]["sources"]] == ["00-pairs-pairs40.tsv.gz"]
+    assert (two_corpora / "train-args.txt").read_text(encoding="utf-8").count("--data\n") == 2   # left as it was
+
+
+def test_a_drop_that_names_no_corpus_is_a_one_line_error(two_corpora, tmp_path):
+    proc = chunk(two_corpora, tmp_path, "ablation", TINY, DROP="nothing-like-it")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.strip() == f"gpu_train: DROP=nothing-like-it names no corpus of {two_corpora}/train-args.txt"
+
+
+def test_eval_scores_the_averaged_weights_on_each_set(mix, tmp_path):
+    de, en = tmp_path / "set.de", tmp_path / "set.en"
+    de.write_text("Ich bin müde.\nWo ist der Bahnhof?\n", encoding="utf-8")
+    en.write_text("I'm tired.\nWhere is the station?\n", encoding="utf-8")
+    proc = chunk(mix, tmp_path, "scored", [*TINY, "--max-steps", "5"], EVAL=f"{mix / 'dev.tsv'} {de}:{en}")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    _, _, logs = returned(tmp_path, "scored")
+    scores = [json.loads(line) for line in logs["logs/eval.jsonl"].splitlines()]
+    assert [s["set"] for s in scores] == [str(mix / "dev.tsv"), f"{de}:{en}"]
+    assert [s["sentences"] for s in scores] == [4, 2]
+    assert all(0 <= s["chrf"] <= 100 and s["pipeline"] is False and s["beam"] == 4 for s in scores)
+    assert f"scored: evaluated on: {mix / 'dev.tsv'} {de}:{en}" in logs["logs/times.txt"]
