@@ -60,7 +60,7 @@ def parse_args(argv: Sequence[str] | None) -> Namespace:
 def file_name(index: int, spec) -> str:
     """``03-gettext-LC_MESSAGES.tsv.gz``: the corpus's place, kind and last path part."""
     stem = Path(spec.path.rstrip("/")).name
-    stem = re.sub(r"\.(zip|tsv|gz|txt)$", "", stem, flags=re.I) or "corpus"
+    stem = re.sub(r"(\.(zip|tsv|gz|txt))+$", "", stem, flags=re.I) or "corpus"
     return f"{index:02d}-{spec.kind}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', stem)}.tsv.gz"
 
 

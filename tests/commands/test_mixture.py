@@ -80,3 +80,16 @@ def test_bad_arguments_are_one_line_errors(tmp_path, capsys, extra, message):
     code, stdout, err = run(["--data", PAIRS40, "--out", tmp_path / "mix", *extra], capsys)
     assert code == 2 and stdout == ""
     assert err.strip().endswith(message) and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("deu-eng.zip@2", "00-pairs-deu-eng.tsv.gz"),
+    ("bt/ewt.tsv.gz@2", "00-pairs-ewt.tsv.gz"),            # every corpus suffix goes, not only the last
+    ("gettext:/data/app.po", "00-gettext-app.po.tsv.gz"),
+    ("mozilla:/data/root/usr/lib/", "00-mozilla-lib.tsv.gz"),
+    ("support:/data/mt4all/customer support", "00-support-customer_support.tsv.gz"),
+])
+def test_a_corpus_file_is_named_after_its_kind_and_last_path_part(text, name):
+    from model.data import CorpusSpec
+
+    assert mixture.file_name(0, CorpusSpec.parse(text)) == name
