@@ -152,15 +152,38 @@ class Inspector:
 
     def beam(self, text: str) -> dict[str, Any]:
         """The beam search behind the model's translation of ``text``, step by step
-        (``Translator.beam_trace``); the winner's translation with spans restored and the input's
-        casing style applied. Log-probabilities and scores rounded to 4 places."""
+        (``Translator.beam_trace``); the translations of the winner and of every hypothesis that
+        ended with spans restored and the input's casing style applied. Where the service reranks
+        this model's beams by the other direction's model (``ServedModel.channel``), ``reranked``:
+        the ended hypotheses as it reranks them, best first, and its ``choice``. Log-probabilities
+        and scores rounded to 4 places."""
         model_input = self._model_input(text)
         closed = self.pipeline.closed(model_input.text)
+        channel = self.model.channel
         with self.service.model_lock, torch.inference_mode():
             trace = self.translator.torch.beam_trace(closed, self.pipeline.options.search)
+            ended = sorted((h for step in trace["steps"] for h in step["hypotheses"] if h["status"] == "ended"),
+                           key=lambda h: -h["score"])   # the n-best order the channel reranks
+            scores = (channel.channel.score_where_fits([closed] * len(ended), [h["translation"] for h in ended])
+                      if channel is not None and ended else None)
         winner = trace["winner"]
-        reopened = self.pipeline.reopened(AlignedText(closed, winner["translation"]), model_input.text).target
-        winner["translation"] = self.pipeline.finish(reopened, model_input)
+
+        def shown(translation: str) -> str:
+            reopened = self.pipeline.reopened(AlignedText(closed, translation), model_input.text).target
+            return self.pipeline.finish(reopened, model_input)
+
+        winner["translation"] = shown(winner["translation"])
+        for h in ended:
+            h["translation"] = shown(h["translation"])
+        if scores is not None:
+            combined = [None if s is None else channel.options.combined(h["score"], s) for h, s in zip(ended, scores)]
+            rows = sorted(zip(ended, scores, combined), key=lambda row: (row[2] is None, -(row[2] or 0.0)))
+            trace["reranked"] = {
+                "weight": channel.options.weight,
+                "choice": rows[0][0]["id"] if rows[0][2] is not None else winner["id"],
+                "hypotheses": [{"id": h["id"], "translation": h["translation"], "score": round(h["score"], 4),
+                                "channel": None if s is None else round(s.per_piece, 4),
+                                "combined": None if c is None else round(c, 4)} for h, s, c in rows]}
         source_names, target_names = span_names(model_input.masked)
         trace["source_pieces"] = [shown_piece(p, source_names) for p in trace["source_pieces"]]
         for h in [winner, *(h for step in trace["steps"] for h in step["hypotheses"])]:

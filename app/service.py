@@ -25,7 +25,7 @@ from model.network.threads import available_cpus
 from model.data import CorpusError, corpus_attribution, normalize, read_references
 from model.data.ding import place_names
 from model.inference.batching import BatchingEngine, BatchingOptions
-from model.inference.channel import ChannelScorer, reverse_of
+from model.inference.channel import ChannelReranked, ChannelScorer, reverse_of
 from model.inference.engines import CachedTranslator, EngineError, bare_engine, serve_engine
 from model.inference.interface import Engine
 from model.search.options import DEFAULT, SearchOptions
@@ -124,6 +124,14 @@ class ServedModel:
     def batcher(self) -> BatchingEngine | None:
         inner = self.translator.inner if self.cache is not None else self.translator
         return inner if isinstance(inner, BatchingEngine) else None
+
+    @property
+    def channel(self) -> ChannelReranked | None:
+        """The layer that reranks this model's beams by the other direction's model (CHANNEL_WEIGHT), if any."""
+        engine = self.translator
+        while engine is not None and not isinstance(engine, ChannelReranked):
+            engine = getattr(engine, "inner", None)
+        return engine
 
     def calls(self):
         """The context of a pipeline call: nothing with the batcher (it serializes the model calls

@@ -282,7 +282,8 @@ class Translator:
         """The beam search of ``search`` behind the translation of ``text``, step by step
         (``model/search/beamtrace.py``): ``source_pieces``, the settings (``beam_size``,
         ``length_penalty``, ``no_repeat_ngram_size``), ``max_length`` (output budget in pieces, EOS included),
-        ``steps``, ``stop_reason`` and ``winner`` (with its ``translation``)."""
+        ``steps``, ``stop_reason`` and ``winner``; the winner and every hypothesis that ended have
+        their ``translation`` (decoded)."""
         src = self.source_ids([text])[0]
         if not src:
             raise ValueError("cannot trace the search for an empty text")
@@ -291,6 +292,11 @@ class Translator:
         best = beam_search(self.model, batch, search, recorder=trace)[0][0]
         result = trace.result(0, best)
         result["winner"]["translation"] = self.tokenizer.decode(best.tokens)
+        ended = trace.ended_tokens(0)
+        for step in result["steps"]:
+            for h in step["hypotheses"]:
+                if h["status"] == "ended":
+                    h["translation"] = self.tokenizer.decode(ended[h["id"]])
         budget = int(max_lengths(batch.src_mask, search, self.config.max_len)[0])
         return {"source_pieces": self.tokenizer.pieces(src), "beam_size": search.beam_size,
                 "length_penalty": search.length_penalty, "no_repeat_ngram_size": search.no_repeat_ngram_size,

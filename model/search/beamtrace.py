@@ -89,3 +89,8 @@ class BeamTrace:
             raise ValueError(f"the best hypothesis {best!r} is not among the recorded ones: another search?")
         winner = {"id": match["id"], "pieces": match["pieces"], "logprob": match["logprob"], "score": match["score"]}
         return {"steps": record.steps, "stop_reason": record.stop, "winner": winner}
+
+    def ended_tokens(self, sentence: int) -> dict[str, list[int]]:
+        """The output ids (EOS not included) of each hypothesis of ``sentence`` that ended, by id."""
+        record = self.sentences.get(sentence)
+        return {} if record is None else {h["id"]: h["tokens"] for h in record.ended}

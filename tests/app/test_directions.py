@@ -376,6 +376,38 @@ def test_the_inspector_of_each_model(client):
     assert beam["winner"]["translation"] == "Guten Morgen."
 
 
+@pytest.mark.parametrize(("q", "source", "target"), [("Wo ist der Bahnhof?", "de", "en"),
+                                                     ("I love music.", "en", "de")])
+def test_the_beam_view_shows_the_ended_hypotheses_as_the_service_reranks_them(both, client, q, source, target):
+    body = client.post("/api/beam", json={"q": q, "source": source, "target": target}).get_json()
+    ended = {h["id"]: h for step in body["steps"] for h in step["hypotheses"] if h["status"] == "ended"}
+    reranked = body["reranked"]
+    assert reranked["weight"] == 2.0 and sorted(h["id"] for h in reranked["hypotheses"]) == sorted(ended)
+    model = both.extensions["translation_service"].model(source, target)
+    for h in reranked["hypotheses"]:
+        assert (h["translation"], h["score"]) == (ended[h["id"]]["translation"], ended[h["id"]]["score"])
+        assert h["combined"] == pytest.approx(h["score"] + 2.0 * h["channel"], abs=2e-4)
+    combined = [h["combined"] for h in reranked["hypotheses"]]
+    assert combined == sorted(combined, reverse=True) and reranked["choice"] == reranked["hypotheses"][0]["id"]
+    # the channel's scores are the served model's own
+    closed = model.pipeline.closed(q)
+    raw = [model.channel.channel.score(
+        [closed], [model.translator.torch.beam_trace(closed, model.pipeline.options.search)["winner"]["translation"]])]
+    assert raw and raw[0][0].per_piece == pytest.approx(
+        next(h["channel"] for h in reranked["hypotheses"] if h["id"] == body["winner"]["id"]), abs=1e-4)
+    page = client.get("/beam", query_string={"q": q, "source": source, "target": target}).get_data(as_text=True)
+    assert "Reranked as served" in page and "served ★" in page
+
+
+def test_without_the_channel_the_beam_view_has_no_reranking(both_config):
+    from app import create_app
+
+    off = create_app({**both_config, "CHANNEL_WEIGHT": 0}).test_client()
+    body = off.post("/api/beam", json={"q": "Wo ist der Bahnhof?"}).get_json()
+    assert "winner" in body and "reranked" not in body
+    assert "Reranked as served" not in off.get("/beam", query_string={"q": "Wo ist der Bahnhof?"}).get_data(as_text=True)
+
+
 @pytest.mark.parametrize("path", ["/api/explain", "/api/complete", "/api/beam", "/api/attention"])
 def test_the_model_views_refuse_a_pair_not_served(client, path):
     response = client.post(path, json={"q": "Hallo.", "prefix": "Hi", "source": "de", "target": "de"})

@@ -293,7 +293,11 @@ def test_beam_step_shape(beam_client):
     for step in body["steps"]:
         for h in step["hypotheses"]:
             assert set(h) == {"id", "parent", "piece", "pieces", "logprob", "status"} | (
-                {"reason", "score"} if h["status"] == "ended" else {"reason"} if h["status"] == "pruned" else set())
+                {"reason", "score", "translation"} if h["status"] == "ended"
+                else {"reason"} if h["status"] == "pruned" else set())
+    won = [h for step in body["steps"] for h in step["hypotheses"] if h["id"] == body["winner"]["id"]]
+    assert [h["translation"] for h in won] == [body["winner"]["translation"]]   # each ended one's, as shown
+    assert "reranked" not in body                                            # one model: no channel
 
 
 def test_beam_with_placeholders(span_client):
