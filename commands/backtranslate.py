@@ -70,21 +70,21 @@ def _line(source: str, output: str, to: str, attribution: str | None) -> str:
 
 
 def _resume_at(part: Path, meta: Path, state: dict) -> int:
-    """How many texts ``part`` (OUT.part) already holds the translations of: 0 when there is none.
-    It is cut back to the last chunk that ``meta`` recorded (a stop mid-chunk leaves more); a part
-    of other texts, another checkpoint or other options is an error."""
+    """How many texts ``part`` (OUT.part) already holds the translations of (``meta``'s ``done``): 0
+    when there is none. It is cut back to the bytes of the last chunk that ``meta`` recorded (a stop
+    mid-chunk leaves more); a part of other texts, another checkpoint or other options is an error."""
     if not part.exists():
         return 0
     if not meta.exists():  # stopped before its first chunk was recorded
         part.write_bytes(b"")
         return 0
     saved = json.loads(meta.read_text(encoding="utf-8"))
-    if {key: value for key, value in saved.items() if key not in ("chunks", "bytes")} != state:
+    if {key: value for key, value in saved.items() if key not in ("done", "bytes")} != state:
         raise ValueError(f"{str(part)!r} holds translations of other texts, or by another checkpoint or "
                          "options: remove it to start over")
     with open(part, "r+b") as f:
         f.truncate(saved["bytes"])
-    return saved["chunks"] * CHUNK
+    return saved["done"]
 
 
 def backtranslate(engine, texts: list[str], out: Path, to: str, attribution: str | None, state: dict,
@@ -105,7 +105,7 @@ def backtranslate(engine, texts: list[str], out: Path, to: str, attribution: str
             f.write("".join(lines).encode("utf-8"))
             f.flush()
             with atomic_open(meta, "w", encoding="utf-8") as m:
-                m.write(json.dumps({**state, "chunks": begin // CHUNK + 1, "bytes": f.tell()}))
+                m.write(json.dumps({**state, "done": begin + len(chunk), "bytes": f.tell()}))
             bar.update(len(chunk))
     data = part.read_bytes()
     with atomic_open(out, "wb") as f:
@@ -133,6 +133,7 @@ def _main(argv: Sequence[str] | None) -> int:
              "texts_sha256": hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest(),
              "search": dataclasses.asdict(args.search), "engine": args.engine,
              "quantization": args.quantization, "attribution": args.attribution}
+    state = json.loads(json.dumps(state))  # as OUT.part.json will read back
     pairs = backtranslate(engine, texts, out, to, args.attribution, state, progress=not args.no_progress)
     print(f"wrote {out}: {pairs:,} pairs from {len(texts):,} texts ({to})", file=sys.stderr)
     return 0

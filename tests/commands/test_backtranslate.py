@@ -104,7 +104,7 @@ def test_a_stopped_run_continues_where_it_stopped(reverse_checkpoint, tmp_path, 
 def test_a_part_of_other_texts_is_refused(reverse_checkpoint, english, tmp_path, capsys):
     out = tmp_path / "bt.tsv"
     (tmp_path / "bt.tsv.part").write_text("Hello.\tHallo.\n", encoding="utf-8")
-    (tmp_path / "bt.tsv.part.json").write_text(json.dumps({"checkpoint_sha256": "other", "chunks": 1, "bytes": 14}),
+    (tmp_path / "bt.tsv.part.json").write_text(json.dumps({"checkpoint_sha256": "other", "done": 1, "bytes": 14}),
                                                encoding="utf-8")
     code, _, err = run(["--checkpoint", reverse_checkpoint, "--engine", "torch", "--text", english, "--out", out,
                         "--dictionary", ""], capsys)
@@ -129,3 +129,31 @@ def test_bad_arguments_are_one_line(english, tmp_path, args, message, capsys):
     code, _, err = run([a.format(english=english, empty=empty) for a in args], capsys)
     assert code == 2
     assert err.splitlines()[-1] == f"{cli.invoked_as(backtranslate.PROG)}: error: {message.format(empty=empty)}"
+
+
+def test_the_command_run_again_after_a_stop_continues_its_part(reverse_checkpoint, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(backtranslate, "CHUNK", 2)
+    texts = [en for _, en in read_pairs40()[:5]]
+    source = tmp_path / "english.txt"
+    source.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    argv = ["--checkpoint", reverse_checkpoint, "--engine", "torch", "--text", source, "--dictionary", "",
+            "--no-progress"]
+    whole = tmp_path / "whole.tsv"
+    assert run([*argv, "--out", whole], capsys)[0] == 0
+    out = tmp_path / "bt.tsv"
+    real = Pipeline.translate
+    calls = []
+
+    def stops_on_the_second_chunk(self, chunk, *args, **kwargs):
+        calls.append(list(chunk))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(self, chunk, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "translate", stops_on_the_second_chunk)
+    code, _, err = run([*argv, "--out", out], capsys)
+    assert (code, err) == (130, "python -m commands.backtranslate: error: interrupted\n")
+    assert not out.exists() and (tmp_path / "bt.tsv.part").read_text(encoding="utf-8").count("\n") == 2
+    monkeypatch.setattr(Pipeline, "translate", real)
+    assert run([*argv, "--out", out], capsys)[0] == 0
+    assert out.read_bytes() == whole.read_bytes()
