@@ -40,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model.data import corpus_sha256  # noqa: E402
+from model.network.checkpoint import atomic_open  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -233,13 +234,13 @@ def main(argv=None) -> int:
             print(f"catalogs: {len(verdicts) - len(left)} of {len(verdicts)}; left out: {', '.join(left)}")
         if args.debian:
             names = debian_packages(args.out / "debian")
-            manifest += [(f"debian/debs/{name}", _sha256((args.out / "debian" / "debs" / name).read_bytes()),
+            manifest += [(f"debian/debs/{name}", corpus_sha256(args.out / "debian" / "debs" / name),
                           "apt-get download") for name in names]
             print(f"debian: {', '.join(names)} unpacked into {args.out / 'debian' / 'root'}")
     except (DataError, OSError) as exc:
         print(f"v4_data: error: {exc}", file=sys.stderr)
         return 2
-    with open(args.out / "MANIFEST.tsv", "w", encoding="utf-8") as f:
+    with atomic_open(args.out / "MANIFEST.tsv", "w", encoding="utf-8") as f:
         f.write("".join(f"{path}\t{sha}\t{source}\n" for path, sha, source in manifest))
     print(f"wrote {args.out / 'MANIFEST.tsv'}")
     return 0
