@@ -42,8 +42,13 @@ fi
 # The distributions train.py imports (tests/test_gpu_check.py compares them with `import train`): those
 # the device image holds (the device tool's KINDS.md), those carried as wheels in whl-train/ at the
 # versions installed here, and those imported only where installed (portalocker's optional Redis lock).
-IMAGE_HAS=(torch sentencepiece sacrebleu numpy tqdm lxml portalocker tabulate colorama typing_extensions setuptools)
+IMAGE_HAS=(torch sentencepiece sacrebleu numpy tqdm lxml portalocker tabulate colorama typing_extensions setuptools
+           prometheus-client wrapt)
 TRAIN_WHEELS=(moz.l10n fluent.syntax gitignorant iniparse polib marisa-trie)
+# What the served app imports beyond the image and TRAIN_WHEELS (tests/test_gpu_check.py checks it)
+APP_WHEELS=(flask werkzeug jinja2 markupsafe itsdangerous click blinker gunicorn packaging plotly narwhals py3langid
+            python-docx lxml typing_extensions markdown-it-py mdurl polib simplemma flask-limiter limits deprecated
+            ordered-set)
 OPTIONAL=(redis cryptography)
 mkdir -p "$OUT" "$WORK"
 REPORT=$OUT/report.txt
@@ -81,8 +86,7 @@ step_prepare() {  # on the CPU machine, which reaches the package index: what th
   cp "${CORPUS:-../shared/data/tatoeba-deu-eng/deu-eng.zip}" "$GPU/data/deu-eng.zip"
   local pip=("$PYTHON" -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp
              --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64)
-  "${pip[@]}" -d "$GPU/whl-app" flask werkzeug jinja2 markupsafe itsdangerous click blinker gunicorn packaging \
-    plotly narwhals py3langid python-docx lxml typing_extensions markdown-it-py mdurl polib > "$OUT/prepare.log" 2>&1
+  "${pip[@]}" -d "$GPU/whl-app" "${APP_WHEELS[@]}" > "$OUT/prepare.log" 2>&1
   local status=$?
   "${pip[@]}" -d "$GPU/whl-train" $("$PYTHON" -c 'import importlib.metadata as m, sys
 print(" ".join(f"{name}=={m.version(name)}" for name in sys.argv[1:]))' "${TRAIN_WHEELS[@]}") >> "$OUT/prepare.log" 2>&1

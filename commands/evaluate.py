@@ -122,12 +122,12 @@ def translate_all(translator: "Translator", sources: list[str], args) -> list[st
     ``args.search``: the ``SearchOptions`` (``parse_args``)."""
     from tqdm import tqdm
 
-    from pipeline.translation import Options, Pipeline
-
-    if args.raw:
+    if args.raw:   # the bare model: nothing of the text pipeline is imported (a GPU machine lacks its packages)
         def run(texts: list[str]) -> list[str]:
             return translator.translate(texts, args.search)
     else:
+        from pipeline.translation import Options, Pipeline
+
         given = getattr(args, "coverage_weight", None)   # bench/engines.py builds its own args
         weight = {} if given is None else {"coverage_weight": given}
         run = Pipeline(translator, Options(search=args.search, **weight), cli.load_places(args),

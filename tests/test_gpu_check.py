@@ -50,3 +50,31 @@ def test_the_device_gets_every_distribution_that_train_py_imports():
     carried = _listed(script, "IMAGE_HAS") | _listed(script, "TRAIN_WHEELS") | _listed(script, "OPTIONAL")
     assert imported - carried == set()
     assert {"moz.l10n", "polib", "marisa-trie"} <= _listed(script, "TRAIN_WHEELS")
+
+
+def _normal(names: set[str]) -> set[str]:
+    return {re.sub(r"[-_.]+", "-", name).lower() for name in names}
+
+
+def test_the_device_gets_every_distribution_that_the_served_app_imports(tiny_checkpoint):
+    """The serve step runs the app on the device with ENGINE=torch and whl-app installed: whatever the
+    app loads to answer the requests of bench/serve_check.py must be in the image or among the wheels."""
+    script = (ROOT / "bench" / "gpu_check.sh").read_text()
+    code = ("import sys, importlib.metadata as m\n"
+            "from app import create_app\n"
+            f"client = create_app({{'MODEL_PATH': {str(tiny_checkpoint)!r}, 'ENGINE': 'torch'}}).test_client()\n"
+            "for path, body in [('/translate', {'q': 'Hallo Welt.', 'source': 'de', 'target': 'en'}),\n"
+            "                   ('/api/attention', {'q': 'Hallo.'}), ('/api/explain', {'q': 'Hallo.'}),\n"
+            "                   ('/api/complete', {'q': 'Hallo.', 'prefix': 'He'}), ('/api/beam', {'q': 'Hallo.'})]:\n"
+            "    assert client.post(path, json=body).status_code == 200, path\n"
+            "assert client.get('/health').status_code == 200\n"
+            "names = m.packages_distributions()\n"
+            "print(' '.join(sorted({d for mod in list(sys.modules) for d in names.get(mod.split('.')[0], [])})))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "ENGINE": "torch"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    imported = _normal(set(proc.stdout.split())) - {"de-en-nmt"}
+    carried = _normal(_listed(script, "IMAGE_HAS") | _listed(script, "TRAIN_WHEELS") | _listed(script, "APP_WHEELS")
+                      | _listed(script, "OPTIONAL"))
+    assert imported - carried == set()
+    assert {"simplemma", "flask-limiter", "py3langid"} <= _normal(_listed(script, "APP_WHEELS"))

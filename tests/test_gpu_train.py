@@ -127,3 +127,16 @@ def test_eval_scores_the_averaged_weights_on_each_set(mix, tmp_path):
     assert [s["sentences"] for s in scores] == [4, 2]
     assert all(0 <= s["chrf"] <= 100 and s["pipeline"] is False and s["beam"] == 4 for s in scores)
     assert f"scored: evaluated on: {mix / 'dev.tsv'} {de}:{en}" in logs["logs/times.txt"]
+
+
+def test_eval_needs_no_package_of_the_text_pipeline_or_the_app(tiny_checkpoint):
+    """A GPU machine has train.py's packages (the image and .gpu/whl-train), not the pipeline's and the
+    app's: commands.evaluate --raw, which EVAL runs, imports none of them."""
+    absent = ["simplemma", "py3langid", "flask", "plotly", "ctranslate2", "docx"]
+    code = (f"import sys\nfor name in {absent!r}: sys.modules[name] = None\n"
+            "from commands import evaluate\n"
+            f"sys.exit(evaluate.main(['--checkpoint', {str(tiny_checkpoint)!r}, '--data', {str(PAIRS40)!r}, "
+            "'--raw', '--json', '--device', 'cpu']))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["pipeline"] is False
