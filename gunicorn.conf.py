@@ -120,18 +120,35 @@ max_requests_jitter = 2000
 # Memory (bench/README.md, "Memory"). Under load, each request thread that runs the model (the
 # torch alignment of spans) got its own glibc malloc arena and its own pool of MKL buffers, and
 # kept them: with 8 threads a worker grew by about 100 MiB. Two arenas and MKL without its pool
-# keep that near 30 MiB, at no measured cost in speed; the app gives back what stays free when a
-# worker goes idle (app/memory.py). An operator's own MALLOC_ARENA_MAX or MKL_DISABLE_FAST_MM
-# wins. The allocators read them when they start, so they are set here, before the app loads
-# (and with ctypes: the app's modules are not importable yet).
+# keep that near 30 MiB, at no measured cost in speed. And glibc raises its mmap threshold each
+# time it frees a large mmapped block, so that the next large blocks (a batch's logits, the
+# channel's scores: 1-6 MiB) come from the heap, where freed memory stays with the process until
+# a trim; a fixed threshold of 1 MiB gives each such block back when it is freed. The app gives
+# back what stays free when a worker goes idle (app/memory.py). An operator's own variable wins.
+# The allocators read these when they start, so they are set here, before the app loads (and with
+# ctypes: the app's modules are not importable yet).
 os.environ.setdefault("MKL_DISABLE_FAST_MM", "1")
 MALLOC_ARENAS = 2
-M_ARENA_MAX = -8  # mallopt's parameter number (glibc's malloc.h)
-if "MALLOC_ARENA_MAX" not in os.environ:
+MMAP_THRESHOLD = 1 << 20
+# glibc's variable for each setting, its mallopt parameter number (malloc.h), and our value.
+MALLOPT = {"MALLOC_ARENA_MAX": (-8, MALLOC_ARENAS), "MALLOC_MMAP_THRESHOLD_": (-3, MMAP_THRESHOLD)}
+
+
+def set_malloc_options(environ) -> list[str]:
+    """Apply ``MALLOPT`` to this process (and so to the workers it forks) where the operator has
+    not set the variable; the variables applied (none where the C library is not glibc)."""
     try:
-        ctypes.CDLL(None).mallopt(M_ARENA_MAX, MALLOC_ARENAS)
+        mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
-        pass  # not glibc: no arenas to limit
+        return []  # not glibc: nothing to tune
+    applied = []
+    for variable, (parameter, value) in MALLOPT.items():
+        if variable not in environ and mallopt(parameter, value) == 1:
+            applied.append(variable)
+    return applied
+
+
+set_malloc_options(os.environ)
 
 
 def when_ready(server):

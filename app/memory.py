@@ -1,14 +1,15 @@
 """Memory freed by the model calls goes back to the system, so that a worker's footprint follows
 its load instead of keeping its peak.
 
-glibc's malloc keeps freed memory for later, most of all after large blocks (it raises its mmap
-threshold when one is freed, so the next ones come from the heap). ``release_free_memory`` asks it
-to return what is free (``malloc_trim``). The service calls it when a worker's batching scheduler
-goes idle, after loading (``init_app``), and after each noisy-channel scoring (whose logits,
-``[pairs, length, vocabulary]`` floats, are the largest blocks a worker allocates), never after the
-other engine calls of a busy worker: a trim takes about a millisecond. The settings that keep the allocators lean from the start
-(``MALLOC_ARENA_MAX``, ``MKL_DISABLE_FAST_MM``) are in gunicorn.conf.py; the figures are in
-bench/README.md, "Memory".
+glibc's malloc keeps freed memory for later, most of all after large blocks (left to itself it
+raises its mmap threshold when one is freed, so the next ones come from the heap; gunicorn.conf.py
+fixes the threshold for the server). ``release_free_memory`` asks it to return what is free
+(``malloc_trim``). The service calls it when a worker's batching scheduler goes idle, after loading
+(``init_app``), and after each noisy-channel scoring (whose logits, ``[pairs, length, vocabulary]``
+floats, are the largest blocks a worker allocates), never after the other engine calls of a busy
+worker: a trim takes about a millisecond. The settings that keep the allocators lean from the start
+(``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_``, ``MKL_DISABLE_FAST_MM``) are in gunicorn.conf.py;
+the figures are in bench/README.md, "Memory".
 
 ``unmap_clean_file_pages`` is for gunicorn's master, once it has loaded the app and before it forks:
 the library code that importing torch, loading the checkpoint and converting it ran (tens of MiB of

@@ -59,13 +59,16 @@ def test_readme_gives_ci_s_test_command():
 
 # Read by gunicorn.conf.py rather than app/settings.py.
 GUNICORN_VARIABLES = ["PORT", "WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_TIMEOUT", "LOG_LEVEL",
-                      "CUDA_VISIBLE_DEVICES", "PROMETHEUS_MULTIPROC_DIR", "MALLOC_ARENA_MAX", "MKL_DISABLE_FAST_MM"]
+                      "CUDA_VISIBLE_DEVICES", "PROMETHEUS_MULTIPROC_DIR", "MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_",
+                      "MKL_DISABLE_FAST_MM"]
 
 
 def test_gunicorn_variables_are_the_ones_it_reads():
     conf = (ROOT / "gunicorn.conf.py").read_text(encoding="utf-8")
-    read = set(re.findall(r"environ(?:\.get\(|\[)['\"]([A-Z_]+)['\"]", conf)) | set(
-        re.findall(r"['\"]([A-Z_]+)['\"] not in os\.environ", conf)) | set(re.findall(r"setdefault\(['\"]([A-Z_]+)", conf))
+    read = (set(re.findall(r"environ(?:\.get\(|\[)['\"]([A-Z_]+)['\"]", conf))
+            | set(re.findall(r"['\"]([A-Z_]+)['\"] not in os\.environ", conf))
+            | set(re.findall(r"setdefault\(['\"]([A-Z_]+)", conf))
+            | set(re.findall(r"['\"]([A-Z_]+)['\"]: \(-\d+, ", conf)))  # MALLOPT's variables
     assert read - set(DEFAULTS) <= set(GUNICORN_VARIABLES), read - set(DEFAULTS) - set(GUNICORN_VARIABLES)
 
 

@@ -4,6 +4,7 @@ the Dockerfile (linted with hadolint) and the load benchmark."""
 import http.client
 import importlib.util
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -181,6 +182,46 @@ def test_gunicorn_conf_memory_settings(monkeypatch):
         assert gc.get_freeze_count() > 0  # what the master loaded is out of the collector's reach
     finally:
         gc.unfreeze()
+
+
+# Run in a fresh interpreter: allocates a large block, frees it and allocates one a little smaller,
+# then prints whether that one was mmapped (mallinfo2's hblks) and what the settings applied.
+MALLOC_PROBE = """
+import ctypes, importlib.util, os, sys
+names = ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")
+class Mallinfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in names]
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = Mallinfo2
+libc.malloc.restype, libc.malloc.argtypes, libc.free.argtypes = ctypes.c_void_p, [ctypes.c_size_t], [ctypes.c_void_p]
+applied = []
+if sys.argv[1] == "conf":
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", sys.argv[2])
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    applied = conf.set_malloc_options(os.environ)  # a second call: mallopt takes the same values again
+libc.free(libc.malloc(2 << 20))
+mapped = libc.mallinfo2().hblks
+block = libc.malloc((2 << 20) - 65536)
+print(libc.mallinfo2().hblks - mapped, ",".join(applied))
+"""
+
+
+def malloc_probe(conf: bool, **env) -> tuple[int, str]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
+    args = [sys.executable, "-c", MALLOC_PROBE, "conf" if conf else "bare", str(ROOT / "gunicorn.conf.py")]
+    out = subprocess.run(args, env={**environ, **env}, capture_output=True, text=True, check=True).stdout.split()
+    return int(out[0]), out[1] if len(out) > 1 else ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc")
+def test_gunicorn_conf_gives_large_freed_blocks_back():
+    """glibc alone raises its mmap threshold when a large block is freed, so the next one comes from
+    the heap and stays with the process after it is freed; with gunicorn.conf.py's fixed threshold
+    it is mmapped again (and unmapped when freed). An operator's own MALLOC_MMAP_THRESHOLD_ wins."""
+    assert malloc_probe(conf=False) == (0, "")
+    assert malloc_probe(conf=True) == (1, "MALLOC_ARENA_MAX,MALLOC_MMAP_THRESHOLD_")
+    assert malloc_probe(conf=True, MALLOC_MMAP_THRESHOLD_=str(8 << 20)) == (0, "MALLOC_ARENA_MAX")
 
 
 def hadolint() -> str:
