@@ -37,6 +37,7 @@ from typing import Any
 import torch
 
 from model.inference.alignment import AlignedText
+from model.inference.channel import ranked
 from model.inference.explain import (
     UnwritablePrefix, follow_confidences, nfc_spans_in, normalize_prefix, slots_as_placeholders, unwritable)
 from model.inference.translator import PrefixTooLong
@@ -176,14 +177,14 @@ class Inspector:
         for h in ended:
             h["translation"] = shown(h["translation"])
         if scores is not None:
-            combined = [None if s is None else channel.options.combined(h["score"], s) for h, s in zip(ended, scores)]
-            rows = sorted(zip(ended, scores, combined), key=lambda row: (row[2] is None, -(row[2] or 0.0)))
+            order = ranked([h["score"] for h in ended], scores, channel.options)  # as the served engine ranks
+            rows = [(ended[i], scores[i], combined) for i, combined in order]
             trace["reranked"] = {
                 "weight": channel.options.weight,
-                "choice": rows[0][0]["id"] if rows[0][2] is not None else winner["id"],
+                "choice": rows[0][0]["id"] if rows[0][1] is not None else winner["id"],
                 "hypotheses": [{"id": h["id"], "translation": h["translation"], "score": round(h["score"], 4),
                                 "channel": None if s is None else round(s.per_piece, 4),
-                                "combined": None if c is None else round(c, 4)} for h, s, c in rows]}
+                                "combined": None if s is None else round(c, 4)} for h, s, c in rows]}
         source_names, target_names = span_names(model_input.masked)
         trace["source_pieces"] = [shown_piece(p, source_names) for p in trace["source_pieces"]]
         for h in [winner, *(h for step in trace["steps"] for h in step["hypotheses"])]:

@@ -177,15 +177,23 @@ class ChannelOptions:
                 + self.length_bonus * channel.hypothesis_pieces / channel.pieces)
 
 
-def rerank(forward: Sequence[float], channel: Sequence[ChannelScore], options: ChannelOptions) -> int:
-    """The index of the best hypothesis of one n-best list by ``options.combined`` (the first of
-    equals, so that the forward model's order decides ties)."""
+def ranked(forward: Sequence[float], channel: Sequence[ChannelScore | None],
+           options: ChannelOptions) -> list[tuple[int, float]]:
+    """``(index, combined score)`` of every hypothesis of one n-best list, best first by
+    ``options.combined``; one the channel could not score (None) comes last, at -inf. The sort is
+    stable, so that the forward model's order decides ties."""
     if len(forward) != len(channel):
         raise ValueError(f"{len(forward)!r} forward scores but {len(channel)!r} channel scores")
-    if not forward:
+    combined = [-math.inf if c is None else options.combined(f, c) for f, c in zip(forward, channel)]
+    return sorted(enumerate(combined), key=lambda pair: -pair[1])
+
+
+def rerank(forward: Sequence[float], channel: Sequence[ChannelScore], options: ChannelOptions) -> int:
+    """The index of the best hypothesis of one n-best list by ``options.combined`` (``ranked``: the
+    first of equals)."""
+    if not forward and not channel:
         raise ValueError("cannot rerank an empty n-best list")
-    scores = [options.combined(f, c) for f, c in zip(forward, channel)]
-    return scores.index(max(scores))
+    return ranked(forward, channel, options)[0][0]
 
 
 class ChannelReranked(Wrapping):
@@ -224,13 +232,12 @@ class ChannelReranked(Wrapping):
             self.after_scoring()
         results = []
         for source, hyps in zip(texts, found):
-            if not any((source, text) in scored for text, _ in hyps):  # nothing to rerank by
+            channel = [scored.get((source, text)) for text, _ in hyps]
+            if all(score is None for score in channel):  # nothing to rerank by
                 results.append(hyps[:search.n_best])
                 continue
-            combined = [(text, self.options.combined(score, scored[source, text]) if (source, text) in scored
-                         else -math.inf) for text, score in hyps]   # the unscored go last
-            ranked = sorted(combined, key=lambda pair: -pair[1])   # stable: ties keep the beam's order
-            results.append(ranked[:search.n_best])
+            order = ranked([score for _, score in hyps], channel, self.options)
+            results.append([(hyps[i][0], combined) for i, combined in order[:search.n_best]])
         return results
 
     def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from model.data import normalize
-from model.inference.channel import ChannelOptions, ChannelReranked, ChannelScore, ChannelScorer, rerank
+from model.inference.channel import ChannelOptions, ChannelReranked, ChannelScore, ChannelScorer, ranked, rerank
 from model.inference.batching import BatchingEngine, BatchingOptions
 from model.inference.engines import CachedTranslator, bare_engine, serve_engine
 from model.search.options import DEFAULT, SERVED, SearchOptions
@@ -177,6 +177,18 @@ def test_combined_score_and_rerank():
         rerank(forward, [short], ChannelOptions())
     with pytest.raises(ValueError, match="^cannot rerank an empty n-best list$"):
         rerank([], [], ChannelOptions())
+
+
+def test_ranked_puts_the_unscored_last_and_keeps_the_forward_order_of_equals():
+    short = ChannelScore(logprob=-6.0, pieces=4, hypothesis_pieces=2)   # -1.5 a piece
+    full = ChannelScore(logprob=-2.0, pieces=4, hypothesis_pieces=5)    # -0.5 a piece
+    options = ChannelOptions(weight=0.5)
+    # combined: -1.0, unscored, -1.0 (a tie: the first stays first), -0.5
+    assert ranked([-0.25, 0.0, -0.75, -0.25], [short, None, full, full], options) == [
+        (3, -0.5), (0, -1.0), (2, -1.0), (1, -math.inf)]
+    assert ranked([], [], options) == []
+    with pytest.raises(ValueError, match="^1 forward scores but 2 channel scores$"):
+        ranked([0.0], [short, None], options)
 
 
 @pytest.mark.parametrize(("knobs", "message"), [
