@@ -41,6 +41,10 @@ class CopyEngine(TorchBacked):
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         return [[(text, 0.0)] for text in texts]
 
+    def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
+                        n: int) -> list[list[tuple[str, float]]]:
+        return [[] for _ in texts]   # a copy has nothing else to go on with
+
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs) -> list[AlignedText]:
         return [copied(source) for source in sources]
 
@@ -60,12 +64,21 @@ class Recording:
 
 
 class NBest(CopyEngine):
-    """A stub model that answers each input with the n-best list of ``table`` (best first)."""
+    """A stub model that answers each input with the n-best list of ``table`` (best first), and
+    each (input, decoded prefix) with the continuations of ``continuations`` (none where absent)."""
 
-    def __init__(self, translator, table: dict[str, list[tuple[str, float]]]):
+    def __init__(self, translator, table: dict[str, list[tuple[str, float]]],
+                 continuations: dict[tuple[str, str], list[tuple[str, float]]] | None = None):
         super().__init__(translator)
-        self.table = table
+        self.table, self.continuations = table, continuations or {}
         self.n_best_calls: list[list[str]] = []
+        self.continue_calls: list[list[tuple[str, str]]] = []
+
+    def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
+                        n: int) -> list[list[tuple[str, float]]]:
+        asked = [(text, self.tokenizer.decode(prefix)) for text, prefix in zip(texts, prefixes)]
+        self.continue_calls.append(asked)
+        return [self.continuations.get(pair, [])[:n] for pair in asked]
 
     def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
         return [self.table[text][0][0] for text in texts]

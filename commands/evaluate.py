@@ -72,6 +72,9 @@ def parse_args(argv: Sequence[str] | None):
     p.add_argument("--coverage-weight", type=float, metavar="W",
                    help="the text pipeline's cost of a left-out source word when it picks among the beam's "
                         "hypotheses, 0 = off (default: Options.coverage_weight, as served)")
+    p.add_argument("--gap-words", type=int, metavar="N",
+                   help="the text pipeline's next words tried where a chosen hypothesis still leaves a source "
+                        "word out, 0 = off (default: Options.gap_words, as served)")
     p.add_argument("--output", metavar="FILE", help="also write the hypotheses to FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the two score lines")
     args = p.parse_args(argv)
@@ -79,6 +82,7 @@ def parse_args(argv: Sequence[str] | None):
     # The bare model (--raw) searches without the text pipeline's n-gram blocking.
     args.search = cli.search_options(p, args, DEFAULT if args.raw else SERVED)
     cli.require_finite_nonnegative(p, args, "coverage_weight")
+    cli.require_min(p, args, "gap_words", 0)
     if args.data is not None and (args.src is not None or args.ref):
         p.error("--data cannot be combined with --src/--ref")
     if args.data is None:
@@ -128,9 +132,9 @@ def translate_all(translator: "Translator", sources: list[str], args) -> list[st
     else:
         from pipeline.translation import Options, Pipeline
 
-        given = getattr(args, "coverage_weight", None)   # bench/engines.py builds its own args
-        weight = {} if given is None else {"coverage_weight": given}
-        run = Pipeline(translator, Options(search=args.search, **weight), cli.load_places(args),
+        given = {name: getattr(args, name, None) for name in ("coverage_weight", "gap_words")}
+        knobs = {name: value for name, value in given.items() if value is not None}  # bench/engines.py: neither
+        run = Pipeline(translator, Options(search=args.search, **knobs), cli.load_places(args),
                        cli.load_coverage(args)).translate
     order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
     hyps = [""] * len(sources)

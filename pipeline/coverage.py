@@ -129,9 +129,38 @@ class Coverage:
                 found.append((word, senses))
         return found
 
+    @staticmethod
+    def _translates(word: str, senses: frozenset[str], lemmas: set[str], prefixes: set[str]) -> bool:
+        return word.lower() in lemmas or any(s in lemmas or len(s) >= PREFIX and s[:PREFIX] in prefixes for s in senses)
+
     def missing(self, source: str, output: str) -> list[str]:
         """The content words of ``source`` (as written, in order) that ``output`` does not translate."""
         lemmas, prefixes = self._output_lemmas(output)
         return [word for word, senses in self.content_words(source)
-                if word.lower() not in lemmas
-                and not any(s in lemmas or len(s) >= PREFIX and s[:PREFIX] in prefixes for s in senses)]
+                if not self._translates(word, senses, lemmas, prefixes)]
+
+    def translations(self, source: str, output: str) -> list[tuple[str, tuple[int, int] | None]]:
+        """Each content word of ``source``, in order, with the span in ``output`` of the first word
+        that translates it (as ``missing`` judges: None for a word left out)."""
+        spans = [(m.span(), self._output_lemmas(m.group())) for m in _WORD.finditer(output)]
+        found = []
+        for word, senses in self.content_words(source):
+            at = next((span for span, (lemmas, prefixes) in spans
+                       if self._translates(word, senses, lemmas, prefixes)), None)
+            found.append((word, at))
+        return found
+
+    def gaps(self, source: str, output: str) -> list[int]:
+        """Where in ``output`` a content word it leaves out may belong, as offsets in it, in order:
+        after the output word that translates the nearest translated content word before the left-out
+        one in ``source``, and before the one that translates the nearest after it."""
+        found = self.translations(source, output)
+        offsets = set()
+        for k, (_, at) in enumerate(found):
+            if at is not None:
+                continue
+            before = next((span for _, span in reversed(found[:k]) if span is not None), None)
+            after = next((span for _, span in found[k + 1:] if span is not None), None)
+            offsets |= {before[1]} if before is not None else set()
+            offsets |= {after[0]} if after is not None else set()
+        return sorted(offsets)

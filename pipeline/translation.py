@@ -77,6 +77,12 @@ class Options:
                                   # outputs that leave words out (``pipeline.coverage``) take the
                                   # hypothesis of best score - weight x words left out; 0 = off.
                                   # Chosen on the dev sets (bench/README.md, coverage.py)
+    gap_words: int = 0            # where the chosen hypothesis still leaves content words out, the
+                                  # model's first words tried at each place one may belong
+                                  # (``Coverage.gaps``), each completed by beam search, weighed as the
+                                  # beam's hypotheses are (``coverage_weight``); 0 = off. Off: on the
+                                  # dev sets 4 gained little for up to three times the time
+                                  # (bench/README.md, "Left-out words: going on at the gap")
     without_rules: tuple[str, ...] = ()  # rule families left out (names of pipeline.rules.NAMES): the
                                          # ablation of bench/README.md; () = every rule
     formality: str = "formal"     # German output addresses the reader as "Sie" ("formal") or "du"
@@ -87,7 +93,7 @@ class Options:
     def __post_init__(self) -> None:
         if not isinstance(self.search, SearchOptions):
             raise ValueError(f"search must be a SearchOptions, got {self.search!r}")
-        for name, minimum in (("max_pieces", 8), ("retries", 0)):
+        for name, minimum in (("max_pieces", 8), ("retries", 0), ("gap_words", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
@@ -557,6 +563,8 @@ class Pipeline:
           alignment (``words``) is left for those without one, and for greedy search;
         * leaves source content words out (``coverage``): the one of best score minus
           ``Options.coverage_weight`` per word it leaves out, among those without the faults above;
+          where even that one leaves words out, with ``Options.gap_words``, weighed the same with the
+          model's continuations at each place a left-out word may belong (``Coverage.gaps``);
         * addresses the reader the other way than ``Options.formality`` (German output: "du" where
           "Sie" is asked for): the one with the fewest such words, before any score.
         """
@@ -579,21 +587,35 @@ class Pipeline:
             if group:
                 found = t.translate_n_best([inputs[i] for i in group], replace(o.search, beam_size=beam, n_best=beam))
                 hyps.update(zip(group, found))
-        chosen: dict[int, str] = {}  # output index -> the hypothesis as the model wrote it
-        for i, candidates in sorted(hyps.items()):
-            # (-words addressing the reader the other way, score): the greatest is taken
-            best: tuple[tuple[int, float], str, AlignedText] | None = None
+        # index -> ((-words addressing the reader the other way, score), the hypothesis as the model
+        # wrote it, as a translation of the source, words it leaves out): the greatest key is taken
+        best: dict[int, tuple[tuple[int, float], str, AlignedText, int]] = {}
+
+        def weigh(i: int, candidates: list[tuple[str, float]]) -> None:
             for text, score in candidates:   # best first: ties keep the model's order
                 candidate = self.reopened(AlignedText(inputs[i], text), sources[i])
                 if self._needs_another(candidate):
                     continue
-                if coverage is not None:
-                    score -= weight * len(coverage.missing(sources[i], candidate.target))
-                key = (-misaddressed(candidate.target), score)
-                if best is None or key > best[0]:
-                    best = (key, text, candidate)
-            if best is not None and best[2].target != outputs[i].target:
-                chosen[i], outputs[i] = best[1], best[2]
+                left_out = len(coverage.missing(sources[i], candidate.target)) if coverage is not None else 0
+                key = (-misaddressed(candidate.target), score - weight * left_out)
+                if i not in best or key > best[i][0]:
+                    best[i] = (key, text, candidate, left_out)
+
+        for i, candidates in sorted(hyps.items()):
+            weigh(i, candidates)
+        if coverage is not None and o.gap_words > 0:
+            # Still leaving words out: the model's next words where one may belong, each completed.
+            gaps = [(i, prefix) for i, (_, text, _, left_out) in sorted(best.items()) if left_out
+                    for offset in coverage.gaps(sources[i], text) if (prefix := text[:offset].rstrip())]
+            if gaps:
+                found = t.continue_n_best([inputs[i] for i, _ in gaps], [t.tokenizer.encode(p) for _, p in gaps],
+                                          o.search, n=o.gap_words)
+                for (i, _), candidates in zip(gaps, found):
+                    weigh(i, candidates)
+        chosen: dict[int, str] = {}  # output index -> the hypothesis as the model wrote it
+        for i, (_, text, candidate, _) in sorted(best.items()):
+            if candidate.target != outputs[i].target:
+                chosen[i], outputs[i] = text, candidate
         if aligned and chosen:  # the word alignment of the hypotheses taken
             realigned = t.align([inputs[i] for i in chosen], [t.tokenizer.encode(chosen[i]) for i in chosen])
             for i, output in zip(chosen, realigned):

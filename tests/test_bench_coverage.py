@@ -50,6 +50,8 @@ def test_bad_lines_are_refused_with_their_number(tmp_path, line, message):
     (["--weights", "0,x"], "--weights must be numbers separated by commas, got '0,x'"),
     (["--weights", "0,-1"], "--weights must be numbers >= 0, got [0.0, -1.0]"),
     (["--beam", "1"], "--beam must be >= 2, got 1"),
+    (["--gap-words", "4,x"], "--gap-words must be integers separated by commas, got '4,x'"),
+    (["--gap-words", "-1"], "--gap-words must be integers >= 0, got [-1]"),
 ])
 def test_bad_arguments_give_one_line_errors(args, message):
     proc = subprocess.run([sys.executable, "bench/coverage.py", *args], cwd=ROOT, capture_output=True, text=True,

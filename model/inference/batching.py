@@ -138,6 +138,11 @@ class BatchingEngine(Wrapping):
         with self.lock:
             return super().translate_n_best(texts, search)
 
+    def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
+                        n: int) -> list[list[tuple[str, float]]]:
+        with self.lock:
+            return super().continue_n_best(texts, prefixes, search, n=n)
+
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
         with self.lock:
             return super().align(sources, outputs_ids, **kwargs)

@@ -223,6 +223,12 @@ class ChannelReranked(Wrapping):
         """Up to ``search.n_best`` (translation, combined score) pairs per text, best first, from
         the inner engine's whole beam (the first of equal scores keeps its place)."""
         found = self.inner.translate_n_best(texts, replace(search, n_best=search.beam_size))
+        return self._reranked(texts, found, search.n_best)
+
+    def _reranked(self, texts: Sequence[str], found: list[list[tuple[str, float]]],
+                  n_best: int) -> list[list[tuple[str, float]]]:
+        """Each text's (translation, forward score) list as its first ``n_best`` (translation,
+        combined score) pairs by ``ranked``; a list the channel could score none of stays as it is."""
         # Each distinct pair once; a pair the reverse model cannot read or write (an empty or a
         # runaway output) is not scored.
         pairs = list(dict.fromkeys((source, text) for source, hyps in zip(texts, found) for text, _ in hyps))
@@ -234,11 +240,17 @@ class ChannelReranked(Wrapping):
         for source, hyps in zip(texts, found):
             channel = [scored.get((source, text)) for text, _ in hyps]
             if all(score is None for score in channel):  # nothing to rerank by
-                results.append(hyps[:search.n_best])
+                results.append(hyps[:n_best])
                 continue
             order = ranked([score for _, score in hyps], channel, self.options)
-            results.append([(hyps[i][0], combined) for i, combined in order[:search.n_best]])
+            results.append([(hyps[i][0], combined) for i, combined in order[:n_best]])
         return results
+
+    def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
+                        n: int) -> list[list[tuple[str, float]]]:
+        """The inner engine's continuations (``Translator.continue_n_best``) with combined scores,
+        as ``translate_n_best`` gives them, so that the two compare."""
+        return self._reranked(texts, self.inner.continue_n_best(texts, prefixes, search, n=n), n)
 
     def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:
         if search.beam_size < 2:

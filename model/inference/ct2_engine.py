@@ -217,6 +217,48 @@ class CT2Translator(TorchBacked):
             max_batch_size=batch_size, max_input_length=0)
         return [float(sum(result.log_probs)) for result in results]  # the output's pieces and its EOS
 
+    def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
+                        n: int) -> list[list[tuple[str, float]]]:
+        """As ``Translator.continue_n_best``, by CTranslate2: the next pieces from its alternatives
+        after the prefix, each completed by its beam search with the prefix and that piece forced,
+        and scored by ``score_outputs`` (as ``translate_n_best``: log-probability / GNMT penalty)."""
+        if len(texts) != len(prefixes):
+            raise ValueError(f"{len(texts)!r} texts but {len(prefixes)!r} prefixes")
+        ids = self.torch.source_ids(texts)
+        results: list[list[tuple[str, float]]] = [[] for _ in texts]
+        room = self.torch.config.max_len - 2   # output pieces before EOS, as beam_search's forced prefixes
+        rows = [i for i, src in enumerate(ids) if src and len(prefixes[i]) < room]
+        if not rows:
+            return results
+        pieces, index = self._pieces, self.torch.piece_index
+        firsts = self.engine_translator().translate_batch(
+            [[pieces[p] for p in ids[r]] for r in rows], target_prefix=[[pieces[p] for p in prefixes[r]] for r in rows],
+            return_alternatives=True, num_hypotheses=8 * n, beam_size=1, max_input_length=0,
+            max_decoding_length=max(len(prefixes[r]) + 1 for r in rows), max_batch_size=search.batch_size)
+        forced = []
+        for r, result in zip(rows, firsts):
+            at = len(prefixes[r])
+            ranked = [self.piece_ids[h[at]] for h in result.hypotheses if len(h) > at]
+            forced += [(r, [*prefixes[r], piece]) for piece in index.next_words(dict.fromkeys(ranked), n)]
+        if not forced:
+            return results
+        # Each under its own limit, grown as beam_search grows it for a forced prefix: one call per limit.
+        limits = [max(self._limit(len(ids[r]), search), min(len(f) - 1 + search.max_len_b, room + 1) - 1)
+                  for r, f in forced]
+        outputs: list[list[int]] = [[] for _ in forced]
+        for limit in set(limits):
+            group = [k for k, own in enumerate(limits) if own == limit]
+            found = self._call(ids, [forced[k][0] for k in group], limit, search, beam_size=search.beam_size,
+                               length_penalty=_CT2_PENALTY,
+                               target_prefix=[[pieces[p] for p in forced[k][1]] for k in group])
+            for k, res in zip(group, found):
+                outputs[k] = [self.piece_ids[p] for p in res.hypotheses[0]]
+        scores = self.score_outputs([ids[r] for r, _ in forced], outputs, batch_size=search.batch_size)
+        for (r, f), out, logp in zip(forced, outputs, scores):
+            if len(out) >= len(f):
+                results[r].append((self.tokenizer.decode(out), logp / search.penalty(len(out) + 1)))
+        return [sorted(r, key=lambda h: -h[1]) for r in results]
+
     # ------------------------------------------------------------------------------ searches
 
     def _limit(self, pieces: int, search: SearchOptions) -> int:

@@ -138,6 +138,21 @@ class PieceIndex:
         hi = bisect.bisect_left(self.strings, text + "\U0010ffff", lo)
         return self.ids[lo:hi]
 
+    def starts_word(self, piece: int) -> bool:
+        """Whether ``piece`` begins a new word after any other (``alignment.word_spans``'s rule):
+        it starts with "▁" or is a word on its own; PAD, UNK, BOS and EOS do not."""
+        return piece >= FIRST_ID and (self.pieces[piece].startswith(WORD_START) or self.alone[piece])
+
+    def next_words(self, ranked: Iterable[int], n: int) -> list[int]:
+        """The first ``n`` of the ``ranked`` piece ids (most probable first) that begin a new word."""
+        found: list[int] = []
+        for piece in ranked:
+            if len(found) == n:
+                break
+            if self.starts_word(piece):
+                found.append(piece)
+        return found
+
     def prefixes_of(self, text: str) -> list[tuple[int, str]]:
         """(id, what is left of ``text``) for every piece that is a proper, non-empty prefix of it."""
         return [(self.by_string[text[:k]], text[k:]) for k in range(1, len(text)) if text[:k] in self.by_string]

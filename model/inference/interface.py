@@ -52,6 +52,9 @@ class Engine(Protocol):
     def translate(self, texts: Sequence[str], search: SearchOptions = ...) -> list[str]: ...
     def translate_aligned(self, texts: Sequence[str], search: SearchOptions = ...) -> list[AlignedText]: ...
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]: ...
+    # translations that begin with given output pieces, one per distinct next word
+    def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
+                        n: int) -> list[list[tuple[str, float]]]: ...
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
               batch_size: int = ...) -> list[AlignedText]: ...
     def word_confidences(self, sources: Sequence[str], outputs: Sequence[str], *,
@@ -124,6 +127,10 @@ class Wrapping(TorchBacked):
 
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         return self.inner.translate_n_best(texts, search)
+
+    def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
+                        n: int) -> list[list[tuple[str, float]]]:
+        return self.inner.continue_n_best(texts, prefixes, search, n=n)
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], **kwargs: Any) -> list[AlignedText]:
         return self.inner.align(sources, outputs_ids, **kwargs)

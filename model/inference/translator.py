@@ -17,6 +17,7 @@ then results are put back in input order. Empty inputs translate to "" without t
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Sequence
@@ -31,7 +32,7 @@ from model.network.checkpoint import CheckpointError, build_from_checkpoint, rea
 from model.data import normalize
 from model.search.decoding import beam_search, greedy_search, max_lengths
 from model.search.options import DEFAULT, SearchOptions
-from model.search.scoring import capture_attention, teacher_force
+from model.search.scoring import capture_attention, next_piece_logp, teacher_force
 from model.inference.explain import PieceIndex, complete, normalize_prefix, plan_prefix, word_confidences
 from model.network.tokenizer import Tokenizer
 from model.network.transformer import Transformer
@@ -237,6 +238,35 @@ class Translator:
         by teacher forcing (``teacher_force``)."""
         forced = teacher_force(self.model, sources_ids, outputs_ids, batch_size=batch_size)
         return [sum(f.logprobs) + f.eos for f in forced]
+
+    def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
+                        n: int) -> list[list[tuple[str, float]]]:
+        """For each text and the beginning of a translation of it (``prefixes``: output piece ids),
+        up to ``n`` translations that begin so and go on with distinct next words: the model's ``n``
+        most probable pieces there that begin a word (``PieceIndex.starts_word``), each completed by
+        the beam search of ``search`` (its best). (translation, score) pairs scored as
+        ``translate_n_best``'s, best first; [] for an empty text or a prefix that fills the output's
+        length limit. The text pipeline's search for a word the first translation left out."""
+        if len(texts) != len(prefixes):
+            raise ValueError(f"{len(texts)!r} texts but {len(prefixes)!r} prefixes")
+        ids = self.source_ids(texts)
+        room = self.config.max_len - 2   # output pieces before EOS (beam_search's forced prefixes)
+        rows = [i for i, src in enumerate(ids) if src and len(prefixes[i]) < room]
+        results: list[list[tuple[str, float]]] = [[] for _ in texts]
+        if not rows:
+            return results
+        logp = next_piece_logp(self.model, [ids[i] for i in rows], [prefixes[i] for i in rows])  # (R, V)
+        forced = [(i, [*prefixes[i], piece]) for row, i in enumerate(rows)
+                  for piece in self.piece_index.next_words(logp[row].argsort(descending=True).tolist()[:8 * n], n)]
+        best = replace(search, n_best=1)
+        for k in range(0, len(forced), search.batch_size):
+            chunk = forced[k:k + search.batch_size]
+            batch = Batch.make([ids[i] for i, _ in chunk], device=self.device)
+            found = beam_search(self.model, batch, best, forced_prefix=[f for _, f in chunk])
+            for (i, f), hyps in zip(chunk, found):
+                if hyps and len(hyps[0].tokens) >= len(f):
+                    results[i].append((self.tokenizer.decode(hyps[0].tokens), hyps[0].score))
+        return [sorted(r, key=lambda h: -h[1]) for r in results]
 
     # ------------------------------------------------------------------ the translation inspector
 

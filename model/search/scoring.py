@@ -93,6 +93,19 @@ def teacher_force(model: Transformer, src_ids: Sequence[Sequence[int]], out_ids:
 
 
 @torch.inference_mode()
+def next_piece_logp(model: Transformer, src_ids: Sequence[Sequence[int]], prefixes: Sequence[Sequence[int]]) -> Tensor:
+    """(N, V) log-probabilities of the piece after each output prefix (output piece ids, BOS not
+    included) for its source: the teacher-forced pass over the prefix, read at its end."""
+    if len(src_ids) != len(prefixes):
+        raise ValueError(f"{len(src_ids)!r} sources but {len(prefixes)!r} prefixes")
+    device = next(model.parameters()).device
+    batch = Batch.make([list(s) for s in src_ids], [list(p) for p in prefixes], device=device)
+    logits = _forward(model, batch, None)  # (N, T, V); row i's position len(prefix) follows the prefix
+    ends = torch.tensor([len(p) for p in prefixes], device=device)
+    return piece_logp(logits[torch.arange(len(prefixes), device=device), ends]).cpu()  # (N, V)
+
+
+@torch.inference_mode()
 def capture_attention(model: Transformer, src_ids: list[int], out_ids: list[int]) -> AttentionWeights:
     """Attention of every layer and head behind one translation (the teacher-forced pass of
     ``teacher_force`` for one sentence, its encoder self-attention recorded too). Tensors with

@@ -370,6 +370,8 @@ ERRORS = {
                                  "--coverage-weight must be a number >= 0, got -1.0"),
     "coverage-weight-nan": ("evaluate", ["--checkpoint", "{ckpt}", *SRC_REF, "--coverage-weight", "nan"],
                             "--coverage-weight must be a number >= 0, got nan"),
+    "gap-words-negative": ("evaluate", ["--checkpoint", "{ckpt}", *SRC_REF, "--gap-words", "-1"],
+                           "--gap-words must be >= 0, got -1"),
     "data-and-src": ("evaluate", ["--data", "{texts}/src.de", *SRC_REF],
                      "--data cannot be combined with --src/--ref"),
     "src-without-ref": ("evaluate", ["--src", "{texts}/src.de"], "--src needs at least one --ref FILE"),

@@ -106,6 +106,78 @@ def test_a_hypothesis_far_below_the_best_is_not_taken(engine, coverage):
         ["Ich ging in den Park."]) == ["I went to the park."]
 
 
+@pytest.mark.parametrize(("source", "output", "translations", "gaps"), [
+    # each judged word with the output word that translates it; a left-out one between two that
+    # are translated: after the one before it, before the one after it
+    ("Mein Sohn hat seit gestern Fieber und Halsschmerzen.", "My son has had a fever since yesterday.",
+     [("Sohn", (3, 6)), ("Fieber", (17, 22)), ("Halsschmerzen", None)], ["My son has had a fever"]),
+    # the first word left out: only before the next translated one (in the source's order); none
+    # translated: no place
+    ("Ich muss heute arbeiten und ein Auto kaufen.", "I have to buy a car today.",
+     [("arbeiten", None), ("Auto", (16, 19)), ("kaufen", (10, 13))], ["I have to buy a "]),
+    ("Ich ging mit den Kindern in den Park.", "I was with the children.",
+     [("ging", None), ("Kindern", (15, 23)), ("Park", None)], ["I was with the ", "I was with the children"]),
+    ("Ich ging in den Park.", "Hello.", [("ging", None), ("Park", None)], []),
+    ("Mein Sohn hat seit gestern Fieber und Halsschmerzen.", "My son has a temperature and a sore throat.",
+     [("Sohn", (3, 6)), ("Fieber", (13, 24)), ("Halsschmerzen", (31, 35))], []),
+])
+def test_translations_and_gaps(coverage, source, output, translations, gaps):
+    assert coverage.translations(source, output) == translations
+    assert [output[:offset] for offset in coverage.gaps(source, output)] == gaps
+
+
+GAPS = {
+    ("Ich ging in den Park.", "I went"): [("I went to the park.", -0.9), ("I went home.", -0.3)],
+    ("Mein Sohn hat Fieber.", "My son"): [("My son has a fever.", -1.7)],
+}
+
+
+GAPS_ON = Options(gap_words=4)
+
+
+@pytest.fixture(scope="module")
+def gapped(tiny_checkpoint):
+    from model.inference.translator import Translator
+
+    table = {"Ich ging in den Park.": [("I went.", -0.2), ("I left.", -0.4)],
+             "Mein Sohn hat Fieber.": [("My son is ill.", -0.5)]}
+    return NBest(Translator.from_checkpoint(tiny_checkpoint, "cpu"), table, GAPS)
+
+
+def test_still_leaving_a_word_out_the_model_goes_on_where_it_belongs(gapped, coverage):
+    # "I went." leaves "Park" out and so does every hypothesis of the beam: the model's next words
+    # after "went" (the word before it) are tried, and one that translates it is taken
+    gapped.continue_calls.clear()
+    assert Pipeline(gapped, GAPS_ON, coverage=coverage).translate(["Ich ging in den Park."]) == ["I went to the park."]
+    assert gapped.continue_calls == [[("Ich ging in den Park.", "I went")]]
+
+
+def test_a_continuation_far_below_the_best_is_not_taken(gapped, coverage):
+    # 1.2 below the best, more than one word's weight: kept as it was; at weight 2 taken
+    assert Pipeline(gapped, GAPS_ON, coverage=coverage).translate(["Mein Sohn hat Fieber."]) == ["My son is ill."]
+    assert Pipeline(gapped, replace(GAPS_ON, coverage_weight=2.0), coverage=coverage).translate(
+        ["Mein Sohn hat Fieber."]) == ["My son has a fever."]
+
+
+def test_no_continuations_with_gap_words_zero_or_where_nothing_is_left_out(gapped, engine, coverage):
+    gapped.continue_calls.clear()
+    assert Pipeline(gapped, Options(), coverage=coverage).translate(["Ich ging in den Park."]) == ["I went."]
+    assert gapped.continue_calls == []   # off by default (bench/README.md)
+    engine.continue_calls.clear()
+    assert Pipeline(engine, GAPS_ON, coverage=coverage).translate(["Das Auto ist neu."]) == ["The car is new."]
+    assert engine.continue_calls == []
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    (-1, "gap_words must be an integer >= 0, got -1"),
+    (1.5, "gap_words must be an integer >= 0, got 1.5"),
+    (True, "gap_words must be an integer >= 0, got True"),
+])
+def test_bad_gap_words(value, message):
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        Options(gap_words=value)
+
+
 @pytest.mark.parametrize("options", [Options(coverage_weight=0), Options(search=replace(SERVED, beam_size=1))])
 def test_off_with_weight_zero_or_greedy_search(engine, coverage, options):
     engine.n_best_calls.clear()

@@ -385,3 +385,17 @@ def test_a_hypothesis_the_reverse_model_cannot_read_goes_last(forward_torch, cha
     engine = ChannelReranked(NBest(forward_torch, {long: [("a", -0.3), ("b", -0.4)]}), channel_torch,
                              ChannelOptions(weight=2.0))
     assert engine.translate_n_best([long], SearchOptions(beam_size=2, n_best=2)) == [[("a", -0.3), ("b", -0.4)]]
+
+
+def test_continuations_are_reranked_as_the_n_best_lists_are(forward_torch, channel_torch):
+    # The text pipeline weighs continuations against the beam's hypotheses: both combined the same.
+    from bench.stub_engine import NBest
+
+    source = "Ich liebe Musik."
+    hyps = [("I love music.", -0.5), ("I like music.", -0.9)]
+    inner = NBest(forward_torch, {source: hyps}, {(source, "I"): hyps})
+    engine = ChannelReranked(inner, channel_torch, ChannelOptions(weight=2.0))
+    prefix = forward_torch.tokenizer.encode("I")
+    assert engine.continue_n_best([source], [prefix], SearchOptions(beam_size=2), n=2) == \
+        engine.translate_n_best([source], SearchOptions(beam_size=2, n_best=2))
+    assert inner.continue_calls == [[(source, "I")]]

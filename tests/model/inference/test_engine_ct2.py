@@ -81,6 +81,50 @@ def test_float32_n_best_lists_are_ours(torch_translator, ct2_float32, corpus, be
     assert max(diffs) < 1e-2, max(diffs)
 
 
+def test_float32_continuations_are_ours(torch_translator, ct2_float32, corpus):
+    """After the first word of each best translation: the same next words, scored as the n-best
+    lists are, each beginning with the prefix, then a distinct word; the model's own next word
+    completed the same. (Completions of improbable words may end differently: the two beam searches
+    after a forced prefix agree on the best, not on every hypothesis.)"""
+    beam = SearchOptions(beam_size=4)
+    texts = corpus[:12]
+    best = torch_translator.output_ids(texts, beam)
+    index = torch_translator.piece_index
+    prefixes = [ids[:next((k for k in range(1, len(ids)) if index.starts_word(ids[k])), len(ids))] for ids in best]
+    ours = torch_translator.continue_n_best(texts, prefixes, beam, n=3)
+    theirs = ct2_float32.continue_n_best(texts, prefixes, beam, n=3)
+    tokenizer = torch_translator.tokenizer
+
+    def next_pieces(found, prefix):
+        return sorted(tokenizer.encode(text)[len(prefix)] for text, _ in found)
+
+    assert [next_pieces(x, p) for x, p in zip(ours, prefixes)] == [next_pieces(y, p) for y, p in zip(theirs, prefixes)]
+    assert [x[0][0] for x in ours] == [y[0][0] for y in theirs]
+    same = [(a, b) for x, y in zip(ours, theirs) for text, a in x for other, b in y if text == other]
+    # CT2's scores within 1% of ours (``score_outputs``)
+    assert len(same) >= len(texts) and all(abs(a - b) < 1e-2 * max(1.0, abs(a)) for a, b in same)
+    for prefix, found in zip(prefixes, ours):
+        assert 1 <= len(found) <= 3 and [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+        nexts = []
+        for text, _ in found:
+            ids = tokenizer.encode(text)
+            assert ids[:len(prefix)] == prefix and index.starts_word(ids[len(prefix)])
+            nexts.append(ids[len(prefix)])
+        assert len(set(nexts)) == len(nexts)
+    # the model's own next word is among them, completed as the beam completed it
+    assert all(tokenizer.decode(ids) in [text for text, _ in found] for ids, found in zip(best, ours))
+
+
+def test_continuations_of_nothing(torch_translator, ct2_float32):
+    beam = SearchOptions(beam_size=2)
+    full = [5] * (torch_translator.config.max_len - 1)   # fills the output's length limit
+    for engine in (torch_translator, ct2_float32):
+        assert engine.continue_n_best(["", "Gut."], [[], full], beam, n=2) == [[], []]
+        assert engine.continue_n_best([], [], beam, n=2) == []
+        with pytest.raises(ValueError, match="^1 texts but 2 prefixes$"):
+            engine.continue_n_best(["Gut."], [[], []], beam, n=2)
+
+
 @pytest.fixture(scope="module")
 def untrained(torch_translator):
     """An untrained model never ends: every output runs to its sentence's own length limit."""
