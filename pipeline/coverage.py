@@ -161,6 +161,8 @@ class Coverage:
                 continue
             before = next((span for _, span in reversed(found[:k]) if span is not None), None)
             after = next((span for _, span in found[k + 1:] if span is not None), None)
-            offsets |= {before[1]} if before is not None else set()
-            offsets |= {after[0]} if after is not None else set()
+            if before is not None:
+                offsets.add(before[1])
+            if after is not None:
+                offsets.add(after[0])
         return sorted(offsets)

@@ -57,6 +57,7 @@ from model.inference.alignment import AlignedText
 from model.network.config import require_int
 from model.search.options import DEFAULT, SearchOptions
 from model.inference.ct2_converter import model_files, require_ctranslate2, vocabulary
+from model.inference.explain import NEXT_WORD_PIECES
 from model.network.tokenizer import BOS_ID, PAD_ID
 from model.inference.interface import TorchBacked
 from model.inference.translator import Translator
@@ -233,7 +234,7 @@ class CT2Translator(TorchBacked):
         pieces, index = self._pieces, self.torch.piece_index
         firsts = self.engine_translator().translate_batch(
             [[pieces[p] for p in ids[r]] for r in rows], target_prefix=[[pieces[p] for p in prefixes[r]] for r in rows],
-            return_alternatives=True, num_hypotheses=8 * n, beam_size=1, max_input_length=0,
+            return_alternatives=True, num_hypotheses=NEXT_WORD_PIECES * n, beam_size=1, max_input_length=0,
             max_decoding_length=max(len(prefixes[r]) + 1 for r in rows), max_batch_size=search.batch_size)
         forced = []
         for r, result in zip(rows, firsts):

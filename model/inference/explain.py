@@ -61,6 +61,8 @@ from model.network.transformer import Transformer
 
 WORD_START = "▁"
 FIRST_ID = 4  # ids below are PAD, UNK, BOS, EOS: never part of a completion's spelling
+NEXT_WORD_PIECES = 8  # most probable pieces read per next word asked (``PieceIndex.next_words``):
+                      # some of them go on with the prefix's last word instead
 
 
 # ------------------------------------------------------------------------------- confidence
@@ -144,7 +146,8 @@ class PieceIndex:
         return piece >= FIRST_ID and (self.pieces[piece].startswith(WORD_START) or self.alone[piece])
 
     def next_words(self, ranked: Iterable[int], n: int) -> list[int]:
-        """The first ``n`` of the ``ranked`` piece ids (most probable first) that begin a new word."""
+        """The first ``n`` of the ``ranked`` piece ids (most probable first) that begin a new word;
+        a caller reads ``NEXT_WORD_PIECES`` * ``n`` of them at most."""
         found: list[int] = []
         for piece in ranked:
             if len(found) == n:
@@ -279,8 +282,7 @@ def next_words(decoder: _Decoder, plan: PrefixPlan, index: PieceIndex, count: in
 
 def _continues(index: PieceIndex, last: int, nxt: int) -> bool:
     """Does piece ``nxt`` continue the word that piece ``last`` ends (alignment.word_spans's rule)?"""
-    return (nxt >= FIRST_ID and not index.pieces[nxt].startswith(WORD_START)
-            and not index.alone[nxt] and not index.alone[last])
+    return nxt >= FIRST_ID and not index.starts_word(nxt) and not index.alone[last]
 
 
 @dataclass

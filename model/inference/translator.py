@@ -33,7 +33,8 @@ from model.data import normalize
 from model.search.decoding import beam_search, greedy_search, max_lengths
 from model.search.options import DEFAULT, SearchOptions
 from model.search.scoring import capture_attention, next_piece_logp, teacher_force
-from model.inference.explain import PieceIndex, complete, normalize_prefix, plan_prefix, word_confidences
+from model.inference.explain import (NEXT_WORD_PIECES, PieceIndex, complete, normalize_prefix, plan_prefix,
+                                     word_confidences)
 from model.network.tokenizer import Tokenizer
 from model.network.transformer import Transformer
 
@@ -256,8 +257,9 @@ class Translator:
         if not rows:
             return results
         logp = next_piece_logp(self.model, [ids[i] for i in rows], [prefixes[i] for i in rows])  # (R, V)
+        ranked = logp.argsort(dim=-1, descending=True)[:, :NEXT_WORD_PIECES * n].tolist()  # (R, 8n) most probable first
         forced = [(i, [*prefixes[i], piece]) for row, i in enumerate(rows)
-                  for piece in self.piece_index.next_words(logp[row].argsort(descending=True).tolist()[:8 * n], n)]
+                  for piece in self.piece_index.next_words(ranked[row], n)]
         best = replace(search, n_best=1)
         for k in range(0, len(forced), search.batch_size):
             chunk = forced[k:k + search.batch_size]
