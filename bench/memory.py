@@ -1,7 +1,7 @@
 """What the server's memory is made of: the PSS each part of its start adds, and what aligning adds.
 
     python bench/memory.py parts --checkpoint CKPT [--reverse CKPT] [--dictionary PATH] [--json]
-    python bench/memory.py align --checkpoint CKPT [--calls 900] [--every 300] [--json]
+    python bench/memory.py align --checkpoint CKPT [--calls 900] [--every 300] [--batch K] [--json]
 
 ``parts``: one process loads what ``create_app`` loads, in its order, and reports the PSS each part
 adds (``/proc/self/smaps_rollup``, after a garbage collection and ``malloc_trim``): importing torch
@@ -13,10 +13,10 @@ then each model's first translation, which makes its CTranslate2 translator (in 
 that part is the worker's own). In gunicorn the master holds all but the last, shared by the
 workers; the server's PSS is that once plus each worker's own (``bench/load.py`` measures it).
 
-``align``: one engine as served aligns ``--calls`` batches of 1-8 sentences drawn at random (seed 0)
-from the Random sample with their CTranslate2 translations, as ``format=html`` and placeholder
-repair do; the process's anonymous memory (``Pss_Anon``) and the milliseconds a call every
-``--every`` calls. oneDNN reads ``ONEDNN_PRIMITIVE_CACHE_CAPACITY`` (gunicorn.conf.py sets it)
+``align``: one engine as served aligns ``--calls`` batches of 1-8 sentences (``--batch K``: K)
+drawn at random (seed 0) from the Random sample with their CTranslate2 translations, as
+``format=html`` and placeholder repair do; the process's anonymous memory (``Pss_Anon``), its
+largest resident size so far (``max_rss_mib``) and the milliseconds a call every ``--every`` calls. oneDNN reads ``ONEDNN_PRIMITIVE_CACHE_CAPACITY`` (gunicorn.conf.py sets it)
 when it starts: set it in the environment to compare.
 """
 
@@ -27,6 +27,7 @@ import ctypes
 import gc
 import json
 import random
+import resource
 import sys
 import time
 from pathlib import Path
@@ -93,22 +94,28 @@ def parts(models: dict[str, str], dictionary: str | None) -> dict:
     return {"parts": steps.rows, "pss_mib": round(steps.last, 1)}
 
 
-def align(checkpoint: str, calls: int, every: int, sentences: Path) -> dict:
+def max_rss_mib() -> float:
+    """The largest resident size this process has had, in MiB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def align(checkpoint: str, calls: int, every: int, sentences: Path, batch: int | None = None) -> dict:
     from model.inference.engines import load_engine
 
     engine = load_engine(checkpoint, engine="auto", device="cpu", threads=1)
     texts = [line.split("\t")[1] for line in sentences.read_text(encoding="utf-8").splitlines()[:1200]]
     outputs = engine.output_ids(texts)
     rng = random.Random(0)
-    rows = [{"calls": 0, "anon_mib": round(rollup_mib("Pss_Anon"), 1), "ms_per_call": None}]
+    rows = [{"calls": 0, "anon_mib": round(rollup_mib("Pss_Anon"), 1), "max_rss_mib": round(max_rss_mib(), 1),
+             "ms_per_call": None}]
     started = time.perf_counter()
     for done in range(1, calls + 1):
-        size = rng.randint(1, 8)
+        size = batch or rng.randint(1, 8)
         first = rng.randrange(0, max(1, len(texts) - size))
         engine.align(texts[first:first + size], outputs[first:first + size])
         if done % every == 0 or done == calls:
             rows.append({"calls": done, "anon_mib": round(rollup_mib("Pss_Anon"), 1),
-                         "ms_per_call": round((time.perf_counter() - started) / done * 1000, 1)})
+                         "max_rss_mib": round(max_rss_mib(), 1), "ms_per_call": round((time.perf_counter() - started) / done * 1000, 1)})
     return {"engine": engine.engine, "align": rows}
 
 
@@ -124,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--checkpoint", required=True)
     a.add_argument("--calls", type=int, default=900)
     a.add_argument("--every", type=int, default=300)
+    a.add_argument("--batch", type=int, help="sentences per call (default: 1-8 at random)")
     a.add_argument("--sentences", type=Path, default=DEFAULT_SENTENCES, help="TSV: English, German, ...")
     a.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -136,10 +144,10 @@ def main(argv: list[str] | None = None) -> int:
         lines = [f"{name:32s} +{mib:7.1f} MiB" for name, mib in result["parts"]]
         lines.append(f"{'PSS of the process':32s} {result['pss_mib']:8.1f} MiB")
     else:
-        if args.calls < 1 or args.every < 1:
-            parser.error("--calls and --every must be at least 1")
-        result = align(args.checkpoint, args.calls, args.every, args.sentences)
-        lines = [f"{row['calls']:6d} calls: anonymous {row['anon_mib']:7.1f} MiB"
+        if args.calls < 1 or args.every < 1 or (args.batch is not None and args.batch < 1):
+            parser.error("--calls, --every and --batch must be at least 1")
+        result = align(args.checkpoint, args.calls, args.every, args.sentences, args.batch)
+        lines = [f"{row['calls']:6d} calls: anonymous {row['anon_mib']:7.1f} MiB, at most {row['max_rss_mib']:7.1f} MiB resident"
                  + (f", {row['ms_per_call']} ms a call" if row["ms_per_call"] is not None else "")
                  for row in result["align"]]
     print(json.dumps(result) if args.json else "\n".join(lines))

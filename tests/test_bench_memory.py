@@ -33,6 +33,17 @@ def test_align_reports_every_so_many_calls(tiny_checkpoint, tmp_path, capsys):
     assert result["engine"] == "ct2"
     assert [row["calls"] for row in result["align"]] == [0, 2, 3]
     assert result["align"][0]["ms_per_call"] is None and result["align"][2]["ms_per_call"] > 0
+    assert 0 < result["align"][0]["max_rss_mib"] <= result["align"][2]["max_rss_mib"]
+
+
+def test_align_with_a_fixed_batch(tiny_checkpoint, tmp_path, capsys):
+    sentences = tmp_path / "sample.tsv"
+    sentences.write_text("".join(f"Line {i}.\tZeile {i}.\tCC\n" for i in range(20)), encoding="utf-8")
+    assert bench_memory.main(["align", "--checkpoint", str(tiny_checkpoint), "--calls", "2", "--every", "1",
+                              "--batch", "16", "--sentences", str(sentences)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" calls:")[0].strip() for line in lines] == ["0", "1", "2"]
+    assert "MiB resident" in lines[2] and lines[2].endswith("ms a call")
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -47,7 +58,8 @@ def test_bad_arguments(argv, message, capsys):
     assert capsys.readouterr().err.strip().splitlines()[-1].endswith(message)
 
 
-def test_calls_must_be_positive(tiny_checkpoint, capsys):
+@pytest.mark.parametrize("flag", ["--calls", "--every", "--batch"])
+def test_counts_must_be_positive(tiny_checkpoint, flag, capsys):
     with pytest.raises(SystemExit):
-        bench_memory.main(["align", "--checkpoint", str(tiny_checkpoint), "--calls", "0"])
-    assert capsys.readouterr().err.strip().endswith("--calls and --every must be at least 1")
+        bench_memory.main(["align", "--checkpoint", str(tiny_checkpoint), flag, "0"])
+    assert capsys.readouterr().err.strip().endswith("--calls, --every and --batch must be at least 1")

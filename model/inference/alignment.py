@@ -37,7 +37,7 @@ from model.data import normalize
 from model.network.tokenizer import Tokenizer
 from model.network.transformer import Transformer
 from model.search.options import DEFAULT
-from model.search.scoring import teacher_force
+from model.search.scoring import cross_attention
 
 Range = tuple[int, int]  # [start, end) character offsets
 
@@ -161,15 +161,6 @@ def target_words(tokenizer: Tokenizer, ids: Sequence[int]) -> tuple[str, list[Ra
 
 
 # ------------------------------------------------------------------------------------ attention
-
-def cross_attention(
-    model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *, batch_size: int = DEFAULT.batch_size,
-) -> list[Tensor]:
-    """Cross-attention behind each translation (``teacher_force``): per sentence a float CPU tensor
-    (L, H, T + 1, S + 1): decoder layer, head, output piece (the row of a piece is the step that
-    produced it; the last row produced EOS), source piece (the last column is the source EOS)."""
-    return [f.cross for f in teacher_force(model, src_ids, out_ids, batch_size=batch_size, cross=True)]
-
 
 # ---------------------------------------------------------------------------------------- links
 

@@ -50,12 +50,12 @@ from dataclasses import dataclass, replace
 import torch
 
 from model.inference.alignment import (
-    DEFAULT_LAYERS, Range, cross_attention, is_punctuation, reduce_cross, target_words, word_attention)
+    DEFAULT_LAYERS, Range, is_punctuation, reduce_cross, target_words, word_attention)
 from model.network.batch import Batch
 from model.search.decoding import Hypothesis, beam_search
 from model.search.incremental import IncrementalDecoder
 from model.search.options import SearchOptions
-from model.search.scoring import piece_logp
+from model.search.scoring import cross_attention, piece_logp
 from model.network.tokenizer import BOS_ID, UNK_ID, Tokenizer
 from model.network.transformer import Transformer
 

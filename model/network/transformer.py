@@ -108,6 +108,20 @@ class Transformer(nn.Module):
 
         With ``cache``, ``tgt_in`` holds only the new position(s) (usually T = 1) and the cache
         supplies everything before; ``tgt_mask`` may then be None."""
+        return self.project(self.decode_states(tgt_in, memory, src_mask, tgt_mask, cache, attention))
+
+    def decode_states(
+        self,
+        tgt_in: Tensor,
+        memory: Tensor,
+        src_mask: Tensor,
+        tgt_mask: Tensor | None = None,
+        cache: KVCache | None = None,
+        attention: AttentionWeights | None = None,
+    ) -> Tensor:
+        """``decode`` without its output projection: the final decoder states (B, T, D). For a pass
+        that needs only the attention (word alignment): the logits, (B, T, V) with V in the
+        thousands, are most of a teacher-forced batch's memory and a large part of its work."""
         B, T = tgt_in.shape
         start = cache.length if cache is not None else 0
         if tgt_mask is None and (cache is None or T > 1):
@@ -121,7 +135,7 @@ class Transformer(nn.Module):
                 attention.cross.append(cross_w)
         if cache is not None:
             cache.length += T
-        return self.project(self.decoder_norm(x))
+        return self.decoder_norm(x)
 
     def project(self, h: Tensor) -> Tensor:
         """Output projection tied to the embedding: (B, T, D) -> (B, T, V), float32 logits

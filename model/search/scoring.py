@@ -2,16 +2,17 @@
 
 ``piece_logp`` turns logits into the log-probabilities every search and every score uses.
 ``teacher_force`` runs the decoder over given outputs (BOS + output, one pass per batch), which in
-eval mode gives exactly the log-probabilities and attention of the step-by-step decoding that
-would write them; word confidences (``model.inference.explain``), word alignment
-(``model.inference.alignment``) and the attention view (``capture_attention``) all read it.
+eval mode gives exactly the log-probabilities of the step-by-step decoding that would write them;
+``cross_attention`` the same pass's cross-attention, and ``capture_attention`` all of one
+sentence's attention. Word confidences (``model.inference.explain``), word alignment
+(``model.inference.alignment``) and the attention view read them.
 
 Shapes as in ``model/network/attention.py``: S source pieces + EOS, T output pieces + EOS.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -44,7 +45,6 @@ class Forced:
     """What the model says of one given output."""
 
     logprobs: list[float]      # log P(piece | source, pieces before it) per output piece, EOS not included
-    cross: Tensor | None       # (L, H, T, S) cross-attention, when asked for (float, CPU)
     eos: float = 0.0           # log P(EOS | source, whole output): with sum(logprobs), log P(output | source)
 
 
@@ -64,31 +64,55 @@ def _forward(model: Transformer, batch: Batch, attention: AttentionWeights | Non
     return model.decode(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=attention)
 
 
-@torch.inference_mode()
-def teacher_force(model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *,
-                  batch_size: int = DEFAULT.batch_size, cross: bool = False) -> list[Forced]:
-    """Per (source, output) pair the log-probability of each output piece and, with ``cross``, the
-    cross-attention behind it (the row of a piece is the step that produced it; the last row
-    produced EOS, the last column is the source EOS). Sources of similar length share a batch."""
+def _forced_batches(model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]],
+                   batch_size: int) -> Iterator[tuple[list[int], Batch]]:
+    """The (source, output) pairs as teacher-forced batches of at most ``batch_size`` on the
+    model's device: (the pairs' indices, their Batch), sources of similar length together (less
+    padding)."""
     if len(src_ids) != len(out_ids):
         raise ValueError(f"{len(src_ids)!r} sources but {len(out_ids)!r} outputs")
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
     device = next(model.parameters()).device
-    result: list[Forced] = [Forced([], None)] * len(src_ids)
-    order = sorted(range(len(src_ids)), key=lambda i: -len(src_ids[i]))  # similar lengths, less padding
+    order = sorted(range(len(src_ids)), key=lambda i: -len(src_ids[i]))
     for k in range(0, len(order), batch_size):
         chunk = order[k:k + batch_size]
-        batch = Batch.make([src_ids[i] for i in chunk], [out_ids[i] for i in chunk], device=device)
-        weights = AttentionWeights() if cross else None
-        logits = _forward(model, batch, weights)  # (B, T, V)
-        logp = piece_logp(logits).gather(2, batch.tgt_out[:, :, None]).squeeze(2)  # (B, T)
-        stacked = torch.stack(weights.cross, dim=1).float().cpu() if weights is not None else None  # (B, L, H, T, S)
+        yield chunk, Batch.make([src_ids[i] for i in chunk], [out_ids[i] for i in chunk], device=device)
+
+
+@torch.inference_mode()
+def teacher_force(model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *,
+                  batch_size: int = DEFAULT.batch_size) -> list[Forced]:
+    """Per (source, output) pair the log-probability of each output piece and of the EOS after
+    them."""
+    result: list[Forced] = [Forced([])] * len(src_ids)
+    for chunk, batch in _forced_batches(model, src_ids, out_ids, batch_size):
+        logp = piece_logp(_forward(model, batch, None)).gather(2, batch.tgt_out[:, :, None]).squeeze(2)  # (B, T)
+        for row, i in enumerate(chunk):
+            t = len(out_ids[i])
+            values = logp[row, :t + 1].tolist()  # the output's pieces, then its EOS
+            result[i] = Forced(values[:t], values[t])
+    return result
+
+
+@torch.inference_mode()
+def cross_attention(model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]], *,
+                    batch_size: int = DEFAULT.batch_size) -> list[Tensor]:
+    """The cross-attention behind each (source, output) pair, as teacher forcing reads it: per pair
+    a float CPU tensor (L, H, T + 1, S + 1): decoder layer, head, output piece (the row of a piece
+    is the step that produced it; the last row produced EOS), source piece (the last column is the
+    source EOS). Word alignment needs nothing else, so the pass stops at the decoder's states: no
+    output projection and softmax, (B, T, V) floats each, and the encoder runs its fused attention
+    (bench/README.md, "Alignment without the logits")."""
+    result: list[Tensor] = [torch.empty(0)] * len(src_ids)
+    for chunk, batch in _forced_batches(model, src_ids, out_ids, batch_size):
+        weights = AttentionWeights()
+        memory = encode_distinct(model, batch)
+        model.decode_states(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=weights)
+        stacked = torch.stack(weights.cross, dim=1).float().cpu()  # (B, L, H, T, S)
         for row, i in enumerate(chunk):
             t, s = len(out_ids[i]), len(src_ids[i])
-            values = logp[row, :t + 1].tolist()  # the output's pieces, then its EOS
-            result[i] = Forced(values[:t], stacked[row, :, :, :t + 1, :s + 1].clone() if stacked is not None else None,
-                               values[t])
+            result[i] = stacked[row, :, :, :t + 1, :s + 1].clone()
     return result
 
 
@@ -100,9 +124,10 @@ def next_piece_logp(model: Transformer, src_ids: Sequence[Sequence[int]], prefix
         raise ValueError(f"{len(src_ids)!r} sources but {len(prefixes)!r} prefixes")
     device = next(model.parameters()).device
     batch = Batch.make([list(s) for s in src_ids], [list(p) for p in prefixes], device=device)
-    logits = _forward(model, batch, None)  # (N, T, V); row i's position len(prefix) follows the prefix
-    ends = torch.tensor([len(p) for p in prefixes], device=device)
-    return piece_logp(logits[torch.arange(len(prefixes), device=device), ends]).cpu()  # (N, V)
+    memory = encode_distinct(model, batch)
+    states = model.decode_states(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask)  # (N, T, D)
+    ends = torch.tensor([len(p) for p in prefixes], device=device)  # row i's position len(prefix) follows it
+    return piece_logp(model.project(states[torch.arange(len(prefixes), device=device), ends])).cpu()  # (N, V)
 
 
 @torch.inference_mode()

@@ -9,9 +9,8 @@ import sys
 import pytest
 import torch
 
-from model.inference.alignment import (AlignedText, align_words, cross_attention, reduce_cross, source_words, target_words,
+from model.inference.alignment import (AlignedText, align_words, reduce_cross, source_words, target_words,
                              word_attention, word_spans)
-from model.search.scoring import capture_attention
 from model.search.options import SearchOptions
 from model.network.tokenizer import Tokenizer, training_sentences
 from model.inference.translator import Translator
@@ -169,17 +168,6 @@ def test_reduce_cross_refuses_bad_layers_and_heads(layers, heads, message):
 
 
 # ----------------------------------------------------------------------------------- translator
-
-def test_batched_cross_attention_equals_one_sentence_capture(translator):
-    tok = translator.tokenizer
-    src = [tok.encode(t) for t in ("Guten Morgen.", "Das Buch liegt auf dem Tisch.", "Es regnet.")]
-    out = [tok.encode(t) for t in ("Good morning.", "The book is on the table.", "It is raining.")]
-    batched = cross_attention(translator.model, src, out, batch_size=2)  # padding in both batches
-    for s, o, got in zip(src, out, batched):
-        single = torch.stack([w[0] for w in capture_attention(translator.model, s, o).cross])  # (L, H, T, S)
-        assert got.shape == (2, 4, len(o) + 1, len(s) + 1)
-        assert torch.allclose(got, single.float(), atol=1e-5)
-
 
 def test_translate_aligned_invariants(translator, pairs40):
     texts = [de for de, _ in pairs40] + ["", "  Ich   liebe\tMusik. "]
