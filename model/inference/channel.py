@@ -22,6 +22,8 @@ What it buys on the dev sets and what it costs: ``bench/channel.py`` (bench/READ
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -157,6 +159,11 @@ SERVED_WEIGHT = 2.0
 # (bench/README.md, "Served").
 SCORE_PIECES = 128
 
+# Reranked beams kept per process (``ChannelReranked``): the text pipeline asks for a sentence's
+# n-best list right after its best translation where the best leaves words out, a third of real
+# sentences (bench/README.md, "The beam searched once").
+RECENT_BEAMS = 256
+
 
 @dataclass(frozen=True)
 class ChannelOptions:
@@ -206,7 +213,12 @@ class ChannelReranked(Wrapping):
     It sits under the cross-request batcher and the cache (``model.inference.engines.serve_engine``),
     so that a batch of requests is searched and scored together and a cached output is the
     reranked one. ``after_scoring`` (if given) runs after each scoring, on the calling thread:
-    a server gives back there the memory that the scoring's logits took (``app.memory``)."""
+    a server gives back there the memory that the scoring's logits took (``app.memory``).
+
+    The ``RECENT_BEAMS`` latest reranked beams are kept, by text and ``SearchOptions.output_key``:
+    a search and scoring that was just done is not done again when the same text's n-best list is
+    asked for next (the text pipeline does, ``Pipeline._with_better_hypotheses``). The engines are
+    deterministic, so a kept beam is the one a new search would give."""
 
     def __init__(self, inner: Any, channel: ChannelScorer, options: ChannelOptions,
                  after_scoring: Callable[[], None] | None = None):
@@ -218,12 +230,29 @@ class ChannelReranked(Wrapping):
         self.channel = channel
         self.options = options
         self.after_scoring = after_scoring
+        self._recent: OrderedDict[tuple[str, tuple], list[tuple[str, float]]] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         """Up to ``search.n_best`` (translation, combined score) pairs per text, best first, from
-        the inner engine's whole beam (the first of equal scores keeps its place)."""
-        found = self.inner.translate_n_best(texts, replace(search, n_best=search.beam_size))
-        return self._reranked(texts, found, search.n_best)
+        the inner engine's whole beam (the first of equal scores keeps its place); a beam among
+        the recent ones is not searched again."""
+        keys = [(text, search.output_key) for text in texts]
+        with self._recent_lock:
+            beams = {key: self._recent[key] for key in keys if key in self._recent}
+            for key in beams:
+                self._recent.move_to_end(key)
+        todo = list(dict.fromkeys(key[0] for key in keys if key not in beams))
+        if todo:
+            found = self.inner.translate_n_best(todo, replace(search, n_best=search.beam_size))
+            fresh = dict(zip(((text, search.output_key) for text in todo),
+                             self._reranked(todo, found, search.beam_size)))
+            beams.update(fresh)
+            with self._recent_lock:
+                self._recent.update(fresh)
+                while len(self._recent) > RECENT_BEAMS:
+                    self._recent.popitem(last=False)
+        return [beams[key][:search.n_best] for key in keys]
 
     def _reranked(self, texts: Sequence[str], found: list[list[tuple[str, float]]],
                   n_best: int) -> list[list[tuple[str, float]]]:

@@ -296,7 +296,9 @@ def test_after_scoring_runs_once_per_scored_beam_search(forward_torch, channel_t
     search = SearchOptions(beam_size=4, no_repeat_ngram_size=6)
     assert engine.translate(SOURCES, search) == ChannelReranked(
         forward_torch, channel_torch, ChannelOptions(weight=2.0)).translate(SOURCES, search)
-    engine.translate_n_best(SOURCES[:1], replace(search, n_best=2))
+    engine.translate_n_best(SOURCES[:1], replace(search, beam_size=3, n_best=2))
+    assert len(calls) == 2
+    engine.translate_n_best(SOURCES[:1], replace(search, n_best=2))  # that beam was just scored
     assert len(calls) == 2
     engine.translate(SOURCES, DEFAULT)   # greedy: nothing scored
     assert len(calls) == 2
@@ -399,3 +401,45 @@ def test_continuations_are_reranked_as_the_n_best_lists_are(forward_torch, chann
     assert engine.continue_n_best([source], [prefix], SearchOptions(beam_size=2), n=2) == \
         engine.translate_n_best([source], SearchOptions(beam_size=2, n_best=2))
     assert inner.continue_calls == [[(source, "I")]]
+
+
+TABLE = {"Ich liebe Musik.": [("I love music.", -0.5), ("I like music.", -0.9), ("Me love music.", -1.4)],
+         "Wo ist der Bahnhof?": [("Where is the station?", -0.2), ("Where's the station?", -0.6)],
+         "Es regnet.": [("It is raining.", -0.1), ("It rains.", -0.7)]}
+
+
+def test_a_beam_just_searched_and_scored_is_not_searched_again(forward_torch, channel_torch):
+    # The text pipeline asks for the n-best list of a sentence right after its best translation.
+    from bench.stub_engine import NBest
+
+    first, second, third = TABLE
+    inner = NBest(forward_torch, TABLE)
+    engine = ChannelReranked(inner, channel_torch, ChannelOptions(weight=2.0))
+    search = SearchOptions(beam_size=3, no_repeat_ngram_size=6)
+    best = engine.translate([first, second], search)
+    lists = engine.translate_n_best([second, first], replace(search, n_best=3))
+    assert inner.n_best_calls == [[first, second]]
+    fresh = ChannelReranked(NBest(forward_torch, TABLE), channel_torch, ChannelOptions(weight=2.0))
+    assert lists == fresh.translate_n_best([second, first], replace(search, n_best=3))
+    assert best == [lists[1][0][0], lists[0][0][0]]
+    assert engine.translate_n_best([first], replace(search, n_best=1)) == [lists[1][:1]]
+    # a new text alone is searched, once however often it is asked; other options search again
+    engine.translate_n_best([third, first, third], replace(search, n_best=2))
+    engine.translate_n_best([first], replace(search, beam_size=2, n_best=2))
+    assert inner.n_best_calls == [[first, second], [third], [first]]
+
+
+def test_only_the_latest_beams_are_kept(forward_torch, channel_torch, monkeypatch):
+    from bench.stub_engine import NBest
+    from model.inference import channel
+
+    monkeypatch.setattr(channel, "RECENT_BEAMS", 2)
+    first, second, third = TABLE
+    inner = NBest(forward_torch, TABLE)
+    engine = ChannelReranked(inner, channel_torch, ChannelOptions(weight=2.0))
+    search = SearchOptions(beam_size=3)
+    for text in (first, second, first, third):   # first used again: second is the oldest
+        engine.translate([text], search)
+    engine.translate([first], search)
+    engine.translate([second], search)
+    assert inner.n_best_calls == [[first], [second], [third], [second]]
