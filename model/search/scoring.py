@@ -58,10 +58,17 @@ def encode_distinct(model: Transformer, batch: Batch, attention: AttentionWeight
     return model.encode(distinct, padding_mask(distinct), attention=attention).index_select(0, inverse)
 
 
+def _states(model: Transformer, batch: Batch, attention: AttentionWeights | None = None, *,
+            encoder_weights: bool = True) -> Tensor:
+    """(B, T, D) final decoder states of the teacher-forced pass; ``attention`` records the
+    weights (the encoder's too, unless ``encoder_weights`` is False)."""
+    memory = encode_distinct(model, batch, attention if encoder_weights else None)
+    return model.decode_states(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=attention)
+
+
 def _forward(model: Transformer, batch: Batch, attention: AttentionWeights | None) -> Tensor:
     """(B, T, V) logits of the teacher-forced pass; ``attention`` records the weights."""
-    memory = encode_distinct(model, batch, attention)
-    return model.decode(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=attention)
+    return model.project(_states(model, batch, attention))
 
 
 def _forced_batches(model: Transformer, src_ids: Sequence[Sequence[int]], out_ids: Sequence[Sequence[int]],
@@ -107,8 +114,7 @@ def cross_attention(model: Transformer, src_ids: Sequence[Sequence[int]], out_id
     result: list[Tensor] = [torch.empty(0)] * len(src_ids)
     for chunk, batch in _forced_batches(model, src_ids, out_ids, batch_size):
         weights = AttentionWeights()
-        memory = encode_distinct(model, batch)
-        model.decode_states(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask, attention=weights)
+        _states(model, batch, weights, encoder_weights=False)
         stacked = torch.stack(weights.cross, dim=1).float().cpu()  # (B, L, H, T, S)
         for row, i in enumerate(chunk):
             t, s = len(out_ids[i]), len(src_ids[i])
@@ -124,8 +130,7 @@ def next_piece_logp(model: Transformer, src_ids: Sequence[Sequence[int]], prefix
         raise ValueError(f"{len(src_ids)!r} sources but {len(prefixes)!r} prefixes")
     device = next(model.parameters()).device
     batch = Batch.make([list(s) for s in src_ids], [list(p) for p in prefixes], device=device)
-    memory = encode_distinct(model, batch)
-    states = model.decode_states(batch.tgt_in, memory, batch.src_mask, batch.tgt_mask)  # (N, T, D)
+    states = _states(model, batch)  # (N, T, D)
     ends = torch.tensor([len(p) for p in prefixes], device=device)  # row i's position len(prefix) follows it
     return piece_logp(model.project(states[torch.arange(len(prefixes), device=device), ends])).cpu()  # (N, V)
 
