@@ -217,12 +217,12 @@ def release_checkpoint() -> Path:
 def release_pipeline(release_checkpoint):
     """The release model (checkpoints/de-en.pt) on the CTranslate2 engine, as the app serves it:
     outputs checked against the Ding dictionary for words left out (where trans-de-en is installed,
-    as in CI)."""
+    as in CI). The PyTorch weights (alignment) in float32 on any CPU, as ``release_client``'s."""
     from model.data.ding import DEBIAN_PATH, load_dictionary
     from model.inference.engines import load_engine
     from pipeline.coverage import Coverage
     from pipeline.translation import Options, Pipeline
 
     coverage = Coverage(load_dictionary(DEBIAN_PATH).lookup) if os.path.isfile(DEBIAN_PATH) else None
-    return Pipeline(load_engine(release_checkpoint, engine="ct2", device="cpu"), Options(),
+    return Pipeline(load_engine(release_checkpoint, engine="ct2", device="cpu", precision="fp32"), Options(),
                     coverage=coverage)

@@ -63,6 +63,13 @@ def aligned_words(page, box):
     return page.locator(f"#{box} .word.aligned").all_text_contents()
 
 
+def near(p, noise=5e-4):
+    """``p`` and the values next to it that the page may have been given for the same word: its
+    own request can be batched with another sentence's (the batching engine), and padding moves
+    the model's float results a little, enough to cross a percent's rounding."""
+    return (p - noise, p, p + noise)
+
+
 def confidence_class(p):
     """inspector.js's shading class: conf-0 under 30% ... conf-4 from 90%."""
     return sum(p >= bound for bound in (0.3, 0.5, 0.7, 0.9))
@@ -180,9 +187,10 @@ def check_explained_as_chosen(page, live_server, text, chosen):
     assert first_new == 3 and len(given["target_words"]) > first_new
     for t in range(first_new, len(given["target_words"])):
         word, p = sentence.nth(t), given["confidence"][t]
-        assert word.get_attribute("title") == f"Model's confidence: {round(p * 100)}%"
-        assert word.get_attribute("aria-label") == f"{given['target_words'][t]}, confidence {round(p * 100)}%"
-        assert f"conf-{confidence_class(p)}" in word.get_attribute("class").split()
+        shown = re.fullmatch(r"Model's confidence: (\d+)%", word.get_attribute("title"))
+        assert shown and int(shown[1]) in {round(q * 100) for q in near(p)}
+        assert word.get_attribute("aria-label") == f"{given['target_words'][t]}, confidence {shown[1]}%"
+        assert {f"conf-{confidence_class(q)}" for q in near(p)} & set(word.get_attribute("class").split())
         word.hover()
         expected = sorted({given["source_words"][s] for tt, s in given["alignment"] if tt == t})
         assert expected and sorted(aligned_words(page, "source-words")) == expected, given["target_words"][t]
@@ -256,9 +264,10 @@ def test_more_of_the_same_word_is_no_alternative(page, live_server):
     assert answered == [{"q": q, "prefix": prefix, "n": 6, "source": "de", "target": "en"}]
     options.nth(1).click()
     expect(page.locator("#translation")).to_have_text("Where is the tram then?")
-    # the live server (the release margin): the tiny model has no other word for "train"
-    assert api(page, live_server, "/api/complete", q=q, prefix=prefix, n=6)["completions"] == [
-        {"text": "Where is the train station?", "score": pytest.approx(-0.7567, abs=1e-3)}]
+    # the live server (the release margin): the tiny model has no other word for "train" (its
+    # score is left alone: the tiny model is trained where the tests run, and differs by CPU)
+    completions = api(page, live_server, "/api/complete", q=q, prefix=prefix, n=6)["completions"]
+    assert [c["text"] for c in completions] == ["Where is the train station?"]
 
 
 def test_a_chosen_text_that_cannot_be_explained_keeps_rough_words(browser, live_server, wide):

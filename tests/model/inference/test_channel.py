@@ -80,9 +80,10 @@ def test_scores_are_teacher_forcings_sums_in_any_batching(random_model, tokenize
     scores = scorer.score(sources, hypotheses)
     assert [s.logprob for s in scores] == [sum(f.logprobs) + f.eos for f in forced]
     one_by_one = scorer.score(sources, hypotheses, batch_size=1)  # no padding: float error only
-    assert [s.logprob for s in one_by_one] == pytest.approx([s.logprob for s in scores], abs=1e-5)
+    # float32 sums of a few hundred nats: the error grows with the sum (rel), whatever the CPU's kernels
+    assert [s.logprob for s in one_by_one] == pytest.approx([s.logprob for s in scores], rel=1e-6)
     bounded = scorer.score(sources, hypotheses, batch_pieces=12)
-    assert [s.logprob for s in bounded] == pytest.approx([s.logprob for s in scores], abs=1e-5)
+    assert [s.logprob for s in bounded] == pytest.approx([s.logprob for s in scores], rel=1e-6)
 
 
 class Counting:
