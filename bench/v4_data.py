@@ -9,8 +9,11 @@ hours. This writes them where train.py's ``--data`` and ``commands.mixture`` rea
   (``git clone --bare https://github.com/OWNER/NAME DIR/OWNER+NAME/repo``, or a mirror of them).
   Each file is read from its pinned commit and its SHA-256 checked against the one docs/v4-data.md
   records (a mismatch stops it): BConTrasT, MT4All, UD German PUD, XQuAD, the WMT newstest dev and
-  test sets (research only: never trained on), and UD English EWT's web text for back-translation
-  (one CoNLL-U file per document).
+  test sets (research only: never trained on), UD English EWT's web text for back-translation
+  (one CoNLL-U file per document), MLQE-PE's post-edited Wikipedia sentences and EuroParlMin's
+  European Parliament debates. From the last two it writes (``DERIVED``) ``mlqe/{train,dev,test}.{de,en}``,
+  line-aligned and detokenized (sacremoses), and ``europarl/en.txt``, the debates' paragraphs for
+  back-translation.
 * ``--debian``: ``apt-get download`` and ``dpkg -x`` of the LibreOffice, Firefox ESR and Thunderbird
   packages into ``DATA/debian`` (the catalogs and help pages of ``gettext:``, ``mozilla:`` and
   ``libreoffice-help:``). Debian updates them, so their versions are recorded, not pinned.
@@ -61,6 +64,8 @@ class Snapshot:
 BCONTRAST = ("Unbabel/BConTrasT", "96f33050c704eea1c10da6e8effcfb5495539e74")
 MT4ALL = ("Helsinki-NLP/OPUS-MT-testsets", "e5c23c1a978eec10ada58863602875fde801e31e")  # gone from the newest
 NEWSTEST = ("Helsinki-NLP/OPUS-MT-testsets", "ac0f19c0be3cb4e0d9450fcb2d7a9847c4bdd180")
+MLQE_PE = ("sheffieldnlp/mlqe-pe", "2a670a1140416cf80507b5a829659383c878feb8")
+EUROPARLMIN = ("ufal/europarlmin", "7e8a0ddf2cb4f94085579ea971290416a98550ba")
 SNAPSHOTS = [
     Snapshot(*BCONTRAST, "train.json", "bconstrast/train.json",
              "9bfef7e7f7cf4f80dd766ed1396e80e5b3535b71bc8052e0b9adcbf753f40a4d"),
@@ -93,6 +98,18 @@ SNAPSHOTS = [
     Snapshot("UniversalDependencies/UD_English-EWT", "15d613d8447b3478787d4c278730a1e48a945efb",
              "not-to-release/sources", "ewt/sources",
              "85405ba17a47fe78c961a43c2599ca5a9022c12de02fee357ae2eb5328b2535b"),
+    # MLQE-PE's English Wikipedia sentences and their German post-edited by translators (CC0):
+    # written out as line-aligned files by post_edits.
+    *(Snapshot(*MLQE_PE, f"data/post-editing/{split}/en-de-{split}.tar.gz", f"mlqe-pe/en-de-{split}.tar.gz", sha)
+      for split, sha in [("train", "219cdfd4e1d89d47e6136651af5136e3942ee93b4c9c44354b232baa18c75731"),
+                         ("dev", "7ca5e97c00e9733ba97aa70ca03c1ac9840ececcc4a09900262027912d432c4c"),
+                         ("test", "78d136444c9e50c189c35dc898c4b9580ccd057121bc3349cb3df5f56a943457")]),
+    # European Parliament debates in English (EuroParlMin: Europarl's transcripts and the minutes),
+    # for back-translation: the transcripts' paragraphs are written out by europarl_text.
+    Snapshot(*EUROPARLMIN, "train", "europarlmin/train",
+             "b28fa3f07d45ad015167c40eb0a48a4debf5736ba86f29e579feecdd8b296db0"),
+    Snapshot(*EUROPARLMIN, "dev", "europarlmin/dev",
+             "ce50e72ec01216b48923e4469d3c3cf8f3718475c97b9c887417fd8e04ee24f2"),
 ]
 
 DEBIAN_PACKAGES = ("libreoffice-l10n-de", "libreoffice-help-de", "libreoffice-help-en-us", "firefox-esr",
@@ -142,6 +159,67 @@ def extract(snapshot: Snapshot, mirrors: Path, out: Path) -> str:
             shutil.rmtree(target) if target.is_dir() else target.unlink()
         made.rename(target)
     return found
+
+
+def post_edited_pairs(archive: bytes) -> list[tuple[str, str]]:
+    """The (German, English) pairs of one MLQE-PE split (its ``.tar.gz``): the English source
+    (``*.src``) and the German that translators post-edited from a machine translation (``*.pe``;
+    the ``*.mt`` beside it is the raw machine output, not used), detokenized with sacremoses
+    (the files are Moses-tokenized: "Freiburg in 1934 ."). A split whose two files differ in
+    length stops it."""
+    from sacremoses import MosesDetokenizer
+
+    sides = {}
+    with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
+        for member in tar.getmembers():
+            suffix = Path(member.name).suffix
+            if member.isfile() and suffix in (".src", ".pe"):
+                sides[suffix] = tar.extractfile(member).read().decode("utf-8").splitlines()
+    if set(sides) != {".src", ".pe"}:
+        raise DataError(f"an MLQE-PE split without its .src and .pe files (found {sorted(sides)})")
+    english, german = sides[".src"], sides[".pe"]
+    if len(english) != len(german):
+        raise DataError(f"an MLQE-PE split with {len(english)} sources but {len(german)} post-edits")
+    de, en = MosesDetokenizer("de"), MosesDetokenizer("en")
+    return [(de.detokenize(g.split()), en.detokenize(e.split())) for g, e in zip(german, english)]
+
+
+def post_edits(out: Path) -> list[Path]:
+    """``mlqe/{train,dev,test}.de`` and ``.en`` from the MLQE-PE archives under ``out``; return them."""
+    written = []
+    for split in ("train", "dev", "test"):
+        pairs = post_edited_pairs((out / "mlqe-pe" / f"en-de-{split}.tar.gz").read_bytes())
+        for index, lang in enumerate(("de", "en")):
+            path = out / "mlqe" / f"{split}.{lang}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with atomic_open(path, "w", encoding="utf-8") as f:
+                f.write("".join(pair[index] + "\n" for pair in pairs))
+            written.append(path)
+    return written
+
+
+def transcript_paragraphs(text: str) -> list[str]:
+    """The paragraphs of one Europarl transcript (``ep-*.txt``): its lines but the markup lines
+    (``<CHAPTER ID="1">``, ``<SPEAKER ID="2" NAME="...">``, ``<P>``) and blank ones."""
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("<")]
+
+
+def europarl_text(out: Path) -> list[Path]:
+    """``europarl/en.txt``: the paragraphs of EuroParlMin's transcripts (not its minutes) under
+    ``out``, one a line, in the order of the sessions, their chapters and parts."""
+    files = sorted((out / "europarlmin").glob("*/*/ep-*.txt"), key=lambda p: p.name)
+    if not files:
+        raise DataError(f"no ep-*.txt transcript under {out / 'europarlmin'}")
+    path = out / "europarl" / "en.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_open(path, "w", encoding="utf-8") as f:
+        for file in files:
+            f.write("".join(p + "\n" for p in transcript_paragraphs(file.read_text(encoding="utf-8"))))
+    return [path]
+
+
+# What is written from the snapshots once they are out, in this order: each takes DATA, returns its files.
+DERIVED = [post_edits, europarl_text]
 
 
 # A licence that allows no later version: GPL-2 or GPL-1 without "+" ("GPL-2", "GPL-2.0", "GPL-2 with
@@ -227,6 +305,9 @@ def main(argv=None) -> int:
             manifest.append((snapshot.out, extract(snapshot, args.mirrors, args.out),
                              f"{snapshot.repo}@{snapshot.commit[:9]}:{snapshot.path}"))
             print(f"{snapshot.out}: {snapshot.repo} {snapshot.commit[:9]}, SHA-256 as recorded")
+        for path in (path for derive in DERIVED for path in derive(args.out)):
+            manifest.append((path.relative_to(args.out).as_posix(), corpus_sha256(path), "derived, bench/v4_data.py"))
+            print(f"{path.relative_to(args.out).as_posix()}: written from the snapshots above")
         if args.catalogs:
             verdicts = copy_catalogs(SYSTEM_CATALOGS, args.out / "catalogs")
             left = [f"{name} ({package})" for name, package, taken in verdicts if not taken]
@@ -237,7 +318,7 @@ def main(argv=None) -> int:
             manifest += [(f"debian/debs/{name}", corpus_sha256(args.out / "debian" / "debs" / name),
                           "apt-get download") for name in names]
             print(f"debian: {', '.join(names)} unpacked into {args.out / 'debian' / 'root'}")
-    except (DataError, OSError) as exc:
+    except (DataError, OSError, tarfile.TarError) as exc:
         print(f"v4_data: error: {exc}", file=sys.stderr)
         return 2
     with atomic_open(args.out / "MANIFEST.tsv", "w", encoding="utf-8") as f:

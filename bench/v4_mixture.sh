@@ -7,8 +7,10 @@
 # ($V4DATA/bt/ewt.tsv.gz, commands.backtranslate); TATOEBA is the corpus every release trained on
 # first (its dev and test split are the releases'). The Ding dictionary, the Debian Reference and
 # GNOME's help come from their Debian packages (trans-de-en, debian-reference-de/-en,
-# gnome-user-docs). Fourteen corpora at v4a's weights plus the manuals and the back-translation,
-# under the only licence that covers them all, GPL-3.0-or-later. Then learn the vocabulary here:
+# gnome-user-docs). Fourteen corpora at v4a's weights plus the manuals, MLQE-PE's post-edited
+# Wikipedia sentences and the back-translation; the back-translated debates ($V4DATA/bt/europarl.tsv.gz)
+# where they have been made (docs/v4-data.md: hours on a CPU). Under the only licence that covers
+# them all, GPL-3.0-or-later. Then learn the vocabulary here:
 #   mapfile -t MIX < OUT/train-args.txt
 #   python train.py "${MIX[@]}" --preset medium --encoder-layers 10 --decoder-layers 3 --out .gpu/vocab4b --vocab-only
 set -euo pipefail
@@ -17,6 +19,13 @@ cd "$(dirname "$0")/.."
 OUT=${1:-.gpu/mix4b}
 DEB=$V4DATA/debian/root
 PYTHON=${PYTHON:-python}
+DEBATES=()
+if [ -f "$V4DATA/bt/europarl.tsv.gz" ]; then
+  DEBATES=(--data "$V4DATA/bt/europarl.tsv.gz@0.5"
+           --data-attribution "European Parliament debates (EuroParlMin, github.com/ufal/europarlmin); German back-translated by checkpoints/en-de.pt")
+else
+  echo "v4_mixture: no $V4DATA/bt/europarl.tsv.gz: the mixture without the back-translated debates" >&2
+fi
 "$PYTHON" -m commands.mixture --out "$OUT" \
   --data "$TATOEBA@2" \
   --data ding-sentences:/usr/share/trans/de-en@3 \
@@ -32,6 +41,8 @@ PYTHON=${PYTHON:-python}
   --data debian-reference:/usr/share/debian-reference@2 \
   --data mallard:/usr/share/help@2 \
   --data "$V4DATA/bt/ewt.tsv.gz@2" \
+  --data "$V4DATA/mlqe/train@5" \
+  "${DEBATES[@]}" \
   --data-attribution "Tatoeba (tatoeba.org), CC BY 2.0 FR" \
   --data-attribution "Ding de-en dictionary (Frank Richter), GPL-2.0-or-later" \
   --data-attribution "Debian gettext catalogs (/usr/share/locale/de) whose packages name no GPL-2.0-only, GPL-1.0-only or unstated licence" \
@@ -44,4 +55,5 @@ PYTHON=${PYTHON:-python}
   --data-attribution "Debian Reference (Osamu Aoki et al., debian-reference-de/-en), GPL-2.0-or-later" \
   --data-attribution "GNOME help (GNOME Documentation Project, gnome-user-docs), CC BY-SA 3.0" \
   --data-attribution "UD English EWT (Universal Dependencies, UD_English-EWT), CC BY-SA 4.0; German back-translated by checkpoints/en-de.pt" \
+  --data-attribution "MLQE-PE post-editing data (Fomicheva et al. 2022, github.com/sheffieldnlp/mlqe-pe), CC0" \
   --license GPL-3.0-or-later

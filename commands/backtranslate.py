@@ -1,8 +1,8 @@
 """Back-translate monolingual text into a synthetic parallel corpus that train.py reads.
 
     python -m commands.backtranslate --checkpoint checkpoints/en-de.pt --text TEXTS [--text ...] \
-        --out bt.tsv.gz [--attribution TEXT] [--beam N] [--engine ct2] [--threads N] [--dictionary PATH]
-        [--no-progress]
+        --out bt.tsv.gz [--sentences] [--shard K/N] [--attribution TEXT] [--beam N] [--engine ct2] \
+        [--threads N] [--dictionary PATH] [--no-progress]
 
 Back-translation (Sennrich et al. 2016) gives real text of the target language a machine-translated
 source: English web text (e-mails, reviews, forums) translated into German by the English→German
@@ -17,6 +17,12 @@ and the Tatoeba corpus, so ``--data OUT`` reads it), with ``--attribution`` as a
 every line when given (the licence of the text travels with it); gzipped when OUT ends in ``.gz``.
 A text whose translation comes back empty is left out.
 
+``--sentences`` cuts each text into its sentences first (the text pipeline's splitter), so that a
+paragraph (a debate's, a help page's) becomes one pair a sentence, in order. ``--shard K/N``
+translates only the K-th of N equal runs of the texts (counted after ``--sentences``): N processes
+on the cores or the GPU of one machine share the work, and their N outputs joined in the order of
+K (``cat``, gzipped ones too) are the corpus that one process writes.
+
 Resumable: translations go to ``OUT.part`` a chunk at a time; the same command run again after a
 stop continues after the last whole chunk (it checks that the part holds translations of the same
 texts by the same checkpoint, ``OUT.part.json``), and OUT is written atomically at the end.
@@ -25,6 +31,7 @@ Exit status: 0, or 2 with one "error:" line on stderr.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import gzip
 import hashlib
@@ -53,6 +60,10 @@ def parse_args(argv: Sequence[str] | None):
     p.add_argument("--out", required=True, metavar="OUT", help="the corpus to write (English<TAB>German; .gz: gzipped)")
     p.add_argument("--attribution", metavar="TEXT",
                    help="third column of every line: where the text comes from, its licence")
+    p.add_argument("--sentences", action="store_true",
+                   help="cut each text into its sentences first: one pair a sentence")
+    p.add_argument("--shard", type=shard, default=(1, 1), metavar="K/N",
+                   help="translate only the K-th of N equal runs of the texts (default 1/1: all)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
@@ -61,6 +72,22 @@ def parse_args(argv: Sequence[str] | None):
         p.error("--attribution must be one line of text without tabs")
     args.search = cli.search_options(p, args, SERVED)
     return args
+
+
+def shard(text: str) -> tuple[int, int]:
+    """``K/N`` (1 <= K <= N) as (K, N), for ``--shard``."""
+    k, slash, n = text.partition("/")
+    if slash and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n):
+        return int(k), int(n)
+    raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N, got {text!r}")
+
+
+def shard_of(texts: list[str], k: int, n: int) -> list[str]:
+    """The K-th of N runs of ``texts`` in order, as equal as they can be (the first ones one
+    longer): joined in the order of K they are ``texts``."""
+    size, extra = divmod(len(texts), n)
+    start = (k - 1) * size + min(k - 1, extra)
+    return texts[start:start + size + (k <= extra)]
 
 
 def _line(source: str, output: str, to: str, attribution: str | None) -> str:
@@ -126,13 +153,19 @@ def _main(argv: Sequence[str] | None) -> int:
     texts = [text for path in args.text for text in read_texts(path)]  # before the model: a bad path fails at once
     if not texts:
         raise ValueError(f"no text to translate in {' '.join(args.text)}")
+    if args.sentences:
+        from pipeline.segment import sentences
+
+        texts = [sentence for text in texts for sentence in sentences(text)]
+    texts = shard_of(texts, *args.shard)
     translator = cli.load_translator(args)
     to = direction(translator.meta)
     engine = Pipeline(translator, Options(search=args.search), cli.load_places(args), cli.load_coverage(args))
     state = {"checkpoint_sha256": corpus_sha256(args.checkpoint),
              "texts_sha256": hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest(),
              "search": dataclasses.asdict(args.search), "engine": args.engine,
-             "quantization": args.quantization, "attribution": args.attribution}
+             "quantization": args.quantization, "attribution": args.attribution,
+             "sentences": args.sentences, "shard": list(args.shard)}
     state = json.loads(json.dumps(state))  # as OUT.part.json will read back
     pairs = backtranslate(engine, texts, out, to, args.attribution, state, progress=not args.no_progress)
     print(f"wrote {out}: {pairs:,} pairs from {len(texts):,} texts ({to})", file=sys.stderr)

@@ -4,8 +4,10 @@ licence check that picks the system catalogs a GPL-3.0-or-later model may learn 
 from __future__ import annotations
 
 import hashlib
+import io
 import subprocess
 import sys
+import tarfile
 
 import pytest
 
@@ -59,6 +61,7 @@ def test_a_changed_file_or_a_missing_snapshot_stops_it_with_one_line(mirrors, tm
     root, commit, _ = mirrors
     wrong = v4_data.Snapshot("owner/name", commit, "train.json", "c/train.json", "0" * 64)
     monkeypatch.setattr(v4_data, "SNAPSHOTS", [wrong])
+    monkeypatch.setattr(v4_data, "DERIVED", [])
     assert v4_data.main(["--mirrors", str(root), "--out", str(tmp_path / "data")]) == 2
     found = hashlib.sha256(b'{"x": 1}\n').hexdigest()
     assert capsys.readouterr().err == (f"v4_data: error: owner/name {commit[:9]}:train.json has SHA-256 {found}, "
@@ -74,6 +77,7 @@ def test_the_manifest_names_every_file_its_hash_and_source(mirrors, tmp_path, ca
     root, commit, _ = mirrors
     sha = hashlib.sha256(b'{"x": 1}\n').hexdigest()
     monkeypatch.setattr(v4_data, "SNAPSHOTS", [v4_data.Snapshot("owner/name", commit, "train.json", "c/t.json", sha)])
+    monkeypatch.setattr(v4_data, "DERIVED", [])
     assert v4_data.main(["--mirrors", str(root), "--out", str(tmp_path / "data")]) == 0
     assert (tmp_path / "data" / "MANIFEST.tsv").read_text(encoding="utf-8") == (
         f"c/t.json\t{sha}\towner/name@{commit[:9]}:train.json\n")
@@ -122,3 +126,51 @@ def test_the_mixture_script_names_the_folder_it_lacks(env, message):
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1].endswith(message)
     assert done.stdout == ""
+
+
+def archive(files: dict[str, str]) -> bytes:
+    """A .tar.gz of ``files`` (name -> text), as MLQE-PE packs a split."""
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:gz") as tar:
+        for name, text in files.items():
+            raw = text.encode("utf-8")
+            info = tarfile.TarInfo(name)
+            info.size = len(raw)
+            tar.addfile(info, io.BytesIO(raw))
+    return data.getvalue()
+
+
+def test_post_edits_are_the_sources_and_their_post_edited_german_detokenized():
+    split = archive({"en-de-dev/dev.src": 'The museum ( opened in 1901 ) isn \'t " small " .\nIt \'s a well @-@ known town .\n',
+                     "en-de-dev/dev.mt": "Das Museum ist nicht klein.\nEine Stadt.\n",
+                     "en-de-dev/dev.pe": 'Das Museum ( 1901 eröffnet ) ist nicht " klein " .\nEs ist eine bekannte Stadt .\n'})
+    assert v4_data.post_edited_pairs(split) == [
+        ('Das Museum (1901 eröffnet) ist nicht "klein".', 'The museum (opened in 1901) isn\'t "small".'),
+        ("Es ist eine bekannte Stadt.", "It's a well-known town.")]
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    ({"x/dev.src": "A .\n"}, "an MLQE-PE split without its .src and .pe files (found ['.src'])"),
+    ({"x/dev.src": "A .\nB .\n", "x/dev.pe": "A .\n"}, "an MLQE-PE split with 2 sources but 1 post-edits"),
+])
+def test_a_broken_split_stops_it_with_one_line(files, message, tmp_path, capsys, monkeypatch):
+    for split in ("train", "dev", "test"):
+        (tmp_path / "data" / "mlqe-pe").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "data" / "mlqe-pe" / f"en-de-{split}.tar.gz").write_bytes(archive(files))
+    monkeypatch.setattr(v4_data, "SNAPSHOTS", [])
+    monkeypatch.setattr(v4_data, "DERIVED", [v4_data.post_edits])
+    assert v4_data.main(["--mirrors", str(tmp_path), "--out", str(tmp_path / "data")]) == 2
+    assert capsys.readouterr().err == f"v4_data: error: {message}\n"
+
+
+def test_the_debates_paragraphs_in_session_order_without_markup_or_minutes(tmp_path):
+    root = tmp_path / "europarlmin"
+    for folder, name, text in [
+            ("train/2007-01-15", "ep-2007-01-15-ch003-00.txt", '<CHAPTER ID="003">\nVotes\n<P>\n\nWe voted.\n'),
+            ("train/2006-12-11", "ep-2006-12-11-ch001-02.txt", '<SPEAKER ID="1" NAME="President">\nFirst. Second.\n'),
+            ("train/2006-12-11", "min-2006-12-11-ch001-02.txt", "Minutes: the President spoke.\n"),
+            ("dev/2006-10-11", "ep-2006-10-11-ch002-00.txt", "<P>\nEarlier.\n")]:
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        (root / folder / name).write_text(text, encoding="utf-8")
+    assert v4_data.europarl_text(tmp_path) == [tmp_path / "europarl" / "en.txt"]
+    assert (tmp_path / "europarl" / "en.txt").read_text(encoding="utf-8") == "Earlier.\nFirst. Second.\nVotes\nWe voted.\n"

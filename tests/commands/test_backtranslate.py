@@ -157,3 +157,42 @@ def test_the_command_run_again_after_a_stop_continues_its_part(reverse_checkpoin
     monkeypatch.setattr(Pipeline, "translate", real)
     assert run([*argv, "--out", out], capsys)[0] == 0
     assert out.read_bytes() == whole.read_bytes()
+
+
+@pytest.mark.parametrize("count", [0, 1, 5, 7, 12])
+@pytest.mark.parametrize("n", [1, 2, 3, 5])
+def test_shards_are_equal_runs_that_join_into_the_texts(count, n):
+    texts = [f"Text {i}." for i in range(count)]
+    shards = [backtranslate.shard_of(texts, k, n) for k in range(1, n + 1)]
+    assert [t for s in shards for t in s] == texts
+    assert max(map(len, shards)) - min(map(len, shards)) <= 1
+    assert [len(s) for s in shards] == sorted((len(s) for s in shards), reverse=True)   # the first ones longer
+
+
+@pytest.mark.parametrize("value", ["0/2", "3/2", "a/b", "2", "1/0", "1/-2", "1/2/3"])
+def test_a_bad_shard_is_one_line(english, tmp_path, value, capsys):
+    code, _, err = run(["--text", english, "--out", tmp_path / "bt.tsv", "--shard", value], capsys)
+    assert code == 2
+    assert err.splitlines()[-1] == (f"{cli.invoked_as(backtranslate.PROG)}: error: argument --shard: "
+                                    f"expected K/N with 1 <= K <= N, got {value!r}")
+
+
+def test_paragraphs_become_a_pair_a_sentence_and_shards_join_into_the_whole(reverse_checkpoint, tmp_path, capsys):
+    english = [en for _, en in read_pairs40()[:9]]
+    paragraphs = [" ".join(english[0:2]), english[2], " ".join(english[3:6]), " ".join(english[6:9])]
+    source = tmp_path / "debates.txt"
+    source.write_text("".join(p + "\n" for p in paragraphs), encoding="utf-8")
+    argv = ["--checkpoint", reverse_checkpoint, "--engine", "torch", "--text", source, "--dictionary", "",
+            "--no-progress", "--sentences"]
+    whole = tmp_path / "whole.tsv.gz"
+    assert run([*argv, "--out", whole], capsys)[:2] == (0, "")
+    german = served(reverse_checkpoint).translate(english)
+    assert read_pairs(whole) == list(zip(german, english))       # one pair a sentence, in order
+    parts = [tmp_path / f"part{k}.tsv.gz" for k in (1, 2, 3)]
+    for k, part in enumerate(parts, 1):
+        code, _, err = run([*argv, "--out", part, "--shard", f"{k}/3"], capsys)
+        assert code == 0, err
+        assert err == f"wrote {part}: 3 pairs from 3 texts (en-de)\n"
+    joined = tmp_path / "joined.tsv.gz"
+    joined.write_bytes(b"".join(p.read_bytes() for p in parts))   # cat part1 part2 part3
+    assert read_pairs(joined) == read_pairs(whole)
