@@ -11,7 +11,7 @@ hours. This writes them where train.py's ``--data`` and ``commands.mixture`` rea
   records (a mismatch stops it): BConTrasT, MT4All, UD German PUD, XQuAD, the WMT newstest dev and
   test sets (research only: never trained on), UD English EWT's web text for back-translation
   (one CoNLL-U file per document), MLQE-PE's post-edited Wikipedia sentences and EuroParlMin's
-  European Parliament debates. From the last two it writes (``DERIVED``) ``mlqe/{train,dev,test}.{de,en}``,
+  European Parliament debates. From the last two it writes (``DERIVED``) ``mlqe/mlqe-{train,dev,test}.{de,en}``,
   line-aligned and detokenized (sacremoses), and ``europarl/en.txt``, the debates' paragraphs for
   back-translation.
 * ``--debian``: ``apt-get download`` and ``dpkg -x`` of the LibreOffice, Firefox ESR and Thunderbird
@@ -185,12 +185,12 @@ def post_edited_pairs(archive: bytes) -> list[tuple[str, str]]:
 
 
 def post_edits(out: Path) -> list[Path]:
-    """``mlqe/{train,dev,test}.de`` and ``.en`` from the MLQE-PE archives under ``out``; return them."""
+    """``mlqe/mlqe-{train,dev,test}.de`` and ``.en`` from the MLQE-PE archives under ``out``; return them."""
     written = []
     for split in ("train", "dev", "test"):
         pairs = post_edited_pairs((out / "mlqe-pe" / f"en-de-{split}.tar.gz").read_bytes())
         for index, lang in enumerate(("de", "en")):
-            path = out / "mlqe" / f"{split}.{lang}"
+            path = out / "mlqe" / f"mlqe-{split}.{lang}"   # the name a mixture's file takes after it
             path.parent.mkdir(parents=True, exist_ok=True)
             with atomic_open(path, "w", encoding="utf-8") as f:
                 f.write("".join(pair[index] + "\n" for pair in pairs))

@@ -41,7 +41,7 @@ fi
   --data debian-reference:/usr/share/debian-reference@2 \
   --data mallard:/usr/share/help@2 \
   --data "$V4DATA/bt/ewt.tsv.gz@2" \
-  --data "$V4DATA/mlqe/train@5" \
+  --data "$V4DATA/mlqe/mlqe-train@5" \
   "${DEBATES[@]}" \
   --data-attribution "Tatoeba (tatoeba.org), CC BY 2.0 FR" \
   --data-attribution "Ding de-en dictionary (Frank Richter), GPL-2.0-or-later" \
