@@ -5,7 +5,9 @@ family, most of Tatoeba) in German, and the model picks one by what its training
 sentences like the input. The pipeline steers it by choosing among the model's own beam
 hypotheses (``Pipeline``, ``Options.formality``): where the best one addresses the reader the other
 way, the best-scoring hypothesis that does not is taken, from a search with a beam of at least
-``FORMALITY_BEAM``; where none of them does, the model's best
+``FORMALITY_BEAM``; where none of them does, the model goes on from just before the first word
+that addresses the reader the other way (``address_cuts``) with each of its most probable next
+words there, and the search completes each; where none of those does either, the model's best
 stays (nothing is rewritten by rule: a verb's person and an imperative change with the pronoun,
 "Kannst du" / "Können Sie", and only the model writes those).
 
@@ -27,6 +29,12 @@ import re
 # The beam of the search for a hypothesis that addresses the reader as asked, where the first one
 # does not: with the service's beam of 4 half of them still did not (bench/README.md, formality.py).
 FORMALITY_BEAM = 8
+# Where that wider beam holds none either: the model's ADDRESS_WORDS most probable next words at
+# each of ADDRESS_CUTS places before the first word that addresses the reader the other way, each
+# completed by the search, for up to ADDRESS_ROUNDS such words (bench/README.md, formality.py).
+ADDRESS_WORDS = 4
+ADDRESS_CUTS = 3
+ADDRESS_ROUNDS = 2
 # "any": as the model writes it (DeepL's "default"), for text whose "you" is no one in particular
 FORMALITIES = ("formal", "informal", "any")
 
@@ -46,13 +54,46 @@ def _within_sentence(text: str, start: int) -> bool:
     return _STARTS.search(text[:start]) is None
 
 
+def misaddressing(german: str, formality: str) -> list[int]:
+    """Where the words of ``german`` that address the reader the other way than ``formality`` start,
+    in order ("formal": its informal words, a plural "ihr" from its verb; "informal": its formal
+    ones, within a sentence; "any": none)."""
+    if formality == "any":
+        return []
+    if formality == "formal":
+        return sorted([m.start() for m in _INFORMAL.finditer(german)] + [m.start() for m in _PLURAL_YOU.finditer(german)])
+    if formality == "informal":
+        return [m.start() for m in _FORMAL.finditer(german) if _within_sentence(german, m.start())]
+    raise ValueError(f"formality must be one of {', '.join(FORMALITIES)}, got {formality!r}")
+
+
 def mismatches(german: str, formality: str) -> int:
     """How many words of ``german`` address the reader the other way than ``formality``
-    ("formal": its informal words; "informal": its formal ones, within a sentence; "any": none)."""
-    if formality == "any":
-        return 0
+    (``misaddressing``)."""
+    return len(misaddressing(german, formality))
+
+
+def addresses(german: str, formality: str, start: int = 0) -> int:
+    """How many words of ``german`` from offset ``start`` on address the reader as ``formality``
+    asks, a sentence-initial "Sie" or "Ihr" included: after a cut where a word of the other address
+    stood, that is the reader, and a continuation without any such word has dropped the address
+    rather than changed it ("Wie alt bist du?" → "Wie alt bist?")."""
     if formality == "formal":
-        return len(_INFORMAL.findall(german)) + len(_PLURAL_YOU.findall(german))
-    if formality == "informal":
-        return sum(_within_sentence(german, m.start()) for m in _FORMAL.finditer(german))
-    raise ValueError(f"formality must be one of {', '.join(FORMALITIES)}, got {formality!r}")
+        found = list(_FORMAL.finditer(german))
+    elif formality == "informal":
+        found = [*_INFORMAL.finditer(german), *_PLURAL_YOU.finditer(german)]
+    else:
+        return 0
+    return sum(m.start() >= start for m in found)
+
+
+def address_cuts(german: str, formality: str) -> list[str]:
+    """Where a translation that addresses the reader the other way may go on differently: its
+    beginnings up to the first such word and up to each of the ``ADDRESS_CUTS`` - 1 words before
+    it (its verb changes with it: "Kannst du" / "Können Sie"), longest first, without the
+    spaces before the cut; [] where every word addresses the reader as asked."""
+    starts = misaddressing(german, formality)
+    if not starts:
+        return []
+    words = [m.start() for m in re.finditer(r"\S+", german) if m.start() <= starts[0]]
+    return list(dict.fromkeys(german[:cut].rstrip() for cut in reversed(words[-ADDRESS_CUTS:])))

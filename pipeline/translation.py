@@ -40,7 +40,8 @@ from . import words as W
 from .coverage import Coverage
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import CLOSED_SOURCES, close_output, close_sentence, kept_ellipsis, reopen_sentence
-from .formality import FORMALITIES, FORMALITY_BEAM, mismatches
+from .formality import (ADDRESS_ROUNDS, ADDRESS_WORDS, FORMALITIES, FORMALITY_BEAM, address_cuts, addresses,
+                        mismatches)
 from .glossary import Glossary, fit_terms
 from .language_pair import LanguagePair
 from .rules import NAMES as RULE_NAMES, Context, rules_for
@@ -566,7 +567,10 @@ class Pipeline:
           where even that one leaves words out, with ``Options.gap_words``, weighed the same with the
           model's continuations at each place a left-out word may belong (``Coverage.gaps``);
         * addresses the reader the other way than ``Options.formality`` (German output: "du" where
-          "Sie" is asked for): the one with the fewest such words, before any score.
+          "Sie" is asked for): the one with the fewest such words, before any score, among the
+          hypotheses of a beam of ``FORMALITY_BEAM`` and, where none of those addresses the reader
+          as asked, the model's continuations from just before the first such word
+          (``formality.address_cuts``).
         """
         t, o = self.translator, self.options
         if o.search.beam_size < 2:
@@ -603,6 +607,17 @@ class Pipeline:
 
         for i, candidates in sorted(hyps.items()):
             weigh(i, candidates)
+        for _ in range(ADDRESS_ROUNDS if formality is not None else 0):
+            # Still addressing the reader the other way: the model goes on differently from just before
+            # that word (or its verb), each of its next words completed by the search.
+            cuts = [(i, prefix) for i, (key, text, _, _) in sorted(best.items()) if key[0] < 0
+                    for prefix in address_cuts(text, formality)]
+            if not cuts:
+                break
+            found = t.continue_n_best([inputs[i] for i, _ in cuts], [t.tokenizer.encode(p) for _, p in cuts],
+                                      o.search, n=ADDRESS_WORDS)
+            for (i, prefix), candidates in zip(cuts, found):   # those that changed the address, not dropped it
+                weigh(i, [c for c in candidates if addresses(c[0], formality, len(prefix))])
         if coverage is not None and o.gap_words > 0:
             # Still leaving words out: the model's next words where one may belong, each completed.
             gaps = [(i, prefix) for i, (_, text, _, left_out) in sorted(best.items()) if left_out

@@ -9,7 +9,7 @@ import pytest
 
 from bench.stub_engine import NBest
 from model.search.options import SERVED
-from pipeline.formality import mismatches
+from pipeline.formality import address_cuts, addresses, mismatches
 from pipeline.translation import Options, Pipeline
 
 
@@ -83,3 +83,59 @@ def test_english_output_has_no_formality(tiny_checkpoint):
     german = NBest(Translator.from_checkpoint(tiny_checkpoint, "cpu"), {"Kannst du kommen?": [("Can you come?", -0.1)]})
     pipeline = Pipeline(german, Options(formality="informal"))
     assert pipeline.formality is None and pipeline.translate(["Kannst du kommen?"]) == ["Can you come?"]
+
+
+@pytest.mark.parametrize("german, formality, cuts", [
+    ("Kannst du mir helfen?", "formal", ["Kannst", ""]),              # before "du", and before its verb
+    ("Ich glaube, du hast recht.", "formal", ["Ich glaube,", "Ich", ""]),
+    ("Also, ich denke, dass du recht hast.", "formal", ["Also, ich denke, dass", "Also, ich denke,", "Also, ich"]),
+    ("Du bist spät.", "formal", [""]),
+    ("Wo seid ihr?", "formal", ["Wo", ""]),                          # "seid ihr": the plural's verb first
+    ("Können Sie mir helfen?", "informal", ["Können", ""]),
+    ("Können Sie mir helfen?", "formal", []),                        # addresses the reader as asked
+    ("Sie kommt morgen.", "informal", []),                           # she: no address
+    ("Kannst du mir helfen?", "any", []),
+])
+def test_address_cuts_end_before_the_first_word_of_the_other_address(german, formality, cuts):
+    assert address_cuts(german, formality) == cuts
+
+
+@pytest.mark.parametrize("german, start, formal, informal", [
+    ("Sie haben recht.", 0, 1, 0),                    # sentence-initial: after a cut, it is the reader
+    ("Wie alt sind Sie?", 8, 1, 0),
+    ("Wie alt bist?", 8, 0, 0),                       # the address dropped, not changed
+    ("Kannst du mir deine Karte geben?", 7, 0, 2),
+    ("Kannst du mir deine Karte geben?", 14, 0, 1),   # from the offset on
+    ("Wo seid ihr?", 0, 0, 1),
+])
+def test_addresses_counts_the_asked_address_from_an_offset(german, start, formal, informal):
+    assert (addresses(german, "formal", start), addresses(german, "informal", start),
+            addresses(german, "any", start)) == (formal, informal, 0)
+
+
+def test_where_the_beam_has_no_such_hypothesis_the_model_goes_on_before_the_word(reverse_checkpoint):
+    from model.inference.translator import Translator
+
+    table = {"Do you have your key?": [("Hast du deinen Key?", -0.2), ("Hast du deinen Key!", -0.4)],
+             "Where is your car?": [("Wo ist dein Auto?", -0.1)]}
+    continuations = {
+        # before "du": the formal verb, but still "deinen" (one word of the other address, not two)
+        ("Do you have your key?", ""): [("Haben Sie deinen Key?", -0.7), ("Hast du einen Key?", -0.9)],
+        # the second round, before "deinen"
+        ("Do you have your key?", "Haben Sie"): [("Haben Sie Ihren Key?", -0.9), ("Haben Sie deinen Key?", -0.7)],
+        # one that drops the address instead of changing it is no translation as asked
+        ("Where is your car?", "Wo ist"): [("Wo ist Auto?", -0.3), ("Wo ist Ihr Auto?", -0.8)],
+    }
+    engine = NBest(Translator.from_checkpoint(reverse_checkpoint, "cpu"), table, continuations)
+    pipeline = Pipeline(engine, Options(formality="formal"))
+    assert pipeline.translate(list(table)) == ["Haben Sie Ihren Key?", "Wo ist Ihr Auto?"]
+    assert engine.continue_calls == [
+        [("Do you have your key?", "Hast"), ("Do you have your key?", ""), ("Where is your car?", "Wo ist"),
+         ("Where is your car?", "Wo"), ("Where is your car?", "")],
+        [("Do you have your key?", "Haben Sie"), ("Do you have your key?", "Haben"), ("Do you have your key?", "")]]
+    # as the model writes it ("any"), or where the beam has one already: no continuation is asked for
+    engine.continue_calls.clear()
+    assert Pipeline(engine, Options(formality="any")).translate(list(table)) == ["Hast du deinen Key?", "Wo ist dein Auto?"]
+    assert Pipeline(engine, Options(formality="informal")).translate(list(table)) == [
+        "Hast du deinen Key?", "Wo ist dein Auto?"]
+    assert engine.continue_calls == []
