@@ -614,6 +614,7 @@ class Pipeline:
                     for prefix in address_cuts(text, formality)]
             if not cuts:
                 break
+            deadline.check()   # before each call of the model
             found = t.continue_n_best([inputs[i] for i, _ in cuts], [t.tokenizer.encode(p) for _, p in cuts],
                                       o.search, n=ADDRESS_WORDS)
             for (i, prefix), candidates in zip(cuts, found):   # those that changed the address, not dropped it

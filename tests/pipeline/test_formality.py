@@ -139,3 +139,23 @@ def test_where_the_beam_has_no_such_hypothesis_the_model_goes_on_before_the_word
     assert Pipeline(engine, Options(formality="informal")).translate(list(table)) == [
         "Hast du deinen Key?", "Wo ist dein Auto?"]
     assert engine.continue_calls == []
+
+
+def test_the_continuations_stop_at_the_request_budget(reverse_checkpoint):
+    import time
+
+    from model.inference.translator import Translator
+    from pipeline import deadline
+
+    table = {"Where is your car?": [("Wo ist dein Auto?", -0.1)]}
+
+    class Slow(NBest):
+        def translate_n_best(self, texts, search):   # the wider beam's search outlasts the budget
+            time.sleep(0.05)
+            return super().translate_n_best(texts, search)
+
+    engine = Slow(Translator.from_checkpoint(reverse_checkpoint, "cpu"), table,
+                  {("Where is your car?", "Wo ist"): [("Wo ist Ihr Auto?", -0.8)]})
+    with deadline.budget(0.02), pytest.raises(deadline.DeadlineExceeded):
+        Pipeline(engine, Options(formality="formal")).translate(list(table))
+    assert engine.continue_calls == []
