@@ -130,14 +130,18 @@ def _main(argv: list[str] | None) -> int:
     from pipeline.translation import Options, Pipeline
 
     args = parse_args(argv)
-    segments = read_cocoa(args.cocoa, args.limit) if args.cocoa else None
-    pairs = [(s.english, s.formal) for s in segments] if segments else read_pairs(args.data, args.limit or 500)
-    if not pairs:
-        raise ValueError(f"{args.data}: no English sentence says 'you'")
+    if args.cocoa:
+        segments = read_cocoa(args.cocoa, args.limit)
+        if not segments:
+            raise ValueError(f"{args.cocoa}: a CoCoA-MT test folder without any segment")
+    else:
+        pairs = read_pairs(args.data, args.limit or 500)
+        if not pairs:
+            raise ValueError(f"{args.data}: no English sentence says 'you'")
     translator = cli.load_translator(args)
     if direction(translator.meta) != "en-de":
         raise ValueError(f"{args.checkpoint}: not an English->German model (train.py --direction en-de)")
-    if segments:
+    if args.cocoa:
         return _cocoa(translator, segments, args)
     sources, references = [e for e, _ in pairs], [g for _, g in pairs]
     Pipeline(translator, Options(search=args.search)).translate(sources[:2])   # warm up

@@ -54,6 +54,14 @@ def _within_sentence(text: str, start: int) -> bool:
     return _STARTS.search(text[:start]) is None
 
 
+def _signs(german: str, of: str) -> list[int]:
+    """Where the words of ``german`` that are signs of ``of`` address ("formal", "informal") start,
+    in order; a formal one at a sentence's start among them (it may be she or they there)."""
+    if of == "formal":
+        return [m.start() for m in _FORMAL.finditer(german)]
+    return sorted([m.start() for m in _INFORMAL.finditer(german)] + [m.start() for m in _PLURAL_YOU.finditer(german)])
+
+
 def misaddressing(german: str, formality: str) -> list[int]:
     """Where the words of ``german`` that address the reader the other way than ``formality`` start,
     in order ("formal": its informal words, a plural "ihr" from its verb; "informal": its formal
@@ -61,9 +69,9 @@ def misaddressing(german: str, formality: str) -> list[int]:
     if formality == "any":
         return []
     if formality == "formal":
-        return sorted([m.start() for m in _INFORMAL.finditer(german)] + [m.start() for m in _PLURAL_YOU.finditer(german)])
+        return _signs(german, "informal")
     if formality == "informal":
-        return [m.start() for m in _FORMAL.finditer(german) if _within_sentence(german, m.start())]
+        return [start for start in _signs(german, "formal") if _within_sentence(german, start)]
     raise ValueError(f"formality must be one of {', '.join(FORMALITIES)}, got {formality!r}")
 
 
@@ -78,13 +86,9 @@ def addresses(german: str, formality: str, start: int = 0) -> int:
     asks, a sentence-initial "Sie" or "Ihr" included: after a cut where a word of the other address
     stood, that is the reader, and a continuation without any such word has dropped the address
     rather than changed it ("Wie alt bist du?" → "Wie alt bist?")."""
-    if formality == "formal":
-        found = list(_FORMAL.finditer(german))
-    elif formality == "informal":
-        found = [*_INFORMAL.finditer(german), *_PLURAL_YOU.finditer(german)]
-    else:
+    if formality not in ("formal", "informal"):
         return 0
-    return sum(m.start() >= start for m in found)
+    return sum(found >= start for found in _signs(german, formality))
 
 
 def address_cuts(german: str, formality: str) -> list[str]:

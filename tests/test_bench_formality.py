@@ -117,6 +117,13 @@ def test_a_folder_without_the_benchmark_files_is_one_line(reverse_checkpoint, tm
         f"{tmp_path / 'formality-control.test.call_center.en-de'}")
 
 
+def test_an_empty_cocoa_folder_is_one_line(reverse_checkpoint, tmp_path):
+    folder = cocoa_folder(tmp_path, segments=0)
+    proc = run("--checkpoint", str(reverse_checkpoint), "--cocoa", str(folder), "--engine", "torch")
+    assert proc.returncode == 2 and proc.stderr.strip().splitlines()[-1] == (
+        f"bench/formality.py: error: {folder}: a CoCoA-MT test folder without any segment")
+
+
 def test_a_cocoa_run_of_the_tiny_reverse_model(reverse_checkpoint, tmp_path):
     folder = cocoa_folder(tmp_path)
     proc = run("--checkpoint", str(reverse_checkpoint), "--cocoa", str(folder), "--engine", "torch", "--beam", "2")
