@@ -51,12 +51,15 @@ def test_bf16_weights_align_as_fp32_ones(tiny_checkpoint, pairs40):
     outputs = full.output_ids(sources, SearchOptions(beam_size=1))
     # bf16 rounding may tip a near tie of attention into another link, and how it rounds depends on
     # the CPU (AMX, AVX512-BF16 or emulated): on the release model 299 of 300 sentences kept every
-    # link. Here at most one sentence of the 40 may differ, by at most one link moved (emulated, on
-    # AVX2 alone, moves one).
-    differing = [(h.links, f.links) for h, f in zip(half.align(sources, outputs), full.align(sources, outputs))
-                 if h.links != f.links]
-    assert len(differing) <= 1, differing
+    # link. Here at most two sentences of the 40 may differ, each by at most one link moved or lost
+    # (emulated, on AVX2 alone, one moves; with AMX one moves and one is lost), and 98% of the links
+    # stay.
+    aligned = list(zip(half.align(sources, outputs), full.align(sources, outputs)))
+    differing = [(h.links, f.links) for h, f in aligned if h.links != f.links]
+    assert len(differing) <= 2, differing
     assert all(len(set(h) - set(f)) <= 1 and len(set(f) - set(h)) <= 1 for h, f in differing), differing
+    kept = sum(len(set(h.links) & set(f.links)) for h, f in aligned)
+    assert kept >= 0.98 * sum(len(f.links) for _, f in aligned)
     assert half.translate(sources, SearchOptions(beam_size=4)) == full.translate(sources, SearchOptions(beam_size=4))
     trace = half.beam_trace(sources[0], SearchOptions(beam_size=2))
     assert isinstance(trace["steps"][0]["hypotheses"][0]["logprob"], float), "scores stay float32 numbers"
