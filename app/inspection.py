@@ -80,11 +80,10 @@ class Inspector:
     # model the pipeline's model input of the whole text (placeholders where the vocabulary has
     # them, truecased) and restore the spans. sentence_spans says which sentences those are.
 
-    @staticmethod
-    def sentence_spans(text: str) -> list[dict[str, Any]]:
+    def sentence_spans(self, text: str) -> list[dict[str, Any]]:
         """The sentences the pipeline translates one by one, with what goes between their
-        translations (the module's ``sentence_spans``); no model involved."""
-        return sentence_spans(text)
+        translations (the module's ``sentence_spans``, in the source language); no model involved."""
+        return sentence_spans(text, self.source)
 
     def explain(self, text: str, translation: str | None = None) -> dict[str, Any]:
         """Words of ``text`` and of its translation, their character spans, the word alignment and
@@ -214,12 +213,12 @@ def get_inspector(source: str = "de", target: str = "en", formality: str | None 
     return Inspector(get_service(), source=source, target=target, formality=formality)
 
 
-def sentence_spans(text: str) -> list[dict[str, Any]]:
+def sentence_spans(text: str, language: str = "de") -> list[dict[str, Any]]:
     """The sentences of ``text`` as the pipeline cuts it: ``text`` (as given), ``start`` and ``end``
     (character offsets in ``text``) and ``separator``, what goes before the sentence's translation
     in the joined translation ("" for the first, " " within a line, line breaks between lines)."""
     normal = unicodedata.normalize("NFC", text)  # the pipeline segments the NFC form (Pipeline.plan)
-    layout = segment(normal)
+    layout = segment(normal, language)
     spans = [span for line in layout for span in line]
     if not spans:
         return []

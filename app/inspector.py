@@ -60,7 +60,7 @@ def _answer(call: Callable[..., Any], *args: Any):
 def sentences():
     params = validation.request_params(request)
     text = validation.parse_text(params.get("q"), current_app.config["MAX_CHARS"])
-    return jsonify({"sentences": Inspector.sentence_spans(text)})
+    return jsonify({"sentences": _inspector(params).sentence_spans(text)})
 
 
 @bp.post("/api/explain")

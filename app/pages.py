@@ -193,16 +193,16 @@ def _requested_sentence(context: dict, *purpose: str) -> tuple[list[str], int, s
     context.update(source=source, target=target, pair_args=_pair_args(source, target))
     if not q.strip():
         return None
-    chosen = _chosen_sentence(q, *purpose)
+    chosen = _chosen_sentence(q, source, *purpose)
     context["link"] = {**_link(q, link_id), **context["pair_args"]}
     return chosen
 
 
-def _chosen_sentence(q: str, *purpose: str) -> tuple[list[str], int, str]:
-    """The sentences of ``q``, the index chosen by ``?s=`` (0 when absent or out of range) and that
+def _chosen_sentence(q: str, source: str, *purpose: str) -> tuple[list[str], int, str]:
+    """The sentences of ``q`` (a ``source`` text), the index chosen by ``?s=`` (0 when absent or out of range) and that
     sentence, checked against the per-sentence limit (raises ``validation.ApiError``)."""
     validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], batch_limit=1)
-    sentences = get_service().sentences(q)
+    sentences = get_service().sentences(q, source)
     index = request.args.get("s", "0")
     index = int(index) if index.isdecimal() and int(index) < len(sentences) else 0
     text = validation.parse_attention_text(sentences[index], current_app.config["MAX_ATTENTION_CHARS"], *purpose)

@@ -250,8 +250,9 @@ class TranslationService:
             texts, source=source, target=target, html=html, glossary=glossary, formality=formality),
             self.model(source, target).pipeline.languages)
 
-    def sentences(self, text: str) -> list[str]:
-        return sentences(text)
+    def sentences(self, text: str, language: str = "de") -> list[str]:
+        """The sentences of ``text`` as the pipeline of a ``language`` source cuts it."""
+        return sentences(text, language)
 
     def detect(self, texts: list[str]) -> list[dict[str, Any]]:
         """LibreTranslate's /detect answer: the served languages (and another one a text is clearly

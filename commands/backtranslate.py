@@ -153,13 +153,13 @@ def _main(argv: Sequence[str] | None) -> int:
     texts = [text for path in args.text for text in read_texts(path)]  # before the model: a bad path fails at once
     if not texts:
         raise ValueError(f"no text to translate in {' '.join(args.text)}")
-    if args.sentences:
-        from pipeline.segment import sentences
-
-        texts = [sentence for text in texts for sentence in sentences(text)]
-    texts = shard_of(texts, *args.shard)
     translator = cli.load_translator(args)
     to = direction(translator.meta)
+    if args.sentences:   # cut as the pipeline cuts text of the model's source language
+        from pipeline.segment import sentences
+
+        texts = [sentence for text in texts for sentence in sentences(text, to.split("-")[0])]
+    texts = shard_of(texts, *args.shard)
     engine = Pipeline(translator, Options(search=args.search), cli.load_places(args), cli.load_coverage(args))
     state = {"checkpoint_sha256": corpus_sha256(args.checkpoint),
              "texts_sha256": hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest(),

@@ -11,10 +11,11 @@ map words back to the source (markup, protected spans) without re-finding string
 Sentence boundaries: sentence-final punctuation (. ! ? …), optionally followed by closing quotes
 or brackets, then whitespace, then something that can start a sentence (an upper-case letter, a
 digit or an opening quote). A period does not end a sentence after
-- a known abbreviation ("z.B.", "Dr.", "usw.", "Nr.", "Hauptstr.", ...) or a single letter
-  ("A. Merkel", "z. B."),
-- a number of up to three digits, or a range of two: German writes ordinals that way ("am 3. Mai",
-  "im 19. Jahrhundert", "vom 3.–5. Mai");
+- a known abbreviation of the text's language ("z.B.", "Dr.", "usw.", "Nr.", "Hauptstr.", ...; in
+  English "Mr.", "e.g.", "Oct.", ..., and "No." before a number) or a single letter ("A. Merkel",
+  "z. B."),
+- in German, a number of up to three digits, or a range of two: German writes ordinals that way
+  ("am 3. Mai", "im 19. Jahrhundert", "vom 3.–5. Mai"); an English one ends there ("I counted 42.");
 decimals ("3.5", "3,5") never have whitespace after the period, so they are never cut.
 
 Clause cuts (``split_long``) are tried in order of how little they hurt the translation: after
@@ -46,6 +47,19 @@ ABBREVIATIONS = frozenset("""
     nov nr o.a o.ä o.g okt pkw pl prof rd s.o s.u sa sek sep sept sog so st std str tel tsd u.a u.ä
     u.a.m u.u usw v.a v.chr vgl vs z.b z.t z.zt zb zt ziff zzgl zzt
 """.split())
+
+# English ones, lower-cased, without the final period: titles, months and days, and the Latin
+# ones ("e.g.", "i.e.", "et al."). Not "etc.", "a.m.", "p.m.": before a capital they end a sentence
+# more often than not ("... at 5 p.m. The doors open ...").
+ENGLISH_ABBREVIATIONS = frozenset("""
+    mr mrs ms messrs dr prof st jr sr rev hon gen col capt lt sgt gov sen rep mt ave blvd
+    jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun
+    e.g i.e cf al vs approx appt apt dept est inc ltd corp co u.s u.k u.n
+""".split())
+# English ones that abbreviate only before a number ("No. 5", "Vol. 2", "pp. 10-12"); elsewhere
+# the word ends a sentence ("I said no. Then ...").
+ENGLISH_BEFORE_NUMBER = frozenset("no nos vol fig pp art sec ch".split())
+LANGUAGES = ("de", "en")
 
 # Words that open a clause when they follow clause punctuation: conjunctions, subordinators,
 # relative pronouns ("..., der ...") and infinitive-clause openers ("..., um ... zu").
@@ -82,14 +96,23 @@ _ORDINAL = re.compile(r"\d{1,3}|\d{1,3}\.?[–-]\d{1,3}")   # "am 3. Mai", "vom 
 _OPENING = "\"'„“‚‘»«(["
 
 
-def _is_abbreviation(token: str) -> bool:
+def _is_abbreviation(token: str, language: str = "de", before_number: bool = False) -> bool:
+    """Whether the period of ``token`` belongs to an abbreviation of ``language`` (or an initial,
+    or a German ordinal); ``before_number``: a digit follows."""
     word = token.lstrip(_OPENING).rstrip(".").lower()
-    if _ORDINAL.fullmatch(word):
-        return True
     if len(word) == 1 and word.isalpha():
         return True  # initials and the parts of "z. B.", "d. h."
+    if language == "en":
+        return word in ENGLISH_ABBREVIATIONS or (before_number and word in ENGLISH_BEFORE_NUMBER)
+    if _ORDINAL.fullmatch(word):
+        return True
     # "Goethestr.", "Hauptstr.": street names; no German word ends in "str" otherwise.
     return word in ABBREVIATIONS or word.endswith("str")
+
+
+def _check_language(language: str) -> None:
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}")
 
 
 def _token_before(text: str, start: int, end: int) -> str:
@@ -114,13 +137,14 @@ def _check_span(text: str, span: Range) -> None:
         raise ValueError(f"span {span!r} is not inside a text of {len(text)} characters")
 
 
-def _sentences_in(text: str, start: int, end: int) -> list[Range]:
+def _sentences_in(text: str, start: int, end: int, language: str = "de") -> list[Range]:
     start, end = _strip(text, start, end)
     spans: list[Range] = []
     boundary = _BOUNDARY if any(c.isupper() for c in text[start:end]) else _BOUNDARY_LOWER
     for match in boundary.finditer(text, start, end):
         if match["end"] == "." and not match["close"]:
-            if _is_abbreviation(_token_before(text, start, match.start("end") + 1)):
+            token = _token_before(text, start, match.start("end") + 1)
+            if _is_abbreviation(token, language, text[match.end():match.end() + 1].isdigit()):
                 continue
         spans.append((start, match.end("close")))
         start = match.end()
@@ -129,14 +153,16 @@ def _sentences_in(text: str, start: int, end: int) -> list[Range]:
     return spans
 
 
-def split_sentences(text: str) -> list[Range]:
-    """Spans of the sentences of ``text`` (newlines count as spaces), without surrounding whitespace."""
-    return _sentences_in(text, 0, len(text))
+def split_sentences(text: str, language: str = "de") -> list[Range]:
+    """Spans of the sentences of ``text`` (newlines count as spaces), without surrounding whitespace;
+    ``language``: of the text ("de", "en"), whose abbreviations do not end a sentence."""
+    _check_language(language)
+    return _sentences_in(text, 0, len(text), language)
 
 
-def sentences(text: str) -> list[str]:
+def sentences(text: str, language: str = "de") -> list[str]:
     """The sentences of ``text`` as strings, with runs of whitespace inside them made one space."""
-    return [" ".join(text[start:end].split()) for start, end in split_sentences(text)]
+    return [" ".join(text[start:end].split()) for start, end in split_sentences(text, language)]
 
 
 def line_spans(text: str) -> list[Range]:
@@ -149,9 +175,11 @@ def line_spans(text: str) -> list[Range]:
     return spans
 
 
-def segment(text: str) -> list[list[Range]]:
-    """The text as lines of sentence spans: ``[[s1, s2], [], [s3]]`` for "s1 s2\\n\\ns3"."""
-    return [_sentences_in(text, start, end) for start, end in line_spans(text)]
+def segment(text: str, language: str = "de") -> list[list[Range]]:
+    """The text as lines of sentence spans: ``[[s1, s2], [], [s3]]`` for "s1 s2\\n\\ns3";
+    ``language`` as ``split_sentences`` takes it."""
+    _check_language(language)
+    return [_sentences_in(text, start, end, language) for start, end in line_spans(text)]
 
 
 class Joined(NamedTuple):
@@ -221,7 +249,7 @@ class _Protected:
         return index > 0 and self.reach[index - 1] > lo
 
 
-def _cuts(text: str, start: int, end: int, protected: _Protected) -> list[_Cut]:
+def _cuts(text: str, start: int, end: int, protected: _Protected, language: str = "de") -> list[_Cut]:
     """Every allowed cut strictly inside text[start:end], best rank per position."""
     by_gap: dict[int, _Cut] = {}
     for gap in _GAP.finditer(text, start, end):
@@ -239,7 +267,8 @@ def _cuts(text: str, start: int, end: int, protected: _Protected) -> list[_Cut]:
         if cut is None:
             continue
         period = match["period"]
-        if period == "." and _is_abbreviation(_token_before(text, start, match.end())):
+        if period == "." and _is_abbreviation(_token_before(text, start, match.end()), language,
+                                              text[cut.right_start:cut.right_start + 1].isdigit()):
             continue  # "z.B.", "Nr.", "am 3. Mai"
         rank = 0 if _next_word(text, cut.right_start) in CLAUSE_OPENERS else 1
         by_gap[cut.left_end] = cut._replace(rank=rank)
@@ -326,14 +355,15 @@ def _split(text: str, start: int, end: int, count: Callable[[str], int], limit: 
 
 
 def split_long(text: str, span: Range, count: Callable[[str], int], limit: int,
-               protected: Sequence[Range] = ()) -> list[Range]:
+               protected: Sequence[Range] = (), language: str = "de") -> list[Range]:
     """Spans of ``text[span]`` cut so that ``count`` of each is at most ``limit`` where possible.
 
     ``count`` measures a string as the model does (pieces of the tokenizer). Cuts fall only at
     whitespace (clause boundaries first, see the module docstring), never inside a ``protected``
     span nor between the digits of "10 000"; one word longer than the limit is cut between
     characters as a last resort (not between digits), a protected span never: such a rest comes
-    back whole, even over the limit.
+    back whole, even over the limit. ``language``: of the text, whose abbreviations' periods are no
+    clause ends ("Mr.", "z.B.").
     Every non-whitespace character of the span is in exactly one piece, in order; pieces carry no
     surrounding whitespace, and a blank span gives []."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -343,11 +373,11 @@ def split_long(text: str, span: Range, count: Callable[[str], int], limit: int,
     if start == end:
         return []
     checked = _check_protected(text, protected)
-    return _split(text, start, end, count, limit, checked, _CutIndex(_cuts(text, start, end, checked)))
+    return _split(text, start, end, count, limit, checked, _CutIndex(_cuts(text, start, end, checked, language)))
 
 
 def smaller_pieces(text: str, span: Range, count: Callable[[str], int],
-                   protected: Sequence[Range] = ()) -> list[Range]:
+                   protected: Sequence[Range] = (), language: str = "de") -> list[Range]:
     """``text[span]`` cut once, for a retry: at the best clause boundary near the middle, else at
     the word boundary nearest it; [span] (stripped) when it is a single word or fully protected."""
     _check_span(text, span)
@@ -355,7 +385,7 @@ def smaller_pieces(text: str, span: Range, count: Callable[[str], int],
     if start == end:
         return []
     limit = max(1, math.ceil(count(text[start:end]) / 2))
-    cut = _choose(text, start, end, count, limit, _cuts(text, start, end, _check_protected(text, protected)))
+    cut = _choose(text, start, end, count, limit, _cuts(text, start, end, _check_protected(text, protected), language))
     if cut is None:
         return [(start, end)]
     return [(start, cut.left_end), (cut.right_start, end)]

@@ -46,6 +46,8 @@ from .glossary import Glossary, fit_terms
 from .language_pair import LanguagePair
 from .rules import NAMES as RULE_NAMES, Context, rules_for
 from .rules.abbreviations import respell_abbreviations
+from .rules.english_titles import addresses as english_addresses, addresses_kept as english_addresses_kept
+from .rules.german_notation import month_dates, month_dates_kept
 from .rules.letters import signature
 from .rules.measures import find_measures, find_number_words, kept as measures_kept, number_words_kept
 from .rules.years import kept as years_kept, may_have_years
@@ -391,7 +393,7 @@ class Pipeline:
         chunk = _Chunk(start, end, masked, style=text_style)
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(masked.text)]
         chunk.units = split_long(masked.text, (0, len(masked.text)), self.closed_count,
-                                 self.options.max_pieces, protected)
+                                 self.options.max_pieces, protected, self.source)
         return chunk
 
     # ------------------------------------------------------------------------------- running
@@ -439,7 +441,7 @@ class Pipeline:
         if glossary is not None and glossary.source != self.source:
             raise ValueError(f"a glossary of {glossary.source} terms cannot apply to {self.source} text")
         texts = [unicodedata.normalize("NFC", t) for t in texts]
-        layouts = [segment(t) for t in texts]
+        layouts = [segment(t, self.source) for t in texts]
         plans = [[self._planned(t, s, e, glossary, second_try) for line in layout for s, e in line]
                  for t, layout in zip(texts, layouts)]
         return Plan(texts, layouts, plans, _units(plans))
@@ -489,39 +491,46 @@ class Pipeline:
         plan = self.plan(texts, glossary)
         return self.assemble(*self.second_try(plan, self.model_outputs(plan.sources, aligned), aligned, glossary))
 
-    @staticmethod
-    def has_numbers(text: str) -> bool:
-        """Whether ``text`` has a measure, a number word or a year that ``numbers_kept`` checks (for
-        any other, every translation keeps them: no need to restore one to check it)."""
+    def first_try_checks(self, text: str) -> bool:
+        """Whether ``text`` has what ``first_try_kept`` checks: in German a measure, a number word or
+        a year; in English a date with a month name or a title before a name (for any other, every
+        translation keeps them: no need to restore one to check it)."""
+        if self.source == "en":
+            return bool(month_dates(text)) or bool(english_addresses(text))
         return may_have_years(text) or bool(find_measures(text)) or bool(find_number_words(text))
 
-    @staticmethod
-    def numbers_kept(text: str, translation: str) -> bool:
-        """Whether ``translation`` kept the measures, number words and years of ``text`` (a
-        sentence); where it did not, ``second_try`` plans and translates it again."""
+    def first_try_kept(self, text: str, translation: str) -> bool:
+        """Whether ``translation`` kept the measures, number words and years of ``text`` (a German
+        sentence), or wrote the dates with a month name and the titles before a name of an English
+        one as German writes them; where it did not, ``second_try`` plans and translates it again."""
+        if self.source == "en":
+            return month_dates_kept(text, translation) and english_addresses_kept(text, translation)
         return (measures_kept(text, translation) and number_words_kept(text, translation)
                 and years_kept(text, translation))
 
     def second_try(self, plan: Plan, outputs: list[AlignedText], aligned: bool,
                    glossary: Glossary | None = None) -> tuple[Plan, list[AlignedText]]:
         """``plan`` and its model ``outputs``, with each sentence whose translation lost a
-        measure's number or unit ("fünf Kilometer" -> "five miles"), a number word or a year
-        (``numbers_kept``) planned again with its measures, number words and years as spans
-        (``plan(..., second_try=True)``) and translated again: only then, as the model places a
-        span less well than the words (``pipeline.rules.measures``, ``pipeline.rules.years``). Sentence by
-        sentence, so that a text translates as its sentences do one by one (the inspector's)."""
+        measure's number or unit ("fünf Kilometer" -> "five miles"), a number word or a year, or
+        did not write an English date or title the German way ("June 14" -> "Juni 14", "Mr. Klaus")
+        (``first_try_kept``) planned again with those as spans (``plan(..., second_try=True)``) and
+        translated again: only then, as the model places a span less well than the words ("on June
+        14" reads "am 14. Juni", "on ⦅N1⦆" may not: ``pipeline.rules.measures``,
+        ``pipeline.rules.years``, ``pipeline.rules.german_notation``, ``pipeline.rules.english_titles``).
+        Sentence by sentence, so that a text translates as its sentences do one by one (the
+        inspector's)."""
         position = {(id(chunk), unit): k for k, (chunk, unit) in enumerate(plan.units)}
         plans = [list(sentences) for sentences in plan.plans]
         changed = False
         for text, layout, sentences in zip(plan.texts, plan.layouts, plans):
             for k, (start, end) in enumerate(bound for line in layout for bound in line):
                 chunks = [chunk for chunk in sentences[k] if chunk.masked is not None]
-                if self.source != "de" or not self.has_numbers(text[start:end]):  # German checks
+                if not self.first_try_checks(text[start:end]):
                     continue
                 restorers = {id(chunk): self.restorer(chunk.masked) for chunk in chunks}   # once per chunk
                 translation = " ".join(restorers[id(chunk)].text(outputs[position[id(chunk), unit]].target)
                                        for chunk in chunks for unit in chunk.units)
-                if not self.numbers_kept(text[start:end], translation):
+                if not self.first_try_kept(text[start:end], translation):
                     sentences[k] = self._chunks(text, start, end, glossary, second_try=True)
                     changed = True
         if not changed:
@@ -665,7 +674,7 @@ class Pipeline:
         """``source`` translated in smaller pieces, joined into one AlignedText; None when it
         cannot be cut any further (one word)."""
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(source)]
-        pieces = smaller_pieces(source, (0, len(source)), self.count, protected)
+        pieces = smaller_pieces(source, (0, len(source)), self.count, protected, self.source)
         if len(pieces) < 2:
             return None
         parts = self._model([source[s:e] for s, e in pieces], aligned, depth + 1, on_retry)

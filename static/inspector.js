@@ -386,7 +386,7 @@
   // time, and their translations, each after its separator, are the translation shown.
   async function sentencesOf(q) {
     const langs = languages();
-    const answer = await post("/api/sentences", { q: q });
+    const answer = await post("/api/sentences", Object.assign({ q: q }, langs));
     return answer.sentences.map((s) => ({ source: s.text, sourceSep: s.separator, langs: langs }));
   }
 

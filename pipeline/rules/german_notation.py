@@ -3,7 +3,11 @@ German writes them, where English writes them otherwise.
 
 "1,234.50" → "1.234,50", "3.5" → "3,5"; "3/14/2025" → "14.03.2025" (month first, as the United
 States write it; "14/3/2025", day first, as Britain does); "2:30 p.m." → "14:30 Uhr", "9am" → "9
-Uhr"; "$5.99" → "5,99 $", "€20" → "20 €". What could be read two ways stays as written: "3/4/2025"
+Uhr"; "$5.99" → "5,99 $", "€20" → "20 €"; a date with a month name, day after month as the United
+States write it or before it as Britain does, "June 14, 2025", "March 3rd", "14 June 2025", "the
+3rd of March" → "14. Juni 2025", "3. März", ..., days from one to another too ("June 14–16" → "14.–16.
+Juni"), an abbreviated month as German abbreviates it ("Oct. 5" → "5. Okt."). What could be read
+two ways stays as written: "3/4/2025"
 (March or April), "1,234" is a thousand and more only where its groups are of three digits, and
 a version's "2.1.3" keeps its dots. ISO dates ("2025-03-14") are German too and stay.
 
@@ -17,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from .. import tables
 from ..spans import Masked, Span, merge
 from ..words import ENDS_WITH_PLACEHOLDER, Fix, Word
 from .base import Context
@@ -33,6 +38,22 @@ _CLOCK = re.compile(r"(?<![\w.:])(1[0-2]|0?[1-9])(?::([0-5][0-9]))?[ \t\u00a0]?(
 # An amount with its currency sign before it, as English writes it ("$5.99", "€ 20", "£1,000").
 _AMOUNT = re.compile(rf"(?<![\w.,])([$€£])[ \t\u00a0]?({_NUMBER})(?![\w]|[.,][0-9])")
 _NBSP = "\u00a0"
+# English month names (and their abbreviations, as German abbreviates them) in German; the table is
+# German first, and "Januar" comes before the Austrian "Jänner".
+GERMAN_MONTHS: dict[str, str] = {}
+for _german, _english in tables.pairs("months").items():
+    GERMAN_MONTHS.setdefault(_english, _german)
+GERMAN_MONTHS.update(tables.pairs("english_month_abbreviations"))
+_MONTH_NAME = "|".join(sorted(map(re.escape, GERMAN_MONTHS), key=len, reverse=True))
+_ORDINAL_DAY = r"(0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?"
+_DAY_TO = r"[ \t]*(?:[-–]|to|through)[ \t]*"
+# "June 14", "June 14th, 2025", "June 14–16, 2025" (the month first); a capital, so that "may 5" is not
+# one; not before a digit, a word or a decimal ("June 14.5").
+_MONTH_FIRST = re.compile(rf"(?<![\w.])({_MONTH_NAME})(?!\w)[ \t\u00a0]+{_ORDINAL_DAY}"
+                          rf"(?:{_DAY_TO}{_ORDINAL_DAY})?(?:,?[ \t\u00a0]+([12][0-9]{{3}}))?(?![\w]|[.,:][0-9])")
+# "14 June 2025", "14th June", "14–16 June", "3rd of March" (the day first).
+_DAY_FIRST = re.compile(rf"(?<![\w.,:/]){_ORDINAL_DAY}(?:{_DAY_TO}{_ORDINAL_DAY})?[ \t\u00a0]+(?:of[ \t]+)?"
+                        rf"({_MONTH_NAME})(?!\w)(?:,?[ \t\u00a0]+([12][0-9]{{3}}))?(?![\w]|[.,:][0-9])")
 _SENTENCE_END = re.compile(r"[\s\"'”’»)]*")
 
 
@@ -60,6 +81,25 @@ def german_date(month_or_day: str, day_or_month: str, year: str) -> str | None:
     return f"{day:02d}.{month:02d}.{year}"
 
 
+def german_month_date(month: str, day: str, last: str | None, year: str | None) -> str:
+    """A date with an English month name as German writes it: "14. Juni 2025", "14.–16. Juni"."""
+    days = f"{int(day)}.–{int(last)}." if last else f"{int(day)}."
+    return f"{days} {GERMAN_MONTHS[month]}" + (f" {year}" if year else "")
+
+
+def month_dates(text: str) -> list[Span]:
+    """The dates with an English month name in ``text``, each a span with its German (in order)."""
+    found = []
+    for match in _MONTH_FIRST.finditer(text):
+        month, day, last, year = match.groups()
+        found.append((match.start(), match.end(), german_month_date(month, day, last, year)))
+    for match in _DAY_FIRST.finditer(text):
+        day, last, month, year = match.groups()
+        found.append((match.start(), match.end(), german_month_date(month, day, last, year)))
+    spans = [Span(start, end, "date", text[start:end], german) for start, end, german in sorted(found)]
+    return [s for k, s in enumerate(spans) if not any(o.start < s.end and s.start < o.end for o in spans[:k])]
+
+
 def german_clock_time(hour: str, minutes: str | None, half: str) -> str:
     """A twelve-hour time as German writes it, on twenty-four hours and with "Uhr" ("2:30 p.m." ->
     "14:30 Uhr", "12 a.m." -> "0 Uhr", "9am" -> "9 Uhr")."""
@@ -67,10 +107,20 @@ def german_clock_time(hour: str, minutes: str | None, half: str) -> str:
     return f"{value}:{minutes} Uhr" if minutes else f"{value} Uhr"
 
 
-def with_german_notation(text: str, spans: Sequence[Span]) -> list[Span]:
+def month_dates_kept(text: str, translation: str) -> bool:
+    """Whether ``translation`` writes every date with a month name of ``text`` (an English sentence)
+    as German does ("June 14, 2025" as "14. Juni 2025"); the model mostly does, and then its own
+    words around it are better than around a span ("am 14. Juni" for "on June 14")."""
+    written = " ".join(translation.split())   # a month's genitive s too: "des 7. Januars"
+    return all(re.search(rf"(?<![\w.]){re.escape(' '.join(span.target.split()))}s?(?!\w)", written)
+               for span in month_dates(text))
+
+
+def with_german_notation(text: str, spans: Sequence[Span], month_names: bool = False) -> list[Span]:
     """``spans`` (of an English sentence) with its numbers, dates, clock times and amounts in German
     notation (see the module docstring): each a span whose ``target`` is the German, in place of
-    the spans it covers. Every number span gets a ``target``, its own text where German writes it
+    the spans it covers; dates with a month name only with ``month_names`` (a second try:
+    ``month_dates_kept``). Every number span gets a ``target``, its own text where German writes it
     alike ("2.1.3"): without one, ``spans.replacement`` would read it as a German number ("1,23")."""
     found: list[Span] = []
     for match in _CLOCK.finditer(text):
@@ -81,6 +131,8 @@ def with_german_notation(text: str, spans: Sequence[Span]) -> list[Span]:
     for match in _SLASH_DATE.finditer(text):
         if (german := german_date(*match.groups())) is not None:
             found.append(Span(match.start(), match.end(), "date", match[0], german))
+    if month_names:
+        found.extend(month_dates(text))
     for match in _AMOUNT.finditer(text):
         number = match[2]
         found.append(Span(match.start(), match.end(), "amount", match[0],
@@ -111,12 +163,13 @@ def without_uhr(words: list[Word], slots: dict[str, str]) -> list[Word]:
 
 
 class GermanNotation:
-    """The rule, for an English source: ``with_german_notation`` finds; ``without_uhr`` repairs."""
+    """The rule, for an English source: ``with_german_notation`` finds (the dates with a month name
+    in a second try only: ``Pipeline.second_try``); ``without_uhr`` repairs."""
 
     name = "german_notation"
 
     def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
-        return with_german_notation(text, spans)
+        return with_german_notation(text, spans, month_names=context.second_try)
 
     def repair(self, masked: Masked) -> Fix | None:
         return without_uhr

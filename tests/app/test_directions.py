@@ -88,7 +88,7 @@ def test_each_direction_reads_numbers_in_its_source_language_s_notation(both):
     """English "1,234.50" is German "1.234,50", and German "1.234,50" is English "1,234.50"."""
     service = both.extensions["translation_service"]
     en_de, de_en = service.model("en", "de").pipeline, service.model("de", "en").pipeline
-    assert [rule.name for rule in en_de.rules] == ["verbatim", "terms", "german_notation"]
+    assert [rule.name for rule in en_de.rules] == ["verbatim", "terms", "german_notation", "english_titles"]
     assert list(en_de.plan(["It costs 1,234.50 or 1.5 euros."]).plans[0][0][0].masked.slots.values()) == [
         "1.234,50", "1,5"]
     assert list(de_en.plan(["Es kostet 1.234,50 oder 1,5 Euro."]).plans[0][0][0].masked.slots.values()) == [
@@ -361,6 +361,17 @@ def test_the_api_s_attention_of_each_model(client):
     en_de = client.post("/api/attention", json={"q": "Good morning.", "source": "en", "target": "de"}).get_json()
     de_en = client.post("/api/attention", json={"q": "Guten Morgen."}).get_json()
     assert (en_de["translation"], de_en["translation"]) == ("Guten Morgen.", "Good morning.")
+
+
+def test_the_sentences_of_each_source_language(client):
+    """An English text is cut by English abbreviations ("Mr.", "Oct."), a German one by German ones."""
+    english = client.post("/api/sentences", json={"q": "Dear Mr. Smith, see you on Oct. 5. Bye.", "source": "en",
+                                                   "target": "de"}).get_json()["sentences"]
+    assert [s["text"] for s in english] == ["Dear Mr. Smith, see you on Oct. 5.", "Bye."]
+    german = client.post("/api/sentences", json={"q": "Am 3. Mai kommt Dr. Müller. Gut."}).get_json()["sentences"]
+    assert [s["text"] for s in german] == ["Am 3. Mai kommt Dr. Müller.", "Gut."]
+    status, html = page(client, "/attention", q="Hello Mr. Smith. Good morning.", source="en", target="de", s="1")
+    assert status == 200 and '<dd lang="en">Good morning.</dd>' in html
 
 
 def test_the_inspector_of_each_model(client):

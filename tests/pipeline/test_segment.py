@@ -74,6 +74,42 @@ def test_sentences(line, expected):
     assert sentences(line) == expected
 
 
+@pytest.mark.parametrize("line, expected", [
+    # English abbreviations: titles, months, Latin ones; "No." only before a number
+    ("Dear Mr. Smith, thank you. Bye.", ["Dear Mr. Smith, thank you.", "Bye."]),
+    ("Mrs. Jones and Dr. Brown met on Oct. 5. They talked.", ["Mrs. Jones and Dr. Brown met on Oct. 5.", "They talked."]),
+    ("Fruit, e.g. Apples, is healthy. Eat it.", ["Fruit, e.g. Apples, is healthy.", "Eat it."]),
+    ("See No. 5 here. Then go.", ["See No. 5 here.", "Then go."]),
+    ("I said no. Then we left.", ["I said no.", "Then we left."]),
+    # an English number before a full stop ends the sentence (in German it is an ordinal)
+    ("I counted 42. Then I stopped.", ["I counted 42.", "Then I stopped."]),
+    ("J. K. Rowling wrote it. Yes.", ["J. K. Rowling wrote it.", "Yes."]),
+])
+def test_english_sentences(line, expected):
+    assert sentences(line, "en") == expected
+
+
+def test_german_abbreviations_are_not_english_ones():
+    assert sentences("Dear Mr. Smith, thank you.") == ["Dear Mr.", "Smith, thank you."]
+    assert sentences("Am 3. Mai kam er.", "en") == ["Am 3.", "Mai kam er."]
+    assert segment("Mr. Smith.\nMr. Jones.", "en") == [[(0, 10)], [(11, 21)]]
+
+
+@pytest.mark.parametrize("language", ["fr", "", "DE"])
+def test_an_unknown_language_is_refused(language):
+    for call in (split_sentences, segment):
+        with pytest.raises(ValueError) as error:
+            call("Text.", language)
+        assert str(error.value) == f"language must be one of de, en, got {language!r}"
+
+
+def test_an_english_abbreviation_is_no_clause_cut():
+    text = "Yesterday Mr. Smith and his old friends from school went to the new cinema in town"
+    pieces = split_long(text, (0, len(text)), lambda t: len(t.split()), 4, language="en")
+    assert all(not text[s:e].endswith("Mr.") for s, e in pieces)
+    assert " ".join(text[s:e] for s, e in pieces) == text
+
+
 @pytest.mark.parametrize("text, expected", [
     ("  Viel   Platz.\tNoch mehr.  ", [(2, 15), (16, 26)]),
     ("Eins.\r\nZwei.\n\n\tDrei", [(0, 5), (7, 12), (15, 19)]),  # newlines are whitespace here

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.rules.german_notation import german_date, german_number, with_german_notation, without_uhr
+from pipeline.rules.german_notation import (german_date, german_number, month_dates, month_dates_kept, with_german_notation,
+                                            without_uhr)
 from pipeline.rules.verbatim import find_spans
 from pipeline.spans import mask
 from pipeline.words import Word
@@ -80,3 +81,48 @@ def words(text: str) -> list[Word]:
 def test_the_uhr_a_time_says_already_goes(output, expected):
     slots = {"⦅N1⦆": "14:30 Uhr", "⦅N2⦆": "3"}
     assert " ".join(w.text for w in without_uhr(words(output), slots)) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("It arrives on Monday, March 3rd.", [("March 3rd", "3. März")]),
+    ("On Saturday, June 14, 2025 at 8 PM", [("June 14, 2025", "14. Juni 2025")]),
+    ("from June 14–16, 2025", [("June 14–16, 2025", "14.–16. Juni 2025")]),
+    ("from June 14 to 16", [("June 14 to 16", "14.–16. Juni")]),
+    ("We close on the 3rd of March.", [("3rd of March", "3. März")]),
+    ("14 June 2025 and 1st Jan. 2024", [("14 June 2025", "14. Juni 2025"), ("1st Jan. 2024", "1. Jan. 2024")]),
+    ("valid until Oct. 5, 2025.", [("Oct. 5, 2025", "5. Okt. 2025")]),
+    ("Updated Aug 3", [("Aug 3", "3. Aug.")]),
+    ("Sept. 11 and Dec 24th", [("Sept. 11", "11. Sept."), ("Dec 24th", "24. Dez.")]),
+    ("May 5 is a holiday.", [("May 5", "5. Mai")]),
+    ("March 3, 4 and 5", [("March 3", "3. März")]),           # the other days stay the model's
+    # not dates: a modal verb, a month and year, a decimal, a first name, a word
+    ("You may 5 times.", []),
+    ("In June 2025 we met.", []),
+    ("June 14.5 percent", []),
+    ("Jan 5 scored.", []),
+    ("Augusta 5 is far.", []),
+])
+def test_dates_with_an_english_month_name(text, expected):
+    found = month_dates(text)
+    assert [(s.text, s.target) for s in found] == expected
+    assert all(s.kind == "date" and text[s.start:s.end] == s.text for s in found)
+
+
+def test_dates_with_a_month_name_are_spans_in_a_second_try_only():
+    text = "We met on June 14, 2025 at 2:30 p.m."
+    assert [s.kind for s in with_german_notation(text, find_spans(text))] == ["number", "number", "time"]
+    assert [(s.kind, s.target) for s in with_german_notation(text, find_spans(text), month_names=True)] == [
+        ("date", "14. Juni 2025"), ("time", "14:30 Uhr")]
+
+
+@pytest.mark.parametrize("translation, kept", [
+    ("Wir trafen uns am 14. Juni 2025.", True),
+    ("Wir trafen uns am 14.  Juni 2025.", True),      # spacing aside
+    ("Wir trafen uns am Juni 14, 2025.", False),
+    ("Wir trafen uns.", False),
+    ("Wir trafen uns am 14. Juni 20255.", False),
+])
+def test_a_translation_keeps_a_date_when_it_writes_it_the_german_way(translation, kept):
+    assert month_dates_kept("We met on June 14, 2025.", translation) == kept
+    assert month_dates_kept("It was July 4.", "Es war der 14. Juli.") is False   # another day
+    assert month_dates_kept("your letter of January 7", "Ihr Brief des 7. Januars") is True   # its genitive

@@ -31,8 +31,8 @@ def engine():
 def test_the_rules_and_their_order():
     assert [rule.name for rule in RULES] == ["verbatim", "years", "terms", "clock", "amounts", "measures",
                                              "abbreviations", "ranges", "weekdays", "letters", "names"]
-    assert [rule.name for rule in ENGLISH_RULES] == ["verbatim", "terms", "german_notation"]
-    assert NAMES == (*(rule.name for rule in RULES), "german_notation")
+    assert [rule.name for rule in ENGLISH_RULES] == ["verbatim", "terms", "german_notation", "english_titles"]
+    assert NAMES == (*(rule.name for rule in RULES), "german_notation", "english_titles")
     assert rules_for("de") == RULES and rules_for("en") == ENGLISH_RULES
 
 
@@ -63,9 +63,9 @@ def test_a_rule_switched_off_changes_only_its_spans(engine, rule, changed):
 
 @pytest.mark.parametrize("without, message", [
     (("clocks",), "without_rules must be a tuple of rule names (verbatim, years, terms, clock, amounts, measures, "
-                  "abbreviations, ranges, weekdays, letters, names, german_notation), got ('clocks',)"),
+                  "abbreviations, ranges, weekdays, letters, names, german_notation, english_titles), got ('clocks',)"),
     (["clock"], "without_rules must be a tuple of rule names (verbatim, years, terms, clock, amounts, measures, "
-                "abbreviations, ranges, weekdays, letters, names, german_notation), got ['clock']"),
+                "abbreviations, ranges, weekdays, letters, names, german_notation, english_titles), got ['clock']"),
 ])
 def test_unknown_rules_are_refused(without, message):
     with pytest.raises(ValueError) as error:
