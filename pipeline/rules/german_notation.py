@@ -3,7 +3,7 @@ German writes them, where English writes them otherwise.
 
 "1,234.50" → "1.234,50", "3.5" → "3,5"; "3/14/2025" → "14.03.2025" (month first, as the United
 States write it; "14/3/2025", day first, as Britain does); "2:30 p.m." → "14:30 Uhr", "9am" → "9
-Uhr"; "$5.99" → "5,99 $", "€20" → "20 €"; a date with a month name, day after month as the United
+Uhr"; "$5.99" → "5,99 $", "€20" → "20 €", "$5 million" → "5 Millionen Dollar"; a date with a month name, day after month as the United
 States write it or before it as Britain does, "June 14, 2025", "March 3rd", "14 June 2025", "the
 3rd of March" → "14. Juni 2025", "3. März", ..., days from one to another too ("June 14–16" → "14.–16.
 Juni"), an abbreviated month as German abbreviates it ("Oct. 5" → "5. Okt."). What could be read
@@ -37,6 +37,14 @@ _SLASH_DATE = re.compile(r"(?<![\w/.])([0-9]{1,2})/([0-9]{1,2})/([0-9]{4}|[0-9]{
 _CLOCK = re.compile(r"(?<![\w.:])(1[0-2]|0?[1-9])(?::([0-5][0-9]))?[ \t\u00a0]?([AaPp])(?:\.[Mm]\.|[Mm](?![\w]))")
 # An amount with its currency sign before it, as English writes it ("$5.99", "€ 20", "£1,000").
 _AMOUNT = re.compile(rf"(?<![\w.,])([$€£])[ \t\u00a0]?({_NUMBER})(?![\w]|[.,][0-9])")
+# An amount with a multiplier ("$5 million", "$1.5 billion", "£3m", "$2bn"): in German the
+# multiplier and the currency's name after the number ("5 Millionen Dollar", "1 Milliarde Dollar").
+MULTIPLIERS = {english: (plural, singular) for english, plural, singular in tables.rows("english_multipliers", 3)}
+CURRENCY_NAMES = tables.pairs("currency_names")
+_WORD_MULTIPLIER = "|".join(m for m in MULTIPLIERS if len(m) > 2)
+_GLUED_MULTIPLIER = "|".join(m for m in MULTIPLIERS if len(m) <= 2)
+_MULTIPLIED = re.compile(rf"(?<![\w.,])([$€£])[ \t\u00a0]?({_NUMBER})"
+                         rf"(?:[ \t\u00a0]+({_WORD_MULTIPLIER})|({_GLUED_MULTIPLIER}))(?!\w)")
 _NBSP = "\u00a0"
 # English month names (and their abbreviations, as German abbreviates them) in German; the table is
 # German first, and "Januar" comes before the Austrian "Jänner".
@@ -100,6 +108,13 @@ def month_dates(text: str) -> list[Span]:
     return [s for k, s in enumerate(spans) if not any(o.start < s.end and s.start < o.end for o in spans[:k])]
 
 
+def german_multiplied(match: re.Match[str]) -> str:
+    """A match of ``_MULTIPLIED`` in German: "$1.5 billion" -> "1,5 Milliarden Dollar"."""
+    sign, number, word, glued = match[1], match[2], match[5], match[6]
+    plural, singular = MULTIPLIERS[word or glued]
+    return f"{german_number(number) or number} {singular if number == '1' else plural} {CURRENCY_NAMES[sign]}"
+
+
 def german_clock_time(hour: str, minutes: str | None, half: str) -> str:
     """A twelve-hour time as German writes it, on twenty-four hours and with "Uhr" ("2:30 p.m." ->
     "14:30 Uhr", "12 a.m." -> "0 Uhr", "9am" -> "9 Uhr")."""
@@ -133,6 +148,8 @@ def with_german_notation(text: str, spans: Sequence[Span], month_names: bool = F
             found.append(Span(match.start(), match.end(), "date", match[0], german))
     if month_names:
         found.extend(month_dates(text))
+    for match in _MULTIPLIED.finditer(text):
+        found.append(Span(match.start(), match.end(), "amount", match[0], german_multiplied(match)))
     for match in _AMOUNT.finditer(text):
         number = match[2]
         found.append(Span(match.start(), match.end(), "amount", match[0],

@@ -59,6 +59,14 @@ def test_german_date(parts, expected):
     ("Version 1.2.3 costs $1,234.5.", [("number", "1.2.3", "1.2.3"), ("amount", "$1,234.5", "1.234,5\u00a0$")]),
     ("We ate at 7 PM. Then we left.", [("time", "7 PM", "19 Uhr")]),
     ("Send it to info@example.com by 5 pm.", [("email", "info@example.com", None), ("time", "5 pm", "17 Uhr")]),
+    # an amount with a multiplier: the multiplier and the currency's name after the number
+    ("It earned $5 million.", [("amount", "$5 million", "5 Millionen Dollar")]),
+    ("It cost $1.5 billion.", [("amount", "$1.5 billion", "1,5 Milliarden Dollar")]),
+    ("Only $1 million and €1 trillion.", [("amount", "$1 million", "1 Million Dollar"),
+                                           ("amount", "€1 trillion", "1 Billion Euro")]),
+    ("A £3m deal and $2bn more.", [("amount", "£3m", "3 Millionen Pfund"), ("amount", "$2bn", "2 Milliarden Dollar")]),
+    ("It was $1,200 million.", [("amount", "$1,200 million", "1.200 Millionen Dollar")]),
+    ("A $5 millionaire.", [("amount", "$5", "5\u00a0$")]),       # not a multiplier
 ])
 def test_an_english_sentence_s_notation_becomes_german(text, expected):
     found = with_german_notation(text, find_spans(text))
