@@ -199,8 +199,9 @@ def _requested_sentence(context: dict, *purpose: str) -> tuple[list[str], int, s
 
 
 def _chosen_sentence(q: str, source: str, *purpose: str) -> tuple[list[str], int, str]:
-    """The sentences of ``q`` (a ``source`` text), the index chosen by ``?s=`` (0 when absent or out of range) and that
-    sentence, checked against the per-sentence limit (raises ``validation.ApiError``)."""
+    """The sentences of ``q`` (a ``source`` text), the index chosen by ``?s=`` (0 when absent or out
+    of range) and that sentence, checked against the per-sentence limit (raises
+    ``validation.ApiError``)."""
     validation.parse_texts(q, max_chars=current_app.config["MAX_CHARS"], batch_limit=1)
     sentences = get_service().sentences(q, source)
     index = request.args.get("s", "0")

@@ -5,8 +5,7 @@ in a source sentence and repairs the output around them (``pipeline.rules.base``
 the spans of the earlier ones and may take them into its own (a range joins two clock times).
 ``ENGLISH_RULES`` are those of an English source (a model of direction en-de): what is copied as
 written, a glossary's terms, numbers, dates and times in German notation, and forms of address
-("Mr. Smith"); the others read
-German. ``rules_for`` picks by the source language. To add a family:
+("Mr. Smith"); the others read German. ``rules_for`` picks by the source language. To add a family:
 write its module with a ``RULE`` (``base.Finder`` where it only finds), put its word lists in
 ``pipeline/tables/``, and place it in ``RULES``; ``bench/ablation.py`` then measures what it earns.
 """
@@ -14,8 +13,7 @@ write its module with a ``RULE`` (``base.Finder`` where it only finds), put its 
 from __future__ import annotations
 
 from . import (abbreviations, amounts, clock, english_titles, german_notation, letters, measures, names, ranges,
-               terms, verbatim,
-               weekdays, years)
+               terms, verbatim, weekdays, years)
 from .base import Context, Rule
 
 # verbatim first (what is copied as written); years before the glossary's terms (a first try

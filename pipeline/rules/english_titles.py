@@ -5,7 +5,8 @@ The model knows "Mr" and "Mrs" poorly ("Mrs. Smith" came out as "Die Männer. Sm
 "Mr. Klaus" or "Der Klausur"); where it writes them well it also declines the title ("mit Herrn
 Klaus"), which a span cannot. So the title and its name are a span in a second try only
 (``Pipeline.second_try``): where the first translation lacks "Herr Klaus" (or "Herrn Klaus"), the
-sentence is translated again with ``⦅X1⦆`` for "Herr Klaus" (bench/README.md, "English titles").
+sentence is translated again with ``⦅X1⦆`` for "Herr Klaus" (bench/README.md, "English dates and
+titles").
 The name is one or two capitalized words ("Mr. John Smith"); a title before "and" or a lower-case
 word is left to the model ("Mr. and Mrs. Smith").
 """

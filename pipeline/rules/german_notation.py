@@ -3,13 +3,13 @@ German writes them, where English writes them otherwise.
 
 "1,234.50" → "1.234,50", "3.5" → "3,5"; "3/14/2025" → "14.03.2025" (month first, as the United
 States write it; "14/3/2025", day first, as Britain does); "2:30 p.m." → "14:30 Uhr", "9am" → "9
-Uhr"; "$5.99" → "5,99 $", "€20" → "20 €", "$5 million" → "5 Millionen Dollar"; a date with a month name, day after month as the United
-States write it or before it as Britain does, "June 14, 2025", "March 3rd", "14 June 2025", "the
-3rd of March" → "14. Juni 2025", "3. März", ..., days from one to another too ("June 14–16" → "14.–16.
-Juni"), an abbreviated month as German abbreviates it ("Oct. 5" → "5. Okt."). What could be read
-two ways stays as written: "3/4/2025"
-(March or April), "1,234" is a thousand and more only where its groups are of three digits, and
-a version's "2.1.3" keeps its dots. ISO dates ("2025-03-14") are German too and stay.
+Uhr"; "$5.99" → "5,99 $", "€20" → "20 €", "$5 million" → "5 Millionen Dollar"; a date with a
+month name, day after month as the United States write it or before it as Britain does, "June 14,
+2025", "March 3rd", "14 June 2025", "the 3rd of March" → "14. Juni 2025", "3. März", ..., days from
+one to another too ("June 14–16" → "14.–16. Juni"), an abbreviated month as German abbreviates it
+("Oct. 5" → "5. Okt."). What could be read two ways stays as written: "3/4/2025" (March or April),
+"1,234" is a thousand and more only where its groups are of three digits, and a version's "2.1.3"
+keeps its dots. ISO dates ("2025-03-14") are German too and stay.
 
 The repair takes out the "Uhr" the model writes after a time that says it already ("um ⦅N1⦆ Uhr",
 ⦅N1⦆ "14:30 Uhr").
@@ -48,10 +48,8 @@ _MULTIPLIED = re.compile(rf"(?<![\w.,])([$€£])[ \t\u00a0]?({_NUMBER})"
 _NBSP = "\u00a0"
 # English month names (and their abbreviations, as German abbreviates them) in German; the table is
 # German first, and "Januar" comes before the Austrian "Jänner".
-GERMAN_MONTHS: dict[str, str] = {}
-for _german, _english in tables.pairs("months").items():
-    GERMAN_MONTHS.setdefault(_english, _german)
-GERMAN_MONTHS.update(tables.pairs("english_month_abbreviations"))
+GERMAN_MONTHS = {**{english: german for german, english in reversed(tables.pairs("months").items())},
+                 **tables.pairs("english_month_abbreviations")}
 _MONTH_NAME = "|".join(sorted(map(re.escape, GERMAN_MONTHS), key=len, reverse=True))
 _ORDINAL_DAY = r"(0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?"
 _DAY_TO = r"[ \t]*(?:[-–]|to|through)[ \t]*"
@@ -104,7 +102,12 @@ def month_dates(text: str) -> list[Span]:
     for match in _DAY_FIRST.finditer(text):
         day, last, month, year = match.groups()
         found.append((match.start(), match.end(), german_month_date(month, day, last, year)))
-    spans = [Span(start, end, "date", text[start:end], german) for start, end, german in sorted(found)]
+    return _without_overlaps([Span(start, end, "date", text[start:end], german)
+                              for start, end, german in sorted(found)])
+
+
+def _without_overlaps(spans: list[Span]) -> list[Span]:
+    """``spans`` in their order, less each one that overlaps one before it (the first found wins)."""
     return [s for k, s in enumerate(spans) if not any(o.start < s.end and s.start < o.end for o in spans[:k])]
 
 
@@ -154,7 +157,7 @@ def with_german_notation(text: str, spans: Sequence[Span], month_names: bool = F
         number = match[2]
         found.append(Span(match.start(), match.end(), "amount", match[0],
                           f"{german_number(number) or number}{_NBSP}{match[1]}"))
-    found = [f for k, f in enumerate(found) if not any(o.start < f.end and f.start < o.end for o in found[:k])]
+    found = _without_overlaps(found)
     for span in spans:   # every number gets its German (its own text where German writes it alike),
         if span.kind == "number" and span.target is None:   # never the German-source conversion
             if not any(f.start < span.end and span.start < f.end for f in found):
