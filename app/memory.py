@@ -15,14 +15,18 @@ the figures are in bench/README.md, "Memory".
 the library code that importing torch, loading the checkpoint and converting it ran (tens of MiB of
 ``libtorch_cpu.so``) stays mapped in the master alone, which never runs it again, and counts in full
 in the server's PSS. Unmapping the pages it never wrote is safe: a page touched again is read back
-from the file (the page cache), exactly as it was.
+from the file (the page cache), exactly as it was. ``unmap_pages`` does the same in a worker that
+goes idle, for the PyTorch weights beside CTranslate2 (``Translator.mapped_weights``): only the
+inspector and the attention views read them, and once read they would stay in the worker for good.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import mmap
 import re
+from collections.abc import Iterable
 
 
 @functools.cache
@@ -81,5 +85,25 @@ def unmap_clean_file_pages() -> int:
     advised = 0
     for start, end in clean_file_mappings(smaps):
         if madvise(start, end - start, MADV_DONTNEED) == 0:  # EINVAL for device mappings: skipped
+            advised += end - start
+    return advised
+
+
+def unmap_pages(spans: Iterable[tuple[int, int]]) -> int:
+    """Unmap the pages of each (start, end) of a file mapping whose pages were never written (the
+    PyTorch weights, ``Translator.mapped_weights``), widened to whole pages: they leave this
+    process's memory and are read back from the page cache, exactly as they were, when next used.
+    Without /proc's 20-odd milliseconds of smaps to read, as it runs whenever a worker goes idle.
+    The bytes advised; 0 where madvise is missing (not Linux)."""
+    try:
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+    except (OSError, AttributeError):
+        return 0
+    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    page = mmap.PAGESIZE
+    advised = 0
+    for start, end in spans:
+        start, end = start - start % page, -(-end // page) * page
+        if madvise(start, end - start, MADV_DONTNEED) == 0:
             advised += end - start
     return advised

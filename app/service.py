@@ -38,7 +38,7 @@ from pipeline.coverage import Coverage
 from pipeline.formality import FORMALITIES
 from pipeline.translation import Options, Pipeline
 
-from .memory import release_free_memory
+from .memory import release_free_memory, unmap_pages
 from .settings import search_options
 
 EXTENSION = "translation_service"
@@ -172,7 +172,7 @@ class TranslationService:
             model = ServedModel(name, engine, pipeline, self.model_lock, formalities)
             if model.batcher is not None:
                 model.batcher.lock = self.model_lock
-                model.batcher.on_idle = release_free_memory  # a worker that goes idle gives back what its model calls freed
+                model.batcher.on_idle = self.release_memory  # a worker that goes idle gives back what it can
             self.models[name] = model
         # The German->English model's: the default direction (Random, the model page, /health's
         # checkpoint)
@@ -189,6 +189,12 @@ class TranslationService:
     def model(self, source: str = "de", target: str = "en") -> ServedModel:
         """The model of one pair; KeyError for a pair not served (the views check it first)."""
         return self.models[f"{source}-{target}"]
+
+    def release_memory(self) -> None:
+        """What a worker gone idle gives back: the memory its model calls freed, and the pages of
+        the PyTorch weights files (beside CTranslate2) that the inspector or an attention view read."""
+        release_free_memory()
+        unmap_pages(span for model in self.models.values() if (span := model.translator.torch.mapped_weights()))
 
     # ------------------------------------------------------------------ public API
     def translate(self, texts: list[str], *, source: str = "de", target: str = "en", html: bool = False,

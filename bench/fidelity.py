@@ -1,6 +1,6 @@
 """Fidelity of the text pipeline on our own test sentences, and what the pipeline costs in time.
 
-    python bench/fidelity.py --checkpoint CKPT [--beam 4] [--json FILE] [--show]
+    python bench/fidelity.py --checkpoint CKPT [--engine ct2] [--beam 4] [--json FILE] [--show]
     python bench/fidelity.py --checkpoint CKPT --overhead [--sentences 1000] [--corpus FILE]
                              [--repeats 3] [--json FILE]
 
@@ -345,6 +345,7 @@ def parse_args(argv):
     p = cli.make_parser("bench/fidelity.py", __doc__)
     cli.add_model_args(p)
     cli.add_search_args(p)
+    cli.add_engine_args(p)
     p.add_argument("--cases", default=str(CASES), help="test texts (default: bench/fidelity_sentences.tsv)")
     p.add_argument("--show", action="store_true", help="print every failed case")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")

@@ -26,6 +26,9 @@ it) are printed too.
 and sends every other request English->German (the English column of the same lines): the memory
 of two models. The bare-engine throughput comparisons (de-en alone) are then left out; ``--single``
 then alternates German and English sentences and gives each direction's latencies.
+``--html`` sends each sentence as ``<p>sentence</p>`` with ``format=html``, so that every request
+aligns its output with its source (as pages, documents and placeholders do): the memory of a
+server that has run every part of the text pipeline, which plain sentences reach only now and then.
 Standard library for the load (threads + http.client); only loopback addresses are accepted, and
 clients and time are bounded, so it cannot be pointed at somebody else's server by accident.
 """
@@ -33,6 +36,7 @@ clients and time are bounded, so it cannot be pointed at somebody else's server 
 from __future__ import annotations
 
 import argparse
+import html
 import http.client
 import json
 import os
@@ -84,10 +88,12 @@ def read_sentences(path: Path, both: bool = False) -> list[str] | list[tuple[str
 
 
 class Feed:
-    """Hands out the sentences in order, each once; after the last it starts again (a repeat)."""
+    """Hands out the sentences in order, each once; after the last it starts again (a repeat).
+    ``markup``: each is sent as a paragraph of HTML (``format=html``)."""
 
-    def __init__(self, sentences: list[str]):
+    def __init__(self, sentences: list[str], markup: bool = False):
         self.sentences = sentences
+        self.markup = markup
         self.sent: list[str] = []
         self.lock = threading.Lock()
 
@@ -102,11 +108,14 @@ class Feed:
         return max(0, len(self.sent) - len(self.sentences))
 
 
-def translate_once(conn: http.client.HTTPConnection, text: str | tuple[str, str, str]) -> str | None:
-    """POST /translate with one text (German, or a (text, source, target) request); None when it
-    worked, else what went wrong."""
+def translate_once(conn: http.client.HTTPConnection, text: str | tuple[str, str, str], markup: bool = False) -> str | None:
+    """POST /translate with one text (German, or a (text, source, target) request; with
+    ``markup`` as ``<p>text</p>``, ``format=html``); None when it worked, else what went wrong."""
     text, source, target = (text, "de", "en") if isinstance(text, str) else text
-    body = json.dumps({"q": text, "source": source, "target": target})
+    request = {"q": text, "source": source, "target": target}
+    if markup:
+        request.update(q=f"<p>{html.escape(text)}</p>", format="html")
+    body = json.dumps(request)
     conn.request("POST", "/translate", body=body, headers={"Content-Type": "application/json"})
     response = conn.getresponse()
     payload = response.read()
@@ -120,7 +129,7 @@ def client(host: str, port: int, deadline: float, feed: Feed, latencies: list, e
         text = feed.next()
         start = time.perf_counter()
         try:
-            problem = translate_once(conn, text)
+            problem = translate_once(conn, text, feed.markup)
         except (OSError, http.client.HTTPException, ValueError) as exc:
             problem = type(exc).__name__
             conn.close()  # a fresh connection for the next request
@@ -334,6 +343,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="corpus TSV whose German sentences are sent, each once (default: %(default)s)")
     parser.add_argument("--single", type=bounded(0, 10_000), default=0,
                         help="with --checkpoint: this many sentences one at a time, served vs bare engine")
+    parser.add_argument("--html", action="store_true",
+                        help="send each sentence as <p>sentence</p> with format=html: every request then aligns, "
+                             "as pages and documents do")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     args = parser.parse_args(argv)
     if args.single and not args.checkpoint:
@@ -362,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     # of their own, at the end of the list, so that the measured ones stay unseen.
     warm = Feed(sentences[-32:])
     sentences = sentences[:-32]
-    feed = Feed(sentences[args.single:])
+    feed = Feed(sentences[args.single:], markup=args.html)
     try:
         client(host, port, time.perf_counter() + 0.5, warm, [], Counter(), threading.Lock())
         before = server_metrics(host, port)

@@ -1,6 +1,6 @@
 """How often does a translation keep the names of its sentence? With and without name detection.
 
-    python bench/names.py [--checkpoint CKPT] [--data bench/data/names.tsv] [--beam 4]
+    python bench/names.py [--checkpoint CKPT] [--engine ct2] [--data bench/data/names.tsv] [--beam 4]
 
 Translates everyday sentences with names (``bench/data/names.tsv``: German, then the names an
 English translation must keep as written) through the text pipeline twice: with
@@ -27,6 +27,7 @@ DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "names.tsv"
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = cli.make_parser("bench/names.py", __doc__)
     cli.add_model_args(p)
+    cli.add_engine_args(p)
     cli.add_dictionary_arg(p)
     p.add_argument("--data", default=str(DEFAULT_DATA), help="German<TAB>names,... (default: %(default)s)")
     cli.add_search_args(p)

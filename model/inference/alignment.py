@@ -18,7 +18,9 @@ Three steps, each usable on its own:
    out: attention resting on EOS means "no particular source word". Identical placeholders are
    linked to each other whatever the attention says.
 4. ``align_outputs``: all of it for whole texts, as ``Translator.translate_aligned`` and
-   ``Translator.align`` use it. Source spans index the text as given, before ``normalize``.
+   ``Translator.align`` use it; ``align_texts`` the same from any engine's attention
+   (``CT2Translator.align``: CTranslate2's, of one layer, ``SINGLE_LAYER``). Source spans index
+   the text as given, before ``normalize``.
 
 The default layers, ``DEFAULT_LAYERS``, were chosen with ``bench/alignment.py`` on
 ``tests/data/alignment_gold.tsv`` (see the numbers next to it).
@@ -27,7 +29,7 @@ The default layers, ``DEFAULT_LAYERS``, were chosen with ``bench/alignment.py`` 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 import torch
@@ -53,6 +55,16 @@ WORD_START = "▁"
 # specialises. A minimum attention weight (0.1-0.4) or dropping words whose attention rests on
 # the source EOS changed AER by at most 0.001 or made it worse, so there is none.
 DEFAULT_LAYERS: tuple[int, ...] | None = None
+# An engine that returns one layer's attention (CTranslate2: ``alignment_layer``, all heads
+# averaged) aligns by layer L-2, the better single layer above: served, CTranslate2 aligns with
+# the weights it translates with, and the PyTorch weights stay out of a worker's memory
+# (bench/README.md, "Alignment by CTranslate2").
+SINGLE_LAYER = -2
+
+
+def single_layer(decoder_layers: int) -> int:
+    """``SINGLE_LAYER`` as an index into ``decoder_layers`` layers (the only one where there is one)."""
+    return max(decoder_layers + SINGLE_LAYER, 0)
 
 
 @dataclass
@@ -267,21 +279,34 @@ def align_outputs(
     layers: Sequence[int] | None = DEFAULT_LAYERS,
     batch_size: int = DEFAULT.batch_size,
 ) -> list[AlignedText]:
-    """Word-align each source text with the output ids the model produced (or is forced to) for it.
+    """Word-align each source text with the output ids the model produced (or is forced to) for it,
+    from the PyTorch model's cross-attention of ``layers`` (``align_texts``)."""
+    def attention(src_ids: list[list[int]], out_ids: list[list[int]]) -> list[Tensor]:
+        return [reduce_cross(weights, layers) for weights in cross_attention(model, src_ids, out_ids, batch_size=batch_size)]
 
-    ``source`` is kept exactly as given: its word spans are mapped back through ``normalize``."""
+    return align_texts(tokenizer, sources, outputs_ids, attention)
+
+
+# (source piece ids, output piece ids) of each pair -> its cross-attention (T + 1, S + 1), reduced
+CrossAttention = Callable[[list[list[int]], list[list[int]]], list[Tensor]]
+
+
+def align_texts(tokenizer: Tokenizer, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]],
+                attention: CrossAttention) -> list[AlignedText]:
+    """Word-align each source text with its output ids by ``attention``, whichever engine reads it
+    (``align_outputs``: PyTorch; ``CT2Translator.align``: CTranslate2). ``source`` is kept exactly
+    as given: its word spans are mapped back through ``normalize``."""
     if len(sources) != len(outputs_ids):
         raise ValueError(f"{len(sources)!r} sources but {len(outputs_ids)!r} outputs")
     src = [source_words(tokenizer, text) for text in sources]
     tgt = [target_words(tokenizer, ids) for ids in outputs_ids]
     todo = [i for i, (ids, _, _) in enumerate(src) if ids and outputs_ids[i]]
-    cross = cross_attention(model, [src[i][0] for i in todo], [list(outputs_ids[i]) for i in todo],
-                            batch_size=batch_size)
+    cross = attention([src[i][0] for i in todo], [list(outputs_ids[i]) for i in todo]) if todo else []
     result = [AlignedText(source=text, target=t[0], source_words=s[1], target_words=t[1])
               for text, s, t in zip(sources, src, tgt)]
     for i, weights in zip(todo, cross):
         result[i].links = align_words(
-            reduce_cross(weights, layers), src[i][2], tgt[i][2],
+            weights, src[i][2], tgt[i][2],
             src_pieces=tokenizer.pieces(src[i][0]), tgt_pieces=tokenizer.pieces(outputs_ids[i]),
             symbols=tokenizer.user_symbols)
     return result

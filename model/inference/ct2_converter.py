@@ -22,7 +22,9 @@ How our model maps onto ``ctranslate2.specs.TransformerSpec``:
   it is stored once), scaled by sqrt(d_model) on input as in ``Transformer._embed``;
 - positions: our sinusoid table, given explicitly. CT2's built-in sinusoids put all sines before
   all cosines, ours interleave them (sin, cos, sin, ...), so the built-in table would be wrong;
-- the source gets EOS appended by CT2 (``add_source_eos``), the target starts from BOS.
+- the source gets EOS appended by CT2 (``add_source_eos``), the target starts from BOS;
+- the attention CT2 returns (``return_attention``) is the cross-attention of decoder layer
+  ``alignment.single_layer``, averaged over all heads: what ``CT2Translator.align`` aligns by.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from model.network.tokenizer import Tokenizer
     from model.network.transformer import Transformer
+
+from model.inference.alignment import single_layer
 
 QUANTIZATIONS = ("int8", "float32")
 LAYER_NORM_EPSILON = 1e-5  # torch.nn.LayerNorm's default, which our layers use
@@ -67,7 +71,8 @@ def build_spec(model: "Transformer", tokenizer: "Tokenizer"):
         raise ValueError(f"tokenizer has {tokenizer.vocab_size!r} pieces but the model expects {c.vocab_size!r}")
     spec = transformer_spec.TransformerSpec.from_config(
         (c.encoder_layers, c.decoder_layers), c.n_heads, pre_norm=c.pre_norm,
-        activation=common_spec.Activation.RELU)
+        activation=common_spec.Activation.RELU,
+        alignment_layer=single_layer(c.decoder_layers), alignment_heads=c.n_heads)
     # Copies: quantizing the spec rewrites its arrays in place, which must not reach the model.
     weights = {name: tensor.detach().float().cpu().numpy().copy() for name, tensor in model.state_dict().items()}
     positions = model.positions.table.detach().float().cpu().numpy().copy()

@@ -1,10 +1,10 @@
 """``CT2Translator``: our checkpoint run by CTranslate2, behind ``Translator``'s interface.
 
 The checkpoint is converted when the translator is made (``model.inference.ct2_converter``, ~0.2 s
-for the ``small`` preset), into files that live as long as the process: no cache to go stale. Word alignment, attention
-views and everything else that needs attention weights stay with the PyTorch model, which is kept
-inside (``self.torch``): ``align`` and the second half of ``translate_aligned`` run there, and any
-attribute this class does not define is the PyTorch translator's.
+for the ``small`` preset), into files that live as long as the process: no cache to go stale. Word
+alignment reads CTranslate2's own attention (``align``: one decoder layer, forced to the output);
+the attention views and the inspector's scores stay with the PyTorch model, which is kept inside
+(``self.torch``), and any attribute this class does not define is the PyTorch translator's.
 
 Decoding is mapped onto CTranslate2 so that float32 outputs are ours (tests/model/inference/test_engine_ct2.py):
 
@@ -53,7 +53,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from model.inference.alignment import AlignedText
+import torch
+from torch import Tensor
+
+from model.inference.alignment import AlignedText, align_texts
 from model.network.config import require_int
 from model.search.options import DEFAULT, SearchOptions
 from model.inference.ct2_converter import model_files, require_ctranslate2, vocabulary
@@ -185,12 +188,37 @@ class CT2Translator(TorchBacked):
         return results
 
     def translate_aligned(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[AlignedText]:
-        """As ``Translator.translate_aligned``: CT2 translates, the PyTorch model aligns."""
-        return self.torch.align(texts, self.output_ids(texts, search), batch_size=search.batch_size)
+        """As ``Translator.translate_aligned``: CT2 translates, then aligns (``align``)."""
+        return self.align(texts, self.output_ids(texts, search), batch_size=search.batch_size)
 
     def align(self, sources: Sequence[str], outputs_ids: Sequence[Sequence[int]], *,
               batch_size: int = DEFAULT.batch_size) -> list[AlignedText]:
-        return self.torch.align(sources, outputs_ids, batch_size=batch_size)
+        """As ``Translator.align``, from CTranslate2's attention when forced to the outputs: decoder
+        layer ``alignment.single_layer``, all heads (the converter's ``alignment_layer``), read
+        with the weights that translate, so that serving never needs the PyTorch ones for it."""
+        self.torch.source_ids(sources)  # refuses overlong input, as translating it would
+        return align_texts(self.tokenizer, sources, outputs_ids,
+                           lambda src, out: self._cross_attention(src, out, batch_size))
+
+    def _cross_attention(self, sources_ids: list[list[int]], outputs_ids: list[list[int]],
+                         batch_size: int) -> list[Tensor]:
+        """Per pair (T + 1, S + 1), as ``alignment.align_words`` reads it: CT2's attention of each
+        output piece's step over the source pieces, (T, S) (CT2 returns no column for the source
+        EOS and no row for the step that ends the output: align_words reads neither, zeros here)."""
+        pieces = self._pieces
+        results = self.engine_translator().translate_batch(
+            [[pieces[i] for i in ids] for ids in sources_ids],
+            target_prefix=[[pieces[i] for i in ids] for ids in outputs_ids], beam_size=1,
+            return_attention=True, max_input_length=0, max_batch_size=batch_size,
+            max_decoding_length=max(len(ids) for ids in outputs_ids) + 1)
+        cross = []
+        for src, out, result in zip(sources_ids, outputs_ids, results):
+            steps = torch.tensor(result.attention[0][:len(out)], dtype=torch.float32)  # (T, S)
+            if tuple(steps.shape) != (len(out), len(src)):
+                raise RuntimeError(f"CTranslate2's attention is {tuple(steps.shape)!r} for {len(out)!r} output "
+                                   f"and {len(src)!r} source pieces")
+            cross.append(torch.nn.functional.pad(steps, (0, 1, 0, 1)))
+        return cross
 
     def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:
         """The output piece ids of the best translation of each text ([] for an empty one)."""

@@ -86,6 +86,7 @@ class Translator:
         self.device = device
         self.checkpoint = checkpoint
         self.lexicon = lexicon  # None: the checkpoint has none (no name detection)
+        self._mapped: tuple[int, int] | None = None  # the addresses of weights mapped from a file (map_weights)
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, device: str = "auto", precision: str = "fp32") -> "Translator":
@@ -134,6 +135,14 @@ class Translator:
         torch.save(self.model.state_dict(), part)
         os.replace(part, path)
         self.model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True, mmap=True), assign=True)
+        storages = [t.untyped_storage() for t in self.model.state_dict().values()]
+        self._mapped = (min(s.data_ptr() for s in storages), max(s.data_ptr() + s.nbytes() for s in storages))
+
+    def mapped_weights(self) -> tuple[int, int] | None:
+        """(start, end) addresses of the memory that holds the weights mapped by ``map_weights``
+        (all of them lie in that one mapping of the file); None where they are not mapped. No
+        inference writes them, so their pages can always be read back from the file."""
+        return self._mapped
 
     def source_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """The piece ids the model reads for each text (normalized); ValueError for a text longer

@@ -329,6 +329,34 @@ def test_feed_repeats_only_after_the_last_sentence():
     assert [feed.next() for _ in range(5)] == ["a", "b", "c", "a", "b"] and feed.repeats == 2
 
 
+class _Recorded:
+    """The connection side of one request: what was sent, and a fixed 200 answer."""
+
+    def __init__(self):
+        self.sent = []
+
+    def request(self, method, path, body, headers):
+        self.sent.append((method, path, json.loads(body)))
+
+    def getresponse(self):
+        return self
+
+    status = 200
+
+    def read(self):
+        return b'{"translatedText": "x"}'
+
+
+@pytest.mark.parametrize("markup, sent", [
+    (False, {"q": "A & B", "source": "en", "target": "de"}),
+    (True, {"q": "<p>A &amp; B</p>", "source": "en", "target": "de", "format": "html"}),
+])
+def test_load_benchmark_sends_plain_text_or_a_paragraph_of_html(markup, sent):
+    conn = _Recorded()
+    assert load.translate_once(conn, ("A & B", "en", "de"), markup) is None
+    assert conn.sent == [("POST", "/translate", sent)]
+
+
 def test_load_benchmark_compares_with_the_bare_engine(tiny_checkpoint, capsys):
     code = load.main(["--checkpoint", str(tiny_checkpoint), "--clients", "2", "--duration", "1",
                       "--workers", "2", "--single", "5", "--json"])

@@ -64,10 +64,14 @@ def test_service_engines_translate_alike(make_app, pairs40, engine, expected):
     service = app.extensions["translation_service"]
     assert engine_name(service.translator) == expected
     assert service.translate([de for de, _ in pairs40]) == [en for _, en in pairs40]
-    # The PyTorch model aligns for both engines: markup lands on the same words.
+    # Markup lands where each engine aligns it: PyTorch by all its decoder layers, CTranslate2 by
+    # one (alignment.single_layer): this tiny model misplaces <b> in both, <i> with PyTorch alone.
     html = ["<p>Guten <b>Morgen</b>.</p>", "<p>Wo ist <i>der Bahnhof</i>?</p>"]
+    landed = {"torch": ["<p><b>Good</b> morning.</p>", "<p>Where <i>is the</i> train station?</p>"],
+              "ct2": ["<p><b>Good</b> morning.</p>", "<p>Where is <i>the train station</i>?</p>"]}
+    assert service.translate(html, html=True) == landed[expected]
+    # The attention views are the PyTorch model's whichever engine translates.
     reference = make_app(ENGINE="torch", TRANSLATION_CACHE=0, TORCH_PRECISION="fp32").extensions["translation_service"]
-    assert service.translate(html, html=True) == reference.translate(html, html=True)
     assert service.attention("Guten Morgen.") == reference.attention("Guten Morgen.")
 
 

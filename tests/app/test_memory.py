@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import ctypes
+import mmap
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from app.memory import clean_file_mappings, glibc, release_free_memory
+from app.memory import clean_file_mappings, glibc, release_free_memory, unmap_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,3 +97,50 @@ def test_unmapped_code_leaves_the_process_and_comes_back_when_run(tmp_path):
     assert done.returncode == 0, done.stderr
     resident, left, advised = map(int, done.stdout.split())
     assert resident > 10_000 and left < resident / 10 and advised > resident * 1024
+
+
+def mapping_rss_kib(path: Path) -> int:
+    """Resident KiB of this process's mappings of ``path`` (/proc/self/smaps)."""
+    total, inside = 0, False
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+            inside = line.rstrip().endswith(str(path))
+        elif inside and line.startswith("Rss:"):
+            total += int(line.split()[1])
+    return total
+
+
+def test_unmapped_pages_of_a_file_leave_the_process_and_read_back_the_same(tmp_path):
+    data = bytes(range(256)) * (4 * 4096)  # 4 MiB
+    path = tmp_path / "weights.bin"
+    path.write_bytes(data)
+    with open(path, "rb") as f:
+        mapped = mmap.mmap(f.fileno(), len(data), access=mmap.ACCESS_COPY)  # private, as torch.load(mmap=True)
+    try:
+        start = ctypes.addressof(ctypes.c_char.from_buffer(mapped))
+        assert mapped[:] == data and mapping_rss_kib(path) >= 4000  # read: resident
+        # A range that is not page-aligned is widened to whole pages.
+        assert unmap_pages([(start + 100, start + len(data) - 100)]) == len(data)
+        assert mapping_rss_kib(path) == 0
+        assert mapped[:] == data  # read back from the file
+    finally:
+        del start
+        mapped.close()
+
+
+def test_an_idle_worker_unmaps_the_pytorch_weights_the_attention_view_read(make_app):
+    """Beside CTranslate2 the PyTorch weights are mapped from a file; the attention view reads
+    them, and the service's idle hook (``release_memory``) takes them out of the process again,
+    while the next view is the same."""
+    service = make_app(ENGINE="ct2", TRANSLATION_CACHE=0).extensions["translation_service"]
+    torch_side = service.translator.torch
+    start, end = torch_side.mapped_weights()
+    state = torch_side.model.state_dict().values()
+    assert all(start <= t.untyped_storage().data_ptr() < end for t in state)
+    file = next(Path(p) for p in Path(f"/proc/{os.getpid()}/map_files").iterdir()
+                if int(p.name.split("-")[0], 16) <= start < int(p.name.split("-")[1], 16)).resolve()
+    seen = service.attention("Guten Morgen.")
+    assert mapping_rss_kib(file) > 1000  # the tiny model's 0.96M weights in float32: 3.7 MiB
+    service.release_memory()
+    assert mapping_rss_kib(file) <= 16  # the file's own headers and index around the weights
+    assert service.attention("Guten Morgen.") == seen

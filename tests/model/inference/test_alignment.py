@@ -9,7 +9,7 @@ import sys
 import pytest
 import torch
 
-from model.inference.alignment import (AlignedText, align_words, reduce_cross, source_words, target_words,
+from model.inference.alignment import (AlignedText, align_words, reduce_cross, single_layer, source_words, target_words,
                              word_attention, word_spans)
 from model.search.options import SearchOptions
 from model.network.tokenizer import Tokenizer, training_sentences
@@ -147,6 +147,11 @@ def test_align_words_refuses_a_wrong_shape(shape):
         align_words(torch.zeros(shape), SRC_PW, TGT_PW)
     assert str(err.value) == ("cross-attention must be (T + 1, S + 1) = (5, 5) for 4 target and 4 source pieces, "
                               f"got {shape!r}")
+
+
+@pytest.mark.parametrize("decoder_layers, layer", [(6, 4), (3, 1), (2, 0), (1, 0)])
+def test_single_layer_is_the_second_from_the_top_where_there_is_one(decoder_layers, layer):
+    assert single_layer(decoder_layers) == layer
 
 
 def test_reduce_cross_means_layers_and_heads():

@@ -15,6 +15,7 @@ pytest.importorskip("ctranslate2")
 
 from commands import translate  # noqa: E402
 from model.search import decoding  # noqa: E402
+from model.inference.alignment import align_outputs, single_layer  # noqa: E402
 from model.inference.ct2_engine import CT2Translator  # noqa: E402
 from model.network.batch import Batch  # noqa: E402
 from model.search.options import DEFAULT, SearchOptions  # noqa: E402
@@ -160,11 +161,27 @@ def test_beam_outputs_at_the_length_limit_do_not_depend_on_batching(untrained, p
     assert ct2.translate(texts, SearchOptions(beam_size=4)) == [hyps[0][0] for hyps in alone]
 
 
-def test_aligned_and_align_are_the_pytorch_models(torch_translator, ct2_float32, corpus):
+def test_aligned_and_align_read_one_layer_of_ctranslate2s_attention(torch_translator, ct2_float32, corpus):
+    """CTranslate2 aligns by its own attention of decoder layer ``single_layer`` over all heads:
+    in float32 the links the PyTorch model's attention of that layer gives, and the PyTorch model
+    never runs for it (serving keeps its weights out of memory)."""
     beam = SearchOptions(beam_size=4)
-    assert ct2_float32.translate_aligned(corpus[:45], beam) == torch_translator.translate_aligned(corpus[:45], beam)
-    outputs = [torch_translator.tokenizer.encode("Thank you.")] * 2
-    assert ct2_float32.align(corpus[:2], outputs) == torch_translator.align(corpus[:2], outputs)
+    layer = (single_layer(torch_translator.config.decoder_layers),)
+    ran = []
+    hook = ct2_float32.torch.model.register_forward_pre_hook(lambda module, args: ran.append(module))
+    try:
+        aligned = ct2_float32.translate_aligned(corpus[:45], beam)
+        outputs = [torch_translator.tokenizer.encode("Thank you.")] * 2 + [torch_translator.tokenizer.encode("Yes")]
+        forced = ct2_float32.align([*corpus[:2], ""], outputs)
+    finally:
+        hook.remove()
+    assert ran == []
+    assert aligned == align_outputs(torch_translator.model, torch_translator.tokenizer, corpus[:45],
+                                    ct2_float32.output_ids(corpus[:45], beam), layers=layer)
+    assert sum(len(a.links) for a in aligned) > 45 and all(a.links for a in aligned if a.target)
+    assert forced == align_outputs(torch_translator.model, torch_translator.tokenizer, [*corpus[:2], ""], outputs,
+                                   layers=layer)
+    assert forced[2].links == []  # an empty source has nothing to link
 
 
 def test_int8_stays_close(torch_translator, ct2_int8, pairs40, corpus):
@@ -278,7 +295,7 @@ def mapped_from(tensor) -> str | None:
 
 @pytest.mark.parametrize("precision", ["fp32", "bf16"])
 def test_the_pytorch_weights_are_mapped_from_a_file_bit_for_bit(tiny_checkpoint, corpus, precision):
-    """CTranslate2 translates, so the PyTorch weights are only read to align and for the model
+    """CTranslate2 translates and aligns, so the PyTorch weights are only read for the model
     views: they are mapped from a file of their own, in the engine's private directory, the same
     values, and the outputs and alignments are unchanged."""
     own = Translator.from_checkpoint(tiny_checkpoint, device="cpu", precision=precision)
