@@ -15,9 +15,9 @@ the figures are in bench/README.md, "Memory".
 the library code that importing torch, loading the checkpoint and converting it ran (tens of MiB of
 ``libtorch_cpu.so``) stays mapped in the master alone, which never runs it again, and counts in full
 in the server's PSS. Unmapping the pages it never wrote is safe: a page touched again is read back
-from the file (the page cache), exactly as it was. ``unmap_pages`` does the same in a worker that
-goes idle, for the PyTorch weights beside CTranslate2 (``Translator.mapped_weights``): only the
-inspector and the attention views read them, and once read they would stay in the worker for good.
+from the file (the page cache), exactly as it was. A worker that goes idle after the PyTorch model beside
+CTranslate2 ran (the inspector, an attention view) does the same, and unmaps that model's weights
+(``unmap_pages`` over ``Translator.mapped_weights``), which would otherwise stay in it for good.
 """
 
 from __future__ import annotations

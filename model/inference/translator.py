@@ -87,6 +87,7 @@ class Translator:
         self.checkpoint = checkpoint
         self.lexicon = lexicon  # None: the checkpoint has none (no name detection)
         self._mapped: tuple[int, int] | None = None  # the addresses of weights mapped from a file (map_weights)
+        self._read = False  # whether the model ran since take_weights_read last asked
 
     @classmethod
     def from_checkpoint(cls, path: str | Path, device: str = "auto", precision: str = "fp32") -> "Translator":
@@ -137,6 +138,17 @@ class Translator:
         self.model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True, mmap=True), assign=True)
         storages = [t.untyped_storage() for t in self.model.state_dict().values()]
         self._mapped = (min(s.data_ptr() for s in storages), max(s.data_ptr() + s.nbytes() for s in storages))
+        # Every pass of the model embeds its tokens first: that marks the weights as read.
+        self.model.embed.register_forward_pre_hook(self._mark_read)
+
+    def _mark_read(self, module, args) -> None:
+        self._read = True
+
+    def take_weights_read(self) -> bool:
+        """Whether the model ran since the last call (the weights mapped by ``map_weights`` were
+        read), and from now on not."""
+        read, self._read = self._read, False
+        return read
 
     def mapped_weights(self) -> tuple[int, int] | None:
         """(start, end) addresses of the memory that holds the weights mapped by ``map_weights``

@@ -139,8 +139,12 @@ def test_an_idle_worker_unmaps_the_pytorch_weights_the_attention_view_read(make_
     assert all(start <= t.untyped_storage().data_ptr() < end for t in state)
     file = next(Path(p) for p in Path(f"/proc/{os.getpid()}/map_files").iterdir()
                 if int(p.name.split("-")[0], 16) <= start < int(p.name.split("-")[1], 16)).resolve()
+    assert service.translate(["Guten Morgen."]) == ["Good morning."]
+    assert torch_side.take_weights_read() is False  # CTranslate2 translated and aligned
     seen = service.attention("Guten Morgen.")
     assert mapping_rss_kib(file) > 1000  # the tiny model's 0.96M weights in float32: 3.7 MiB
     service.release_memory()
     assert mapping_rss_kib(file) <= 16  # the file's own headers and index around the weights
+    assert torch_side.take_weights_read() is False  # taken by release_memory
     assert service.attention("Guten Morgen.") == seen
+    assert torch_side.take_weights_read() is True
