@@ -15,9 +15,10 @@ the figures are in bench/README.md, "Memory".
 the library code that importing torch, loading the checkpoint and converting it ran (tens of MiB of
 ``libtorch_cpu.so``) stays mapped in the master alone, which never runs it again, and counts in full
 in the server's PSS. Unmapping the pages it never wrote is safe: a page touched again is read back
-from the file (the page cache), exactly as it was. A worker that goes idle after the PyTorch model beside
-CTranslate2 ran (the inspector, an attention view) does the same, and unmaps that model's weights
-(``unmap_pages`` over ``Translator.mapped_weights``), which would otherwise stay in it for good.
+from the file (the page cache), exactly as it was. A worker that goes idle after the PyTorch model
+beside CTranslate2 ran (the inspector, an attention view) does the same, and unmaps that model's
+weights (``unmap_pages`` over ``Translator.mapped_weights``), which would otherwise stay in it for
+good.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def unmap_pages(spans: Iterable[tuple[int, int]]) -> int:
     """Unmap the pages of each (start, end) of a file mapping whose pages were never written (the
     PyTorch weights, ``Translator.mapped_weights``), widened to whole pages: they leave this
     process's memory and are read back from the page cache, exactly as they were, when next used.
-    Without /proc's 20-odd milliseconds of smaps to read, as it runs whenever a worker goes idle.
+    The caller knows the addresses, so nothing is read from /proc (20-odd ms of smaps in a worker).
     The bytes advised; 0 where madvise is missing (not Linux)."""
     try:
         madvise = ctypes.CDLL(None, use_errno=True).madvise
