@@ -78,23 +78,16 @@ def unmap_clean_file_pages() -> int:
     try:
         with open("/proc/self/smaps") as f:
             smaps = f.read()
-        libc = ctypes.CDLL(None, use_errno=True)
-        madvise = libc.madvise
-    except (OSError, AttributeError):
+    except OSError:
         return 0
-    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    advised = 0
-    for start, end in clean_file_mappings(smaps):
-        if madvise(start, end - start, MADV_DONTNEED) == 0:  # EINVAL for device mappings: skipped
-            advised += end - start
-    return advised
+    return unmap_pages(clean_file_mappings(smaps))
 
 
 def unmap_pages(spans: Iterable[tuple[int, int]]) -> int:
-    """Unmap the pages of each (start, end) of a file mapping whose pages were never written (the
-    PyTorch weights, ``Translator.mapped_weights``), widened to whole pages: they leave this
+    """Unmap the pages of each (start, end) of a file mapping whose pages were never written (code,
+    the PyTorch weights of ``Translator.mapped_weights``), widened to whole pages: they leave this
     process's memory and are read back from the page cache, exactly as they were, when next used.
-    The caller knows the addresses, so nothing is read from /proc (20-odd ms of smaps in a worker).
+    A caller that knows the addresses reads nothing from /proc (20-odd ms of smaps in a worker).
     The bytes advised; 0 where madvise is missing (not Linux)."""
     try:
         madvise = ctypes.CDLL(None, use_errno=True).madvise
@@ -105,6 +98,6 @@ def unmap_pages(spans: Iterable[tuple[int, int]]) -> int:
     advised = 0
     for start, end in spans:
         start, end = start - start % page, -(-end // page) * page
-        if madvise(start, end - start, MADV_DONTNEED) == 0:
+        if madvise(start, end - start, MADV_DONTNEED) == 0:  # EINVAL for device mappings: skipped
             advised += end - start
     return advised

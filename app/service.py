@@ -196,8 +196,7 @@ class TranslationService:
         weights file and of the library code it ran (reading /proc for the latter takes ~20 ms,
         against the view's hundreds)."""
         release_free_memory()
-        read = [model.translator.torch for model in self.models.values()
-                if model.translator.torch.mapped_weights() and model.translator.torch.take_weights_read()]
+        read = [model.translator.torch for model in self.models.values() if model.translator.torch.take_weights_read()]
         if read:  # the PyTorch model ran (the inspector, an attention view) since the worker last went idle
             unmap_pages(translator.mapped_weights() for translator in read)
             unmap_clean_file_pages()  # and the library code it ran

@@ -39,8 +39,6 @@ if TYPE_CHECKING:
     from model.network.tokenizer import Tokenizer
     from model.network.transformer import Transformer
 
-from model.inference.alignment import single_layer
-
 QUANTIZATIONS = ("int8", "float32")
 LAYER_NORM_EPSILON = 1e-5  # torch.nn.LayerNorm's default, which our layers use
 MODEL_FILES = ("model.bin", "config.json", "shared_vocabulary.json")
@@ -65,6 +63,8 @@ def build_spec(model: "Transformer", tokenizer: "Tokenizer"):
     """A validated ``TransformerSpec`` holding ``model``'s weights (float32 numpy arrays)."""
     require_ctranslate2()
     from ctranslate2.specs import common_spec, transformer_spec
+
+    from model.inference.alignment import single_layer  # torch, which this module's import leaves out
 
     c = model.config
     if tokenizer.vocab_size != c.vocab_size:

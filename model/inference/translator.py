@@ -145,8 +145,8 @@ class Translator:
         self._read = True
 
     def take_weights_read(self) -> bool:
-        """Whether the model ran since the last call (the weights mapped by ``map_weights`` were
-        read), and from now on not."""
+        """Whether the weights mapped by ``map_weights`` were read (the model ran) since the last
+        call, and from now on not; always False for weights not mapped."""
         read, self._read = self._read, False
         return read
 
