@@ -133,6 +133,9 @@ def test_an_idle_worker_unmaps_the_pytorch_weights_the_attention_view_read(make_
     them, and the service's idle hook (``release_memory``) takes them out of the process again,
     while the next view is the same."""
     service = make_app(ENGINE="ct2", TRANSLATION_CACHE=0).extensions["translation_service"]
+    # Called here, not by the batcher's scheduler thread going idle at a moment of its own.
+    assert service.batcher.on_idle == service.release_memory  # tests/app/test_batching.py
+    service.batcher.on_idle = None
     torch_side = service.translator.torch
     start, end = torch_side.mapped_weights()
     state = torch_side.model.state_dict().values()
