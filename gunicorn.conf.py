@@ -62,8 +62,10 @@ per_worker = 2 if parallel_batches(os.environ) else 1
 workers = int(os.environ.get("WEB_CONCURRENCY") or (1 if gpu else max(1, min(4, cores // per_worker))))
 os.environ["WEB_CONCURRENCY"] = str(workers)
 # Threads only wait on sockets: a browser's idle pre-opened connection would block a sync worker
-# until the timeout, while gthread keeps serving other clients and keep-alive connections.
-worker_class = "gthread"
+# until the timeout, while gthread keeps serving other clients and keep-alive connections. Ours
+# (app/worker.py) is gthread whose main loop reads each request whole before a thread takes it: a
+# client that sends a byte now and then holds a buffer, not a thread (bench/README.md, "Slow clients").
+worker_class = "app.worker.BufferingThreadWorker"
 # 8: keep-alive connections stay with the worker that accepted them, and 8 clients often land 5-3
 # or 6-2 on two workers; with 4 threads the busier worker made the rest wait (bench/README.md).
 threads = int(os.environ.get("GUNICORN_THREADS", "8"))

@@ -101,7 +101,7 @@ def load_gunicorn_conf(monkeypatch, **env):
 def test_gunicorn_conf(monkeypatch):
     conf = load_gunicorn_conf(monkeypatch, PORT="5123", WEB_CONCURRENCY="3")
     assert conf.bind == "0.0.0.0:5123" and conf.workers == 3
-    assert conf.preload_app is True and conf.worker_class == "gthread" and conf.threads >= 1
+    assert conf.preload_app is True and conf.worker_class == "app.worker.BufferingThreadWorker" and conf.threads >= 1
     assert conf.max_requests > 0 and 0 < conf.max_requests_jitter < conf.max_requests
     assert conf.timeout > 0 and conf.graceful_timeout > 0
     assert conf.accesslog == "-" and conf.errorlog == "-"
