@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request
 
 from . import validation
-from .service import NothingToTranslate, get_service
+from .service import NothingToTranslate, TooManyPieces, get_service
 
 bp = Blueprint("api", __name__)
 
@@ -36,9 +36,11 @@ def attention():
     service = get_service()
     source, target = validation.parse_pair(params, service.pairs)
     try:
-        return jsonify(service.attention(text, source, target))
+        return jsonify(service.attention(text, source, target, current_app.config["MAX_ATTENTION_PIECES"]))
     except NothingToTranslate:
         raise validation.ApiError(400, validation.NOTHING_TO_TRANSLATE) from None
+    except TooManyPieces as exc:
+        raise validation.ApiError(413, f"Invalid request: {exc}") from None
 
 
 @bp.get("/api/random")

@@ -107,7 +107,7 @@ class Inspector:
             raise BadTranslation(f"translation contains characters the model cannot write: {lacking}")
         if not self.translator.tokenizer.encode(model_output):
             raise BadTranslation("translation has no text the model can write")
-        most = self.translator.config.max_len - 1  # the decoder reads BOS and these pieces
+        most = self.translator.config.max_source_pieces  # the decoder reads BOS and these pieces
         if len(ids) > most:
             raise TooManyPieces(f"translation has {len(ids)} pieces, more than the {most} the model writes at once")
         with self.service.model_lock, torch.inference_mode():

@@ -219,9 +219,11 @@ def attention():
         if chosen is None:
             return render_template("attention.html", **context)
         sentences, index, text = chosen
-        data = service.attention(text, context["source"], context["target"])
+        data = service.attention(text, context["source"], context["target"], current_app.config["MAX_ATTENTION_PIECES"])
     except NothingToTranslate:
         return _page_error(validation.ApiError(400, validation.NOTHING_TO_TRANSLATE), "attention.html", **context)
+    except TooManyPieces as exc:
+        return _page_error(validation.ApiError(413, f"Invalid request: {exc}"), "attention.html", **context)
     except validation.ApiError as error:
         return _page_error(error, "attention.html", **context)
     context.update(sentences=sentences, index=index, data=data)

@@ -29,7 +29,7 @@ from model.inference.channel import ChannelReranked, ChannelScorer, reverse_of
 from model.inference.engines import CachedTranslator, EngineError, bare_engine, serve_engine
 from model.inference.interface import Engine
 from model.search.options import DEFAULT, SearchOptions
-from pipeline import documents, language
+from pipeline import deadline, documents, language
 from pipeline.glossary import Glossary
 from pipeline.markup import Segment, parse_html
 from pipeline.segment import sentences
@@ -284,31 +284,32 @@ class TranslationService:
         found = self.detect([_text_of(text, html)])[0]
         return {**found, "language": source} if found == NOTHING_DETECTED else found
 
-    def attention(self, text: str, source: str = "de", target: str = "en") -> dict[str, Any]:
+    def attention(self, text: str, source: str = "de", target: str = "en", most: int | None = None) -> dict[str, Any]:
         """Attention behind the translation of ``text`` (one sentence) by the model of ``source``
-        into ``target``, weights rounded to 4 places."""
+        into ``target``, weights rounded to 4 places. ``most``: the pieces of ``text`` it is shown
+        for (the answer is square in them: TooManyPieces over it). The request's time budget is
+        checked at every step of the search and before the weights are read (``pipeline.deadline``)."""
         model = self.model(source, target)
-        self.check_pieces(text, limit=False, source=source, target=target)
+        self.check_pieces(text, source=source, target=target, most=most, shown="the attention view shows")
         with self.model_lock, torch.inference_mode():
             # The bare model's search with the service's beam, without the pipeline's n-gram
-            # blocking: the view shows what the network itself does with the sentence.
-            result = model.translator.torch.attention(text, replace(DEFAULT, beam_size=self.search.beam_size))
-        # Four decimals keep rows summing to 1 within 1e-3 and shrink the JSON about fourfold.
-        result["attention"] = {kind: [[[[round(w, 4) for w in row] for row in head] for head in layer]
-                                      for layer in layers]
-                               for kind, layers in result["attention"].items()}
-        return result
+            # blocking: the view shows what the network itself does with the sentence. Four
+            # decimals keep rows summing to 1 within 1e-3 and shrink the JSON about fourfold.
+            return model.translator.torch.attention(text, replace(DEFAULT, beam_size=self.search.beam_size),
+                                                    decimals=4, check=deadline.check)
 
-    def check_pieces(self, text: str, *, limit: bool = True, source: str = "de", target: str = "en") -> None:
+    def check_pieces(self, text: str, *, limit: bool = True, source: str = "de", target: str = "en",
+                     most: int | None = None, shown: str = "the model reads at once") -> None:
         """Raise NothingToTranslate for a text without pieces, and with ``limit`` TooManyPieces
-        for one longer than the model of ``source`` into ``target`` reads at once."""
+        for one longer than the model of ``source`` into ``target`` reads at once, or than
+        ``most`` (what ``shown`` names in the message)."""
         translator = self.model(source, target).translator
         ids = translator.tokenizer.encode(normalize(text))
         if not ids:
             raise NothingToTranslate(f"no translatable text in {text!r}")
-        most = translator.config.max_len - 1  # room for EOS
-        if limit and len(ids) > most:
-            raise TooManyPieces(f"q has {len(ids)} pieces, more than the {most} the model reads at once")
+        bound = min(translator.config.max_source_pieces, most or translator.config.max_source_pieces)
+        if limit and len(ids) > bound:
+            raise TooManyPieces(f"q has {len(ids)} pieces, more than the {bound} {shown}")
 
     def random_source(self, rng: random.Random | None = None) -> str:
         """A random German sentence of the corpus (LookupError without a corpus)."""

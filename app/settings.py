@@ -58,6 +58,9 @@ DEFAULTS: dict[str, Any] = {
     "BEAM_SIZE": SERVED.beam_size,  # beam size; 1 = greedy search (search_options)
     "MAX_ALTERNATIVES": 3,        # most alternatives a /translate request may ask for
     "MAX_ATTENTION_CHARS": 500,   # attention is O(length^2) numbers per head: keep pages small
+    # ... and the pieces, which it is square in: 500 characters of German are about 100 pieces (7.8 MB
+    # of JSON), 500 digits the vocabulary lacks were 500 (53 MB); at 160 at most about 20 MB.
+    "MAX_ATTENTION_PIECES": 160,
     "TORCH_THREADS": 0,           # intra-op threads per worker; 0 = cores / WEB_CONCURRENCY
     # Batches a worker's CTranslate2 engine translates at once, sharing the weights; they share the
     # worker's threads (TORCH_THREADS). 0 = one batch per thread on a CPU, one batch on a GPU.
@@ -98,7 +101,7 @@ DEFAULTS: dict[str, Any] = {
 
 # Integer settings and the smallest value each may take.
 _INTS = {"MAX_CHARS": 1, "REQUEST_TIMEOUT": 0, "BATCH_LIMIT": 1, "REQ_LIMIT": 0, "PROXY_COUNT": 0, "BEAM_SIZE": 1, "MAX_ALTERNATIVES": 0,
-         "MAX_ATTENTION_CHARS": 1, "TORCH_THREADS": 0, "PARALLEL_BATCHES": 0, "TRANSLATION_CACHE": 0, "BATCH_WAIT_MS": 0, "MAX_CONTENT_LENGTH": 1024,
+         "MAX_ATTENTION_CHARS": 1, "MAX_ATTENTION_PIECES": 1, "TORCH_THREADS": 0, "PARALLEL_BATCHES": 0, "TRANSLATION_CACHE": 0, "BATCH_WAIT_MS": 0, "MAX_CONTENT_LENGTH": 1024,
          "MAX_FILE_BYTES": 1, "MAX_FILE_CHARS": 1, "FILE_TTL": 1, "MAX_STORED_FILES": 1, "MAX_STORED_BYTES": 1,
          "PERMALINK_TTL": 1, "MAX_PERMALINKS": 1, "MAX_PERMALINK_BYTES": 1,
          "MAX_GLOSSARY_ENTRIES": 1, "MAX_GLOSSARIES": 1}

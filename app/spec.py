@@ -224,7 +224,7 @@ def _attention() -> dict[str, Any]:
         "translation": {"type": "string"},
         "attention": {"type": "object", "properties": {"encoder": weights, "decoder": weights, "cross": weights}},
     }}
-    q = {"type": "string", "description": "one sentence, at most MAX_ATTENTION_CHARS characters"}
+    q = {"type": "string", "description": "one sentence, at most MAX_ATTENTION_CHARS characters and MAX_ATTENTION_PIECES pieces"}
     return {"post": {
         "summary": "The attention weights behind the translation of one sentence",
         "tags": ["inspect"],

@@ -15,18 +15,22 @@ def _cycle(unit: str, length: int = LENGTH) -> str:
 
 def families(length: int = LENGTH) -> dict[str, str]:
     f: dict[str, str] = {}
-    for c in "aA1 .,-_:/\\@#%&*~'\"<[({⦅€ä\t\n\u202e":
+    # ... and digits the vocabulary lacks (superscript, full-width, mathematical): each is several
+    # byte pieces, so that 1,500 of them are thousands of pieces the model cannot read at once
+    for c in "aA1 .,-_:/\\@#%&*~'\"<[({⦅€ä\t\n\u202e¹１𝟙":
         f[f"run {c!r}"] = c * length
     for unit in ("Ab", "aB", "AbC", "ABc", "A1", "1 ", "1:", "1.", "1,", "1-", "1/", "-1", "+1", "a.", "a-",
                  "a/", "a_", "a:", "a@", "a ", "A ", "ab.", "a.b", "%s", "\u202ea", "Dr. ", "z. ", "<b>",
                  "&a", "#a", "@a", "1 €", "Ab-", "ÄÖ", "Öl ", "a.b@", "http://a", "www.a", "{0}", "%(name)s",
                  "$(ARG1)", "⦅N1⦆", "12.03.", "1.000,", "+49 ", "Uhr ", "Nr. ", "(0) ", "[a]", "<a href=",
-                 "` ", "'a", "„a“", "AbCdE", "a1b2", "x-", "-x-", "../", "C:\\a"):
+                 "` ", "'a", "„a“", "AbCdE", "a1b2", "x-", "-x-", "../", "C:\\a", "１２３４５６７８９０ "):
         f[f"alternation {unit!r}"] = _cycle(unit, length)
     half = length // 2
     f.update({
         "near-match camel case": "Ab" * (half - 1) + "A-",
         "near-match digits": "1" * (length - 1) + "x",
+        "near-match superscript digits": "¹" * (length - 1) + "x",
+        "near-match full-width digits": _cycle("１２３４５６７８９０ ", length - 1) + "x",
         "near-match e-mail": "a@" + "b." * (half - 2) + "b1",
         "near-match url": "http://" + "a" * (length - 8) + "\x00",
         "near-match path": "/a" * (half - 1) + "/-",

@@ -30,15 +30,19 @@ class CopyEngine(TorchBacked):
         self.torch = translator
 
     def output_ids(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[list[int]]:
+        self.torch.source_ids(texts)  # refuses what the model could not read, as the real engines do
         return [self.tokenizer.encode(text) for text in texts]
 
     def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
+        self.torch.source_ids(texts)  # refuses what the model could not read, as the real engines do
         return list(texts)
 
     def translate_aligned(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[AlignedText]:
+        self.torch.source_ids(texts)
         return [copied(text) for text in texts]
 
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        self.torch.source_ids(texts)
         return [[(text, 0.0)] for text in texts]
 
     def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,

@@ -321,9 +321,10 @@ def _choose(text: str, start: int, end: int, count: Callable[[str], int], limit:
     return min(cuts, key=distance)
 
 
-def _character_cut(text: str, start: int, end: int, protected: _Protected) -> _Cut | None:
+def _character_cut(text: str, start: int, end: int, protected: _Protected, digits: bool = False) -> _Cut | None:
     """The middle of one over-long word, or None when there is no word to cut: never next to
-    whitespace, between two digits ("10 000" and long numbers stay whole) or inside a protected span.
+    whitespace, between two digits ("10 000" and long numbers stay whole; with ``digits``, for a
+    run the model cannot read at once, they may be cut too) or inside a protected span.
     Positions are tried from the middle outwards (the left one first at equal distance), so the
     first allowed one is the answer."""
     low, high = start + 1, end - 1
@@ -336,34 +337,37 @@ def _character_cut(text: str, start: int, end: int, protected: _Protected) -> _C
         else:
             position, right = right, right + 1
         if not (text[position - 1].isspace() or text[position].isspace()
-                or text[position - 1].isdigit() and text[position].isdigit()
+                or not digits and text[position - 1].isdigit() and text[position].isdigit()
                 or protected.overlaps(position, position)):
             return _Cut(position, position, 4)
     return None
 
 
-def _split(text: str, start: int, end: int, count: Callable[[str], int], limit: int,
+def _split(text: str, start: int, end: int, count: Callable[[str], int], limit: int, most: int | None,
            protected: _Protected, cuts: _CutIndex) -> list[Range]:
-    if count(text[start:end]) <= limit:
+    pieces = count(text[start:end])
+    if pieces <= limit:
         return [(start, end)]
     cut = (_choose(text, start, end, count, limit, cuts.within(start, end))
-           or _character_cut(text, start, end, protected))
+           or _character_cut(text, start, end, protected, digits=most is not None and pieces > most))
     if cut is None:
         return [(start, end)]  # e.g. a protected span over the limit: never cut, never dropped
-    return (_split(text, start, cut.left_end, count, limit, protected, cuts)
-            + _split(text, cut.right_start, end, count, limit, protected, cuts))
+    return (_split(text, start, cut.left_end, count, limit, most, protected, cuts)
+            + _split(text, cut.right_start, end, count, limit, most, protected, cuts))
 
 
 def split_long(text: str, span: Range, count: Callable[[str], int], limit: int,
-               protected: Sequence[Range] = (), language: str = "de") -> list[Range]:
+               protected: Sequence[Range] = (), language: str = "de", most: int | None = None) -> list[Range]:
     """Spans of ``text[span]`` cut so that ``count`` of each is at most ``limit`` where possible.
 
     ``count`` measures a string as the model does (pieces of the tokenizer). Cuts fall only at
     whitespace (clause boundaries first, see the module docstring), never inside a ``protected``
     span nor between the digits of "10 000"; one word longer than the limit is cut between
     characters as a last resort (not between digits), a protected span never: such a rest comes
-    back whole, even over the limit. ``language``: of the text, whose abbreviations' periods are no
-    clause ends ("Mr.", "z.B.").
+    back whole, even over the limit. ``most``: the pieces the model reads at once; a run of digits
+    over it ("¹¹¹…", "１２３４ ５６７８ …", whose characters the vocabulary may lack, so that each
+    is several byte pieces) is cut between its digits too, as the model could not read it whole.
+    ``language``: of the text, whose abbreviations' periods are no clause ends ("Mr.", "z.B.").
     Every non-whitespace character of the span is in exactly one piece, in order; pieces carry no
     surrounding whitespace, and a blank span gives []."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -373,7 +377,7 @@ def split_long(text: str, span: Range, count: Callable[[str], int], limit: int,
     if start == end:
         return []
     checked = _check_protected(text, protected)
-    return _split(text, start, end, count, limit, checked, _CutIndex(_cuts(text, start, end, checked, language)))
+    return _split(text, start, end, count, limit, most, checked, _CutIndex(_cuts(text, start, end, checked, language)))
 
 
 def smaller_pieces(text: str, span: Range, count: Callable[[str], int],

@@ -386,14 +386,14 @@ class Pipeline:
         while end > start and text[end - 1].isspace():
             end -= 1
         masked = mask(text[start:end], [s for s in spans])
-        if not any(c.isalnum() for c in masked.text):  # punctuation only: nothing to translate
+        if not any(c.isalpha() for c in masked.text):  # no word (digits, symbols): nothing to translate
             return _Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]))
         text_style, masked = self._cased(masked, text[start:end], spans, initial=initial,
                                          fragment=_fragment(text, start, end))
         chunk = _Chunk(start, end, masked, style=text_style)
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(masked.text)]
-        chunk.units = split_long(masked.text, (0, len(masked.text)), self.closed_count,
-                                 self.options.max_pieces, protected, self.source)
+        chunk.units = split_long(masked.text, (0, len(masked.text)), self.closed_count, self.options.max_pieces,
+                                 protected, self.source, most=self.translator.config.max_source_pieces)
         return chunk
 
     # ------------------------------------------------------------------------------- running

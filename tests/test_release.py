@@ -321,6 +321,13 @@ def test_pipeline_translations(translator, german, english):
     assert Pipeline(translator, Options(), places).translate([german]) == [english]
 
 
+@pytest.mark.parametrize("text", ["¹" * 1500, "１２３４５６７８９０ " * 453 + "１２３４５６７８９０", "𝟙" * 1500])
+def test_runs_of_digits_without_a_word_come_back_as_written(release_pipeline, text):
+    """Thousands of byte pieces (the vocabulary lacks these digits): cut by pieces, and with no
+    word in them nothing for the model to translate (before: a 500, or "1111 eleven 1111 there")."""
+    assert release_pipeline.translate([text]) == [text]
+
+
 # ------------------------------------------------------------------- bench/places.py on the release model
 
 @pytest.mark.slow  # bench/places.py runs on the release model in a subprocess

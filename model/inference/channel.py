@@ -102,7 +102,7 @@ class ChannelScorer:
             raise ValueError(f"{len(sources)!r} sources but {len(hypotheses)!r} hypotheses")
         read = self.reverse.source_ids(hypotheses)  # refuses an overlong hypothesis
         written = self.reverse.tokenizer.encode_batch([normalize(text) for text in sources])
-        limit = self.reverse.config.max_len - 1  # the decoder reads BOS + the source
+        limit = self.reverse.config.max_source_pieces  # the decoder reads BOS + the source
         for index, ids in enumerate(written):
             if len(ids) > limit:
                 raise ValueError(f"source {index!r} has {len(ids)!r} pieces, but the model writes at most "
@@ -118,7 +118,7 @@ class ChannelScorer:
             raise ValueError(f"{len(sources)!r} sources but {len(hypotheses)!r} hypotheses")
         distinct = list(dict.fromkeys([*sources, *hypotheses]))  # a source recurs once per hypothesis
         ids = dict(zip(distinct, self.reverse.tokenizer.encode_batch([normalize(text) for text in distinct])))
-        read, written, limit = [ids[h] for h in hypotheses], [ids[s] for s in sources], self.reverse.config.max_len - 1
+        read, written, limit = [ids[h] for h in hypotheses], [ids[s] for s in sources], self.reverse.config.max_source_pieces
         fit = [i for i, (hyp, ids) in enumerate(zip(read, written)) if 0 < len(hyp) <= limit and 0 < len(ids) <= limit]
         found: list[ChannelScore | None] = [None] * len(sources)
         for i, score in zip(fit, self._scored([written[i] for i in fit], [read[i] for i in fit], batch_size,

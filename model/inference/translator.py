@@ -20,7 +20,7 @@ import os
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 
@@ -159,9 +159,9 @@ class Translator:
     def source_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """The piece ids the model reads for each text (normalized); ValueError for a text longer
         than the model takes."""
-        # Room for EOS. Longer input is refused, not cut: a cut would silently drop the end of
-        # the text (the pipeline splits long texts into sentences before they get here).
-        limit = self.config.max_len - 1
+        # Longer input is refused, not cut: a cut would silently drop the end of the text (the
+        # pipeline splits long texts into sentences before they get here).
+        limit = self.config.max_source_pieces
         ids = self.tokenizer.encode_batch([normalize(t) for t in texts])
         for index, pieces in enumerate(ids):
             if len(pieces) > limit:
@@ -199,20 +199,27 @@ class Translator:
         searches of ``translate`` (the engines' common interface: ``CT2Translator.output_ids``)."""
         return self._output_ids(self.source_ids(texts), search)
 
-    def attention(self, text: str, search: SearchOptions = DEFAULT) -> dict[str, Any]:
+    def attention(self, text: str, search: SearchOptions = DEFAULT, decimals: int | None = None,
+                  check: Callable[[], None] | None = None) -> dict[str, Any]:
         """The translation of ``text`` and every attention weight behind it, as plain lists.
 
         ``attention`` holds ``encoder`` [L][H][S][S], ``decoder`` [L][H][T][T] and ``cross``
         [L][H][T][S]. Row i of ``decoder`` and ``cross`` is the step that produced
-        ``target_tokens[i]``; the decoder's keys are its inputs, ``decoder_input_tokens``."""
+        ``target_tokens[i]``; the decoder's keys are its inputs, ``decoder_input_tokens``.
+        ``decimals``: each weight rounded to that many places (in float64, so that a weight reads
+        as its short decimal, 0.1234), here on the tensors: in Python, rounding a long sentence's
+        millions of weights took seconds. ``check``: called before each step of the search (a
+        request's time budget: what it raises stops the work)."""
         src_ids = self.source_ids([text])[0]
         if not src_ids:
             raise ValueError("cannot show attention for an empty text")
         batch = Batch.make([src_ids], device=self.device)
         if search.beam_size > 1:
-            out_ids = beam_search(self.model, batch, search)[0][0].tokens
+            out_ids = beam_search(self.model, batch, search, check=check)[0][0].tokens
         else:
-            out_ids = greedy_search(self.model, batch, search)[0]
+            out_ids = greedy_search(self.model, batch, search, check=check)[0]
+        if check is not None:
+            check()
         weights = capture_attention(self.model, src_ids, out_ids)
         pieces = self.tokenizer.pieces
         return {
@@ -221,7 +228,8 @@ class Translator:
             "decoder_input_tokens": ["<s>"] + pieces(out_ids),
             "translation": self.tokenizer.decode(out_ids),
             "attention": {
-                kind: [w[0].float().cpu().tolist() for w in getattr(weights, kind)]
+                kind: [(w[0].double() if decimals is None else w[0].double().round(decimals=decimals)).cpu().tolist()
+                       for w in getattr(weights, kind)]
                 for kind in ("encoder", "decoder", "cross")
             },
         }

@@ -49,6 +49,11 @@ class ModelConfig:
                 raise ValueError(f"{name} must be in [0, 1), got {value!r}")
 
     @property
+    def max_source_pieces(self) -> int:
+        """The most pieces of one input the model reads: ``max_len`` less the room for EOS."""
+        return self.max_len - 1
+
+    @property
     def head_dim(self) -> int:
         return self.d_model // self.n_heads
 

@@ -178,12 +178,13 @@ def _force(logp: Tensor, forced: Tensor, t: int, model_logp: Tensor) -> None:
 
 @torch.inference_mode()
 def greedy_search(model: Transformer, batch: Batch, search: SearchOptions = DEFAULT, *,
-                  use_cache: bool = True) -> list[list[int]]:
+                  use_cache: bool = True, check: Callable[[], None] | None = None) -> list[list[int]]:
     """Most probable allowed token at every step. Returns per sentence the output ids (no BOS/EOS).
 
     Sentences that have emitted EOS leave the batch, so no work is spent on them. Of ``search``,
     the length budget, ``min_len`` and ``no_repeat_ngram_size`` apply (see the module docstring);
-    the beam's knobs do not."""
+    the beam's knobs do not. ``check``, where given, is called before every step: what it raises
+    (a request's spent time budget) stops the search."""
     B = batch.src.size(0)
     device = batch.src.device
     limit = max_lengths(batch.src_mask, search, model.config.max_len)  # (B,)
@@ -192,6 +193,8 @@ def greedy_search(model: Transformer, batch: Batch, search: SearchOptions = DEFA
     active = torch.arange(B, device=device)  # original index of each row still decoding
     outputs: list[list[int]] = [[] for _ in range(B)]
     for t in range(int(limit.max())):
+        if check is not None:
+            check()
         logp = _constrain(step(prefix), prefix, limit[active] <= t + 1, search.min_len, search.no_repeat_ngram_size)
         next_tok = logp.argmax(dim=-1)  # (Ba,)
         prefix = torch.cat([prefix, next_tok[:, None]], dim=1)  # (Ba, t + 2)
@@ -218,6 +221,7 @@ def beam_search(
     forced_prefix: Sequence[Sequence[int]] | None = None,
     banned: Sequence[Sequence[int]] | None = None,
     recorder: BeamRecorder | None = None,
+    check: Callable[[], None] | None = None,
 ) -> list[list[Hypothesis]]:
     """Batched beam search of ``search.beam_size`` beams. Returns for every sentence its
     ``search.n_best`` hypotheses, best first.
@@ -226,7 +230,7 @@ def beam_search(
     hypotheses (fairseq's rule), and done sentences leave the batch so no work is spent on them.
     ``min_len`` and ``no_repeat_ngram_size``: see the module docstring; ``forced_prefix`` (output
     pieces each sentence must start with), ``banned`` (pieces each sentence may not produce
-    otherwise) and ``recorder``: its last section.
+    otherwise) and ``recorder``: its last section. ``check``: as ``greedy_search``'s.
     """
     B, K = batch.src.size(0), search.beam_size
     device = batch.src.device
@@ -246,6 +250,8 @@ def beam_search(
     active = torch.arange(B, device=device)  # original index of each sentence still searching
     ended: list[list[Hypothesis]] = [[] for _ in range(B)]
     for t in range(start, int(limit.max())):
+        if check is not None:
+            check()
         Ba = active.numel()
         at_limit = limit[active] <= t + 1  # (Ba,)
         row_forced = None if forced is None else forced.index_select(0, active).repeat_interleave(K, dim=0)

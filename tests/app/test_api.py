@@ -137,6 +137,26 @@ def test_attention(client, how):
                     assert len(row) == cols and abs(sum(row) - 1) < 2e-3
 
 
+def test_attention_is_bounded_by_pieces(make_app):
+    """The answer is square in the pieces: "１" * 499 + "0" (500 characters) was 53 MB of JSON."""
+    client = make_app(MAX_ATTENTION_PIECES=5).test_client()
+    response = client.post("/api/attention", json={"q": "Guten Morgen, wie geht es Ihnen?"})
+    assert response.status_code == 413
+    assert response.get_json() == {"error": "Invalid request: q has 17 pieces, more than the 5 the attention view shows"}
+    assert client.post("/api/attention", json={"q": "Guten Morgen."}).status_code == 200
+    page = client.get("/attention", query_string={"q": "Guten Morgen, wie geht es Ihnen?"})
+    assert page.status_code == 413 and "more than the 5 the attention view shows" in page.get_data(as_text=True)
+
+
+def test_attention_stops_when_the_request_budget_is_spent(app):
+    from pipeline import deadline
+
+    service = app.extensions["translation_service"]
+    with app.app_context(), deadline.budget(1e-9):
+        with pytest.raises(deadline.DeadlineExceeded):
+            service.attention("Guten Morgen.")
+
+
 def test_random(client, pairs40):
     body = client.get("/api/random").get_json()
     assert set(body) == {"source", "references", "translation", "chrf"}

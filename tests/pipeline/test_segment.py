@@ -282,6 +282,19 @@ def test_split_long_cuts_one_overlong_word_but_never_a_protected_one():
         "Siehe", "Donaudampfschifffahrtsgesellschaftskapitän", "1234567890123456789012"]
 
 
+def test_split_long_cuts_a_run_of_digits_only_where_the_model_could_not_read_it_whole():
+    text = "Siehe 1234567890 1234567890 1234567890"
+    by_characters = lambda s: len(s)  # noqa: E731
+    assert cut_out(text, split_long(text, whole(text), by_characters, 10)) == ["Siehe", "1234567890 1234567890 1234567890"]
+    assert cut_out(text, split_long(text, whole(text), by_characters, 10, most=40)) == [
+        "Siehe", "1234567890 1234567890 1234567890"]
+    # over ``most``: cut in the middle until the model can read each part, not down to ``limit``
+    assert cut_out(text, split_long(text, whole(text), by_characters, 10, most=20)) == [
+        "Siehe", "1234567890 12345", "67890 1234567890"]
+    run = "¹" * 100
+    assert cut_out(run, split_long(run, whole(run), by_characters, 30, most=60)) == ["¹" * 50] * 2
+
+
 def test_split_long_works_on_a_span_of_a_larger_text():
     text = "Erste Zeile.\r\n  Zweite Zeile, die länger ist, weil sie mehr sagt.  \r\n"
     spans = split_long(text, (12, len(text)), words, 4)

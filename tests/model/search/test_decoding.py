@@ -121,6 +121,30 @@ def test_length_limit_wins_over_min_len(eos_model, search):
     assert out == [[7] * cap for cap in CAP]
 
 
+class Spent(Exception):
+    pass
+
+
+@pytest.mark.parametrize("search", ["greedy", "beam"])
+def test_check_is_called_before_every_step_and_what_it_raises_stops_the_search(eos_model, search):
+    """A request's time budget (pipeline.deadline.check) is checked inside a long search."""
+    calls = []
+
+    def check():
+        calls.append(1)
+        if len(calls) == 5:
+            raise Spent
+    b = Batch.make(SRC, None)
+    run = (lambda: greedy_search(eos_model, b, SearchOptions(min_len=50), check=check)) if search == "greedy" else (
+        lambda: beam_search(eos_model, b, SearchOptions(beam_size=2, min_len=50), check=check))
+    with pytest.raises(Spent):
+        run()
+    assert len(calls) == 5
+    calls.clear()
+    done = greedy_search(eos_model, b, SearchOptions(min_len=3), check=lambda: calls.append(1))
+    assert done == [[7, 7, 7]] * 3 and len(calls) == 4   # three pieces and the step that ends them
+
+
 # --- n-gram blocking ----------------------------------------------------------------------------
 
 def test_greedy_without_blocking_loops_to_the_cap(loop_model):
