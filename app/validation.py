@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -111,7 +112,21 @@ def request_params(request: Request) -> dict[str, Any]:
         if request.mimetype not in _FORM_TYPES:
             raise ApiError(415, f"Unsupported media type {_shown(request.mimetype or 'none')}: send "
                                 "application/json or application/x-www-form-urlencoded")
+        if request.mimetype == _FORM_TYPES[0]:
+            check_utf8("the form data", request.get_data(cache=True))   # the form is parsed from the cache
+    check_utf8("the query string", request.query_string)
     return {key: request.values.get(key) for key in request.values}
+
+
+def check_utf8(what: str, encoded: bytes) -> None:
+    """URL-encoded ``encoded`` must decode as UTF-8, as a JSON body must: Werkzeug keeps the
+    bytes it cannot decode as they were written ("%FF"), and they reached the model as text."""
+    if b"%" not in encoded and encoded.isascii():
+        return
+    try:
+        urllib.parse.unquote_to_bytes(encoded.replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(400, f"Invalid request: {what} is not UTF-8 text") from None
 
 
 def check_text(name: str, text: str) -> None:
@@ -191,14 +206,15 @@ def parse_formality(value: Any) -> str | None:
 
 
 def parse_alternatives(value: Any, limit: int) -> int:
+    """``alternatives``: an integer from 0 to ``limit`` (MAX_ALTERNATIVES), as a number or its
+    decimal digits; anything else (a word, -1, 1e3, 1.5) is refused with the range."""
     if value is None or value == "":
         return 0
-    if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and _INTEGER.fullmatch(value.strip()))):
-        raise ApiError(400, "Invalid request: alternatives parameter is not a number")
-    number = max(0, int(value))
-    if number > limit:
-        raise ApiError(400, f"Invalid request: alternatives parameter must be <= {limit}")
-    return number
+    integer = not isinstance(value, bool) and (
+        isinstance(value, int) or (isinstance(value, str) and _INTEGER.fullmatch(value.strip())))
+    if not integer or not 0 <= int(value) <= limit:
+        raise ApiError(400, f"Invalid request: alternatives must be an integer from 0 to {limit}")
+    return int(value)
 
 
 def parse_format(value: Any) -> bool:

@@ -99,6 +99,34 @@ class _Scanner(HTMLParser):
     handle_decl = handle_pi = unknown_decl = handle_comment
 
 
+# A numeric character reference; one that names no character ("&#0;", "&#x110000;", a surrogate or
+# a noncharacter such as "&#xFFFE;") decodes to U+FFFD or to nothing, and so was lost.
+_CHARREF = re.compile(r"&#(?:[0-9]++|[xX][0-9a-fA-F]++);?")
+
+
+def _undecodable(reference: str) -> bool:
+    digits = reference.rstrip(";")[2:]
+    number = int(digits[1:], 16) if digits[:1] in "xX" else int(digits)
+    return number != 0xFFFD and html.unescape(reference.rstrip(";") + ";") in ("", "\ufffd")
+
+
+def _kept_references(value: str, raw: str) -> list[tuple[str, str, str]]:
+    """A text event as (kind, text, raw) events: its numeric references that name no character
+    become atoms ("void"), kept as written; the text around them is decoded as the parser decodes."""
+    if "&#" not in raw or not any(_undecodable(m.group()) for m in _CHARREF.finditer(raw)):
+        return [("text", value, raw)]
+    out, position = [], 0
+    for match in _CHARREF.finditer(raw):
+        if _undecodable(match.group()):
+            if match.start() > position:
+                out.append(("text", html.unescape(raw[position:match.start()]), raw[position:match.start()]))
+            out.append(("void", "", match.group()))
+            position = match.end()
+    if position < len(raw):
+        out.append(("text", html.unescape(raw[position:]), raw[position:]))
+    return out
+
+
 def _events(document: str) -> list[tuple[str, str, str]]:
     """(kind, name or text, raw) for each event; the raws put together are the document."""
     scanner = _Scanner(document)
@@ -109,7 +137,9 @@ def _events(document: str) -> list[tuple[str, str, str]]:
         events.insert(0, ("hidden", "", 0))
     starts = [start for _, _, start in events] + [len(document)]
     assert starts == sorted(starts), "HTMLParser reported events out of order"
-    return [(kind, value, document[starts[i]:starts[i + 1]]) for i, (kind, value, _) in enumerate(events)]
+    return [split for i, (kind, value, _) in enumerate(events)
+            for split in (_kept_references(value, document[starts[i]:starts[i + 1]]) if kind == "text"
+                          else [(kind, value, document[starts[i]:starts[i + 1]])])]
 
 
 Item = tuple[str, str, str]   # (kind, name or text, raw): kinds text, start, end, keep, point, hidden
@@ -161,6 +191,7 @@ class Node:
     lo: int = 0                     # projection: output words [lo, hi); lo == hi is a point
     hi: int = 0
     glue: str = "after"             # a point follows word lo-1 ("after") or precedes word lo
+    spaced: tuple[bool, bool] = (False, False)   # a point's whitespace before and after it in the source
 
 
 @dataclass
@@ -233,8 +264,11 @@ def _segment(items: list[Item]) -> Segment | str:
             stack.append(node)
         elif i in closers:
             stack.pop().end = len(plain)
-        else:
-            stack[-1].children.append(Node(raw, None, len(plain), len(plain), i))
+        else:   # a point: visible (an image, a reference kept as written) or not (a comment, an unpaired tag)
+            visible = kind == "point"
+            before = visible and i > 0 and middle[i - 1][0] == "text" and middle[i - 1][2][-1:].isspace()
+            after = visible and i + 1 < len(middle) and middle[i + 1][0] == "text" and middle[i + 1][2][:1].isspace()
+            stack[-1].children.append(Node(raw, None, len(plain), len(plain), i, spaced=(before, after)))
     assert stack == [root], "a paired start tag was left open"
     text = plain.rstrip(" ")
     _clip(root, len(text))
@@ -402,9 +436,16 @@ def _chars(node: Node, aligned: AlignedText) -> tuple[int, int]:
 
 def _render(node: Node, aligned: AlignedText, start: int, end: int, out: list[str]) -> None:
     """Write ``node`` over output characters [start, end); children are clamped so tags nest."""
-    out.append(node.open)
     if node.close is None:            # an atom: as written, instead of the text it covers
+        # A point sits between two output characters; where it had whitespace on a side in the
+        # source and the output has none there, it comes with it ("Das <img> Haus" -> "The <img>
+        # house", not "The <img>house"; "rot <img>." -> "red <img>.").
+        point, target = node.start == node.end, aligned.target
+        out.append(" " if point and node.spaced[0] and 0 < start and not target[start - 1].isspace() else "")
+        out.append(node.open)
+        out.append(" " if point and node.spaced[1] and start < len(target) and not target[start].isspace() else "")
         return
+    out.append(node.open)
     cursor = start
     placed = sorted(((*_chars(c, aligned), c.order, c) for c in node.children), key=lambda p: p[:3])
     for child_start, child_end, _, child in placed:

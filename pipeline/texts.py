@@ -5,7 +5,8 @@
 accelerator onto the translated word, ``pipeline.accelerators``), HTML fragments through
 ``pipeline.markup`` with the pipeline's alignment (NFC first: the word spans index the NFC form).
 A request's text comes here straight from the service; a file's texts come the same way, called
-by its ``pipeline.documents`` document.
+by its ``pipeline.documents`` document. Whitespace around a plain text comes back as it was sent,
+as it does inside it ("\n\nJa" -> "\n\nYes": the leading lines were lost).
 """
 
 from __future__ import annotations
@@ -30,5 +31,15 @@ def translate_texts(pipeline: Any, texts: Sequence[str], html: bool = False,
         return translate_html([unicodedata.normalize("NFC", t) for t in texts], pipeline.translate_aligned, languages)
     lexicon = pipeline.translator.lexicon
     knows = lexicon.knows if lexicon is not None else None
-    return translate_messages(list(texts), lambda units: translate_marked(
+    cores = [text.strip() for text in texts]
+    done = translate_messages(cores, lambda units: translate_marked(
         units, pipeline.translate, pipeline.translate_aligned, knows))
+    return [_around(text, core, output) for text, core, output in zip(texts, cores, done)]
+
+
+def _around(text: str, core: str, output: str) -> str:
+    """``output`` (the translation of ``core``, ``text`` stripped) in ``text``'s whitespace."""
+    if not core:
+        return text
+    start = text.index(core)
+    return text[:start] + output.strip() + text[start + len(core):]

@@ -27,7 +27,13 @@ from markdown_it import MarkdownIt
 
 from ..language_pair import DE_EN, LanguagePair
 from ..segment import lines_like
-from .base import BOM, Budget, Document, Unit, refuse_control, utf8
+from .base import BOM, Budget, Document, DocumentError, Unit, refuse_control, utf8
+
+# markdown-it stops at 20 levels of nesting (its guard against deep recursion) and drops what lies
+# deeper without a word: text in 20 nested quotes came back untranslated. Ours goes deeper and
+# refuses what still lies beyond it (a 400 naming the line), never leaves it silently.
+MAX_NESTING = 50
+_CONTAINERS = ("blockquote_open", "list_item_open")   # the tokens whose content is parsed a level deeper
 
 _OURS = re.compile(r'<(/?)(md-e|md-a|code|br)(?: data-m="(\d+)")?>')
 _ATOM = re.compile(r"⦅[mM](\d+)⦆")  # the pipeline keeps it as written; any case, to be safe
@@ -179,9 +185,14 @@ class MarkdownDocument(Document):
         self.bom = BOM if text.startswith(BOM) else ""
         refuse_control(text)
         self.lines = text[len(self.bom):].split("\n")
-        parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+        parser = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable(["table", "strikethrough"])
         self.blocks: list[_Block] = []
-        for token in parser.parse(_without_front_matter(self.lines)):
+        tokens = parser.parse(_without_front_matter(self.lines))
+        for token in tokens:
+            if token.type in _CONTAINERS and token.level + 1 >= MAX_NESTING:
+                raise DocumentError(f"line {token.map[0] + 1} nests quotes or lists more than {MAX_NESTING - 1} levels "
+                                    "deep: its text would be left untranslated")
+        for token in tokens:
             if token.type != "inline" or token.map is None or not any(c.isalpha() for c in token.content):
                 continue
             fragment, markup = _fragment(token.children or [])

@@ -189,3 +189,15 @@ def test_health_is_503_when_the_worker_cannot_translate(make_app, monkeypatch):
     assert response.status_code == 503
     assert response.get_json()["status"] == "error"
     assert response.get_json()["error"] == "RuntimeError: Cannot re-initialize CUDA in forked subprocess."
+
+
+@pytest.mark.parametrize("q, expected", [
+    ("\n" * 200 + "Guten Morgen.", "\n" * 200 + "Good morning."),
+    ("  Guten Morgen.\t\n", "  Good morning.\t\n"),
+    ("\n\nGuten Morgen.\n\nEs regnet.\n", "\n\nGood morning.\n\nIt is raining.\n"),
+    (" \n ", " \n "),
+])
+def test_whitespace_around_a_text_comes_back_as_sent(client, q, expected):
+    """The leading lines of "\\n" * 4990 + "Ja" were dropped; whitespace inside a text was kept."""
+    response = client.post("/translate", json={"q": q, "source": "de", "target": "en"})
+    assert (response.status_code, response.get_json()) == (200, {"translatedText": expected})

@@ -52,13 +52,17 @@ JSON_CASES = {
     "long language code": ({"q": "Hallo", "source": "x" * 100, "target": "en"}, 400, "x" * 40 + "… is not supported"),
     "bad format": ({"q": "Hallo", "format": "markdown", **OK}, 400, "markdown format is not supported"),
     "alternatives word": ({"q": "Hallo", "alternatives": "many", **OK}, 400,
-                          "Invalid request: alternatives parameter is not a number"),
+                          "Invalid request: alternatives must be an integer from 0 to 3"),
     "alternatives float": ({"q": "Hallo", "alternatives": 1.5, **OK}, 400,
-                           "Invalid request: alternatives parameter is not a number"),
+                           "Invalid request: alternatives must be an integer from 0 to 3"),
     "alternatives bool": ({"q": "Hallo", "alternatives": True, **OK}, 400,
-                          "Invalid request: alternatives parameter is not a number"),
+                          "Invalid request: alternatives must be an integer from 0 to 3"),
     "too many alternatives": ({"q": "Hallo", "alternatives": 4, **OK}, 400,
-                              "Invalid request: alternatives parameter must be <= 3"),
+                              "Invalid request: alternatives must be an integer from 0 to 3"),
+    "negative alternatives": ({"q": "Hallo", "alternatives": -1, **OK}, 400,
+                              "Invalid request: alternatives must be an integer from 0 to 3"),
+    "alternatives in exponent form": ({"q": "Hallo", "alternatives": "1e3", **OK}, 400,
+                                      "Invalid request: alternatives must be an integer from 0 to 3"),
 }
 
 
@@ -75,7 +79,7 @@ FORM_CASES = {
     "too long": ({"q": "ä" * 5001, **OK}, 413, TOO_MANY_CHARS.format(n=5001)),
     "unsupported": ({"q": "Hallo", "source": "zz", "target": "en"}, 400, "zz is not supported"),
     "alternatives word": ({"q": "Hallo", "alternatives": "x", **OK}, 400,
-                          "Invalid request: alternatives parameter is not a number"),
+                          "Invalid request: alternatives must be an integer from 0 to 3"),
     "control": ({"q": "a\x07b", **OK}, 400, "Invalid request: q contains a control character (U+0007)"),
 }
 
@@ -88,6 +92,21 @@ def test_translate_form_and_query(client, how, params, status, message):
         status, message = 414, QUERY_TOO_LONG.format(n=len(urlencode(params)))
     response = client.post("/translate", **kwargs)
     assert (response.status_code, response.get_json()) == (status, {"error": message})
+
+
+@pytest.mark.parametrize("encoded", [b"q=Ja%FF", b"q=Ja%C3&source=de", b"q=%ED%A0%80", b"source=de&q=a%E4b"])
+@pytest.mark.parametrize("how", ["form", "query"])
+def test_url_encoded_bytes_that_are_not_utf8_are_refused_as_in_json(client, how, encoded):
+    """Werkzeug kept "%FF" as written, and it reached the model as text; JSON refused it."""
+    encoded += b"&target=en" + (b"" if b"source" in encoded else b"&source=de")
+    if how == "form":
+        response = client.post("/translate", data=encoded, content_type="application/x-www-form-urlencoded")
+    else:
+        response = client.post("/translate?" + encoded.decode("ascii"))
+    what = "the form data" if how == "form" else "the query string"
+    assert (response.status_code, response.get_json()) == (400, {"error": f"Invalid request: {what} is not UTF-8 text"})
+    assert client.post("/translate", data=b"q=Gr%C3%BC%C3%9Fe+Welt&source=de&target=en",
+                       content_type="application/x-www-form-urlencoded").status_code == 200
 
 
 @pytest.mark.parametrize("raw", ["{broken", "[1, 2]", "null", '"text"', "", "{\"q\": \"Hallo\",}"])
@@ -168,7 +187,7 @@ def test_limits_follow_the_settings(make_app):
     too_many = client.post("/translate", json={"q": ["a", "b", "c"], **OK})
     assert too_many.get_json() == {"error": "Invalid request: 3 texts exceed the limit of 2 texts per request"}
     alternatives = client.post("/translate", json={"q": "Hallo", "alternatives": 2, **OK})
-    assert alternatives.get_json() == {"error": "Invalid request: alternatives parameter must be <= 1"}
+    assert alternatives.get_json() == {"error": "Invalid request: alternatives must be an integer from 0 to 1"}
 
 
 # Invisible, reversed, private-use, mostly-punctuation and repetitive text the tiny model never saw.

@@ -25,14 +25,14 @@ def test_parse_texts_limits_are_inclusive():
     assert error_of(parse_texts, ["a"] * 4, max_chars=10, batch_limit=3)[0] == 413
 
 
-@pytest.mark.parametrize("value, expected", [(None, 0), ("", 0), (0, 0), (3, 3), ("2", 2), (" 1 ", 1), (-5, 0), ("-1", 0)])
+@pytest.mark.parametrize("value, expected", [(None, 0), ("", 0), (0, 0), (3, 3), ("2", 2), (" 1 ", 1), ("+1", 1)])
 def test_parse_alternatives(value, expected):
     assert parse_alternatives(value, 3) == expected
 
 
-@pytest.mark.parametrize("value", ["1.0", "1e3", [], {}, 2.0, False, "9999999999"])
+@pytest.mark.parametrize("value", ["1.0", "1e3", 1e3, [], {}, 2.0, False, "9999999999", -1, "-1", -5, 4, "4"])
 def test_parse_alternatives_rejects(value):
-    assert error_of(parse_alternatives, value, 3) == (400, "Invalid request: alternatives parameter is not a number")
+    assert error_of(parse_alternatives, value, 3) == (400, "Invalid request: alternatives must be an integer from 0 to 3")
 
 
 def test_parse_format():

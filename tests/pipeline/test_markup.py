@@ -239,7 +239,7 @@ def test_every_tag_comes_back_and_output_is_well_formed():
     assert (after.starts, after.ends) == (before.starts, before.ends)
     assert shuffled.calls == [["Titel", "Der große Test", "Ein fetter Link und ein Bild.", "Eins", "Zwei",
                                "Zelle 1"]]
-    assert ("<h1 id=t>TEST <em>GROSSE</em> DER</h1><div><p>. <span class=x>BILD <img src=a.png alt=''>EIN</span>"
+    assert ("<h1 id=t>TEST <em>GROSSE</em> DER</h1><div><p>. <span class=x>BILD <img src=a.png alt=''> EIN</span>"
             " UND <a href='#'><i>LINK</i> <b>FETTER</b></a> EIN</p>") in out
     assert "<td><sub>1</sub> ZELLE</td><td>&nbsp;</td>" in out
 
@@ -390,3 +390,16 @@ def test_a_stop_outside_the_markup_stays_outside(links, expected):
     # markup around the whole text, stop included, keeps the stop inside
     inside = Table({"Lies die Anleitung.": ("Read the guide.", links)})
     assert translate_html(['<b>Lies die Anleitung.</b>'], inside) == ["<b>Read the guide.</b>"]
+
+
+@pytest.mark.parametrize("reference", ["&#x110000;", "&#99999999999;", "&#0;", "&#xFFFE;", "&#xD800;", "&#x110000"])
+def test_a_reference_that_names_no_character_is_kept_as_written(reference):
+    """They decoded to U+FFFD or to nothing and were lost: "&#x110000; Haus" came back as "house"."""
+    assert translate_html([f"<p>{reference} Haus &#228;&amp;</p>"], upper) == [f"<p>{reference} HAUS Ä&amp;</p>"]
+    assert translate_html([f"Das{reference}Haus"], upper) == [f"DASHAUS{reference}"]   # a point in a word: after it
+
+
+def test_a_visible_point_keeps_the_whitespace_it_had_on_either_side():
+    translate = Table({"Das Haus ist rot .": ("The house is red.", [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)])})
+    assert translate_html(["<p>Das <img src=x> Haus ist rot <img src=y>.</p>"], translate) == [
+        "<p>The <img src=x> house is red <img src=y>.</p>"]

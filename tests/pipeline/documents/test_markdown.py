@@ -121,3 +121,19 @@ def test_unreadable_markdown(data, message):
     with pytest.raises(DocumentError) as info:
         read(".md", data)
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize("prefix", ["> " * 20, "> " * 49, "- " * 24, "> - " * 12])
+def test_text_nested_deeper_than_markdown_its_default_allows_is_translated(prefix):
+    """markdown-it's default of 20 levels dropped the text of deeper quotes: it came back as written."""
+    source = f"Eins\n\n{prefix}Hallo Welt\n"
+    assert read(".md", source.encode()).translate(Upper()).decode() == f"EINS\n\n{prefix}HALLO WELT\n"
+
+
+@pytest.mark.parametrize("prefix, line", [("> " * 50, 3), ("- " * 25, 3), ("> " * 2000, 1)])
+def test_text_nested_beyond_the_bound_is_refused_with_its_line(prefix, line):
+    source = ("Eins\n\n" if line == 3 else "") + f"{prefix}Hallo Welt\n"
+    with pytest.raises(DocumentError) as info:
+        read(".md", source.encode())
+    assert str(info.value) == (f"line {line} nests quotes or lists more than 49 levels deep: "
+                               "its text would be left untranslated")
