@@ -97,7 +97,8 @@ train() {
     ls "$V4DATA"/bt/europarl.[0-9]*.tsv.gz 2>/dev/null > "$RUN/debates.txt.tmp" || true
     [ -n "${PRINT:-}" ] || mv "$RUN/debates.txt.tmp" "$RUN/debates.txt"
   fi
-  while read -r f; do debates+=(--data "$f"); done < "$RUN/debates.txt"${PRINT:+.tmp}
+  local listed=$RUN/debates.txt; [ -f "$listed" ] || listed=$RUN/debates.txt.tmp   # PRINT=1 writes no list
+  while read -r f; do debates+=(--data "$f"); done < "$listed"
   local start=(--init checkpoints/de-en.pt); [ -f "$RUN/last.pt" ] && start=(--resume)
   run niced "$PYTHON" train.py --out "$RUN" "${start[@]}" --seed 1 \
     --data "$TATOEBA@2" \
