@@ -69,6 +69,7 @@ class Coverage:
     def __init__(self, lookup: Callable[[str], list[DictionaryEntry]], cache_size: int = 65536):
         self.lookup = lookup
         self.senses = lru_cache(maxsize=cache_size)(self._senses)
+        self.reads = lru_cache(maxsize=cache_size)(self._reads)
         self._english = lru_cache(maxsize=cache_size)(lambda word: lemma(word, "en").lower())
 
     @staticmethod
@@ -97,6 +98,35 @@ class Coverage:
                 if entries:
                     break
         return entries
+
+    def _reads(self, word: str) -> bool:
+        """``reads``: whether Ding knows ``word`` or its lemma ("Kaufes": "Kauf") as a word, not as
+        a place (``[geogr.]``: a name, "Wolfsburg")."""
+        return any("geogr." not in e.labels for e in self._found(word, False)) or (
+            (lemmatized := lemma(word, "de")) != word and any("geogr." not in e.labels for e in self._found(lemmatized, False)))
+
+    def place(self, word: str) -> bool:
+        """Whether Ding knows ``word`` as a place (``[geogr.]``)."""
+        return any("geogr." in e.labels for e in self.lookup(word))
+
+    def compound(self, word: str) -> tuple[str, str] | None:
+        """``word`` as a compound of two parts that Ding both reads (``reads``), the head a noun of
+        4 letters or more, the part before it 4 or more without a linking element ("Akku|packs",
+        "Wartungs|modus"), the longest head first; None where there is none ("Morlaix|platz",
+        "Geis|inger")."""
+        if not (word[:1].isupper() and len(word) >= _MIN_COMPOUND and word.isalpha()):
+            return None
+        for cut in range(_MIN_HEAD, len(word) - _MIN_HEAD + 1):
+            modifier, head = word[:cut], word[cut:].capitalize()
+            if not self.reads(head) or not any((e.word_class or "").startswith("noun") for e in self._found(head, False)
+                                               + self._found(lemma(head, "de"), False)):
+                continue
+            for link in ("", "s", "es", "n", "en", "e"):
+                stem = modifier[:len(modifier) - len(link)] if link and modifier.endswith(link) else modifier
+                if (not link or modifier.endswith(link)) and len(stem) >= _MIN_HEAD and (
+                        self.reads(stem) or self.reads(stem.lower()) or self.reads(stem.capitalize())):
+                    return modifier, head
+        return None
 
     def _senses(self, word: str, initial: bool) -> frozenset[str] | None:
         """The English lemmas of a content word's senses; None for a word that is not judged."""

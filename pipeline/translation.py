@@ -37,7 +37,7 @@ from model.search.options import SERVED, SearchOptions
 
 from . import deadline
 from . import words as W
-from .coverage import Coverage
+from .coverage import Coverage, lemma
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import CLOSED_SOURCES, close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .formality import (ADDRESS_ROUNDS, ADDRESS_WORDS, FORMALITIES, FORMALITY_BEAM, address_cuts, addresses,
@@ -196,6 +196,9 @@ class Pipeline:
         self.closes = self.source in CLOSED_SOURCES   # a full stop added to an open input (``closed``)
         self.places = places if places is not None and german else {}
         self.coverage = coverage if options.coverage_weight > 0 and german else None
+        # German words the model can translate are no names without evidence (``rules.names``)
+        self.dictionary = coverage
+        self.reads = lru_cache(maxsize=65536)(self._german_word) if coverage is not None and german else None
         # how German output addresses the reader (None: English output has one "you", or "any")
         self.formality = options.formality if self.languages.target == "de" and options.formality != "any" else None
         tokenizer = translator.tokenizer
@@ -212,6 +215,20 @@ class Pipeline:
         # the bisection counts both halves of each cut it tries, then the halves it took).
         self.closed_count: Callable[[str], int] = lru_cache(maxsize=4096)(
             lambda text: self.count(self.closed(text)))
+
+    def _german_word(self, word: str) -> bool:
+        """Whether the dictionary reads ``word`` (``Coverage.reads``), or reads both parts of it as
+        a compound whose head, or the head's lemma, the model's lexicon knows (``Coverage.compound``:
+        "Akku|packs"; not "Hart|inger", whose head is a fish's name the model never saw); never a
+        place the dictionary knows ("Wolfsburg" is no "Wolfs|burg")."""
+        d = self.dictionary
+        if d.place(word):
+            return False
+        if d.reads(word):
+            return True
+        parts = d.compound(word)
+        return parts is not None and self.lexicon is not None and (
+            self.lexicon.knows(parts[1]) or self.lexicon.knows(lemma(parts[1], "de")))
 
     def _representable_lowered(self, ch: str) -> bool:
         lowered = ch.lower()
@@ -288,7 +305,9 @@ class Pipeline:
         context = Context(representable=self.representable,
                           representable_lowered=self._representable_lowered if self.truecase else None,
                           second_try=second_try, terms=glossary.spans if glossary else None,
-                          knows=self.lexicon.knows if self.lexicon is not None else None, places=self.places)
+                          knows=self.lexicon.knows if self.lexicon is not None else None,
+                          named=self.lexicon.names.__contains__ if self.lexicon is not None else None,
+                          reads=self.reads, places=self.places)
         spans: list[Span] = []
         for rule in self.rules:
             spans = rule.find(sentence, spans, context)

@@ -31,13 +31,17 @@ class Context:
     not truecase); ``second_try``: the sentence is planned again because its translation lost a
     number (``Pipeline.second_try``); ``terms``: a glossary's ``spans(text, spans)``, None without
     a glossary; ``knows``: the model lexicon's ``knows(word, initial=...)``, None without one;
-    ``places``: German place names and their English ones."""
+    ``named``: whether the lexicon saw a word as a name; ``reads``: whether the German dictionary
+    reads a word (``pipeline.coverage.Coverage.reads``), None without one; ``places``: German place
+    names and their English ones."""
 
     representable: Callable[[str], bool] | None = None
     representable_lowered: Callable[[str], bool] | None = None
     second_try: bool = False
     terms: Callable[[str, Sequence[Span]], list[Span]] | None = None
     knows: Callable[..., bool] | None = None
+    named: Callable[[str], bool] | None = None
+    reads: Callable[[str], bool] | None = None
     places: Mapping[str, str] | None = None
 
 

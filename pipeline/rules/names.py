@@ -3,7 +3,9 @@
 * ``with_names`` (only with a model that has a lexicon, and only in normally cased text: in ALL
   CAPS or Title Case every word looks like a name): capitalized words the lexicon does not know
   are names, carried over as written ("Liebe Anna," lost the name; "Hallo Lukas," became
-  "Hellasasas"); the spans of letters (``pipeline.rules.letters``) and introductions ("Ich heiße
+  "Hellasasas"), unless the German dictionary reads them ("Akkupacks", "Kaufes": the model's to
+  translate, carried over they stayed German in the English) and nothing says they are a name
+  (the name tables, the lexicon's names, a word in capitals); the spans of letters (``pipeline.rules.letters``) and introductions ("Ich heiße
   Jürgen Koch"); places that English writes otherwise ("Köln" → "Cologne"), a country with the
   article before it ("in die Türkei" → "to Turkey"); an unknown acronym with its number ("ICE 578").
 * The repair: the preposition a country phrase's English opens with goes from before its
@@ -91,7 +93,8 @@ def _opens_sentence(before: str) -> bool:
     return not any(c.isalnum() for c in before) or before[-1] in _SENTENCE_OPENERS
 
 def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
-               places: Mapping[str, str] | None = None, *, letters: bool = True) -> list[Span]:
+               places: Mapping[str, str] | None = None, *, letters: bool = True,
+               reads: Callable[[str], bool] | None = None, named: Callable[[str], bool] | None = None) -> list[Span]:
     """``spans`` (of ``find_spans``) and, as spans of kind "name", the capitalized words of ``text``
     outside them that ``knows(word, initial=...)`` (a ``model.data.lexicon.Lexicon``'s) does not
     know: names, mostly ("Liebe Anna,"), carried over like the other spans. ``initial``: the word
@@ -101,7 +104,9 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
     which become name spans written in English ("Köln" -> "Cologne"; the model wrote "Key"), their
     genitives too ("Österreichs Hauptstadt" -> "Austria's", "die Hauptstadt Norwegens" -> "of Norway").
     A country of its ``countries`` takes the German article before it into its span
-    (``_country_phrase``): the model wrote "in der Schweiz" as "in the Switzerland"."""
+    (``_country_phrase``): the model wrote "in der Schweiz" as "in the Switzerland".
+    ``reads`` (the German dictionary's): an unknown word it reads is a German word, not a name,
+    without evidence that it is one (``_evidently_named``, with ``named``: the lexicon's names)."""
     taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
     names = letter_formula(text, taken) if letters else []   # (the pipeline's letters rule finds them first)
     taken = sorted(taken + [(n.start, n.end) for n in names])
@@ -124,8 +129,17 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
             names.append(Span(start, end, "name", text[start:end], english))
             continue
         if not knows(word, initial=_opens_sentence(text[:start])):
+            if reads is not None and reads(word) and not _evidently_named(word, named):
+                continue   # German the model has not seen: carried over, it stayed German in the English
             names.append(_designation(text, start, end, spans) or Span(start, end, "name", word))
     return merge(spans, [_with_ordinal_stop(text, name) for name in names])
+
+
+def _evidently_named(word: str, named: Callable[[str], bool] | None) -> bool:
+    """Whether something says ``word`` is a name although the dictionary reads it as German: the
+    name tables, the model's lexicon (a form its training pairs copied), or a form in capitals
+    ("ICE", "BMW"). Titles before a name ("Frau Hoffmann") are spans of their own (``addresses``)."""
+    return word in _FIRST_NAMES or word in _SURNAMES or (named is not None and named(word)) or word.isupper()
 
 
 # A regnal number is an ordinal, written with a stop in German, without one in English: "Philipp II.
@@ -249,7 +263,8 @@ class Names:
     def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
         if context.knows is None or not normal_case(text, spans):
             return list(spans)
-        return with_names(text, spans, context.knows, context.places, letters=False)
+        return with_names(text, spans, context.knows, context.places, letters=False, reads=context.reads,
+                          named=context.named)
 
     def repair(self, masked: Masked) -> Fix | None:
         return _without_preposition

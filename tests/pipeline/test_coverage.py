@@ -38,6 +38,12 @@ DING = [
     "heute {adv} :: today",
     "Geräusch {n} :: noise; sound",
     "machen {vt} | er/sie macht :: to make; to do | makes; does",
+    "Akku {m} :: battery",
+    "Pack {m} | Packs {pl} :: pack | packs",
+    "Wartung {f} :: maintenance",
+    "Modus {m} :: mode",
+    "Köln {n} (Stadt in Deutschland) [geogr.] :: Cologne",
+    "Parkstadt {f} [geogr.] :: Parkstadt",
 ]
 
 
@@ -46,6 +52,30 @@ def coverage(tmp_path_factory) -> Coverage:
     path = tmp_path_factory.mktemp("ding") / "de-en"
     path.write_text("# Version :: test\n" + "\n".join(DING) + "\n", encoding="utf-8")
     return Coverage(DingDictionary(path).lookup)
+
+
+@pytest.mark.parametrize("word, read", [
+    ("Sohn", True), ("Söhne", True), ("gekauft", True), ("Parks", True),   # itself, a form Ding lists
+    ("Kinds", True),                          # a lemma (simplemma) Ding has
+    ("Köln", False), ("Parkstadt", False),    # a place is a name
+    ("Kowalczyk", False), ("Akkupacks", False),   # unknown; a compound (``compound``)
+])
+def test_reads_says_whether_ding_reads_a_word(coverage, word, read):
+    assert coverage.reads(word) is read
+
+
+@pytest.mark.parametrize("word, parts", [
+    ("Akkupacks", ("Akku", "Packs")), ("Wartungsmodus", ("Wartungs", "Modus")),   # a linking "s"
+    ("Akkusöhne", ("Akku", "Söhne")), ("Parksohn", ("Park", "Sohn")), ("Akkupack", ("Akku", "Pack")),
+    ("Morlaixparks", None), ("Sohnmachen", None),  # a part Ding lacks; a head that is no noun
+    ("Akkusohn", ("Akku", "Sohn")), ("Akkupak", None), ("akkupacks", None),   # under 8 letters; no capital
+])
+def test_a_compound_is_two_parts_ding_reads_the_head_a_noun(coverage, word, parts):
+    assert coverage.compound(word) == parts
+
+
+def test_place_says_where_ding_knows_a_place(coverage):
+    assert coverage.place("Köln") and coverage.place("Parkstadt") and not coverage.place("Akku")
 
 
 @pytest.mark.parametrize(("source", "output", "missing"), [
