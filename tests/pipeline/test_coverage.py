@@ -39,6 +39,8 @@ DING = [
     "Geräusch {n} :: noise; sound",
     "machen {vt} | er/sie macht :: to make; to do | makes; does",
     "Akku {m} :: battery",
+    "Fenster {n} :: window",
+    "Hotel {n} | Hotels {pl} :: hotel | hotels",
     "Pack {m} | Packs {pl} :: pack | packs",
     "Wartung {f} :: maintenance",
     "Modus {m} :: mode",
@@ -97,8 +99,11 @@ def test_place_says_where_ding_knows_a_place(coverage):
     ("Das ist einer meiner Söhne.", "That is one of my boys.", ["Söhne"]),
     # a capitalized word opening a sentence is read as its lower-case word where Ding has one
     ("Einer geht, die Kinder bleiben.", "One goes, the kids stay.", ["Kinder"]),
-    # a word the output has as written (a name, a loanword) is translated; unknown words are not judged
+    # a word the output has as written is translated where English writes it so; unknown words are not
+    # judged; a copy of a German word leaves it German in the English, untranslated
     ("Der Park heißt Tiergarten.", "The Park is called Tiergarten.", []),
+    ("Das Hotel hat ein Fenster.", "The hotel has a window.", []),
+    ("Das Hotel hat ein Fenster.", "The hotel has a Fenster.", ["Fenster"]),
     ("Es macht ein Geräusch, wenn ich abbiege.", "It's making a noise.", []),
     ("", "", []),
 ])
