@@ -127,7 +127,8 @@ train() {
 }
 
 served_scores() {  # CKPT NAME: one JSON line of the dev sets, as served
-  local ckpt=$1 name=$2 line="{\"checkpoint\": \"$name\"" set
+  local ckpt=$1 name=$2 set
+  local line="{\"checkpoint\": \"$name\""
   local -A sets=([news]="--src $V4DATA/wmt/newstest2019.de-en.de --ref $V4DATA/wmt/newstest2019.de-en.en"
                  [wikipedia]="--data $V4DATA/mlqe/mlqe-dev" [support]="--data $RUN/dev.support.tsv"
                  [tatoeba]="--data $RUN/dev.tsv" [ui]="--data $RUN/dev.ui.tsv")
@@ -162,7 +163,7 @@ score_snapshots() {  # v3.8 once, then each EVAL_EVERY-th snapshot (hard-linked:
 pause_during_ci() {  # a process group of its own, so that stopping the jobs does not stop it
   local group=$1 paused=0
   while kill -0 -- "-$group" 2>/dev/null; do
-    if pgrep -f '\.ci/run' > /dev/null; then
+    if pgrep -f '^bash (\S*/)?\.ci/run$' > /dev/null; then   # CI's own command line, not one that names it
       [ $paused = 1 ] || { kill -STOP -- "-$group"; paused=1; echo "$(date -u +%FT%TZ) paused for a .ci/run" >> "$RUN/supervisor.log"; }
     elif [ $paused = 1 ]; then
       kill -CONT -- "-$group"; paused=0; echo "$(date -u +%FT%TZ) resumed" >> "$RUN/supervisor.log"

@@ -38,8 +38,9 @@ def translate_texts(pipeline: Any, texts: Sequence[str], html: bool = False,
 
 
 def _around(text: str, core: str, output: str) -> str:
-    """``output`` (the translation of ``core``, ``text`` stripped) in ``text``'s whitespace."""
+    """``output`` (the translation of ``core``, ``text`` stripped) in ``text``'s whitespace; a
+    blank text translates to "" (LibreTranslate's answer)."""
     if not core:
-        return text
+        return ""
     start = text.index(core)
     return text[:start] + output.strip() + text[start + len(core):]

@@ -195,7 +195,7 @@ def test_health_is_503_when_the_worker_cannot_translate(make_app, monkeypatch):
     ("\n" * 200 + "Guten Morgen.", "\n" * 200 + "Good morning."),
     ("  Guten Morgen.\t\n", "  Good morning.\t\n"),
     ("\n\nGuten Morgen.\n\nEs regnet.\n", "\n\nGood morning.\n\nIt is raining.\n"),
-    (" \n ", " \n "),
+    (" \n ", ""),    # a blank text: "", as test_blank_text_translates_to_empty
 ])
 def test_whitespace_around_a_text_comes_back_as_sent(client, q, expected):
     """The leading lines of "\\n" * 4990 + "Ja" were dropped; whitespace inside a text was kept."""
