@@ -68,13 +68,18 @@ if [ "$ACTION" = start ] && [ -z "${PRINT:-}" ]; then
   exit 0
 fi
 
+shard() {  # K: one shard of the debates back-translated (resumed from its .part)
+  run niced "$PYTHON" -m commands.backtranslate --checkpoint checkpoints/en-de.pt --text "$V4DATA/europarl/en.txt" \
+    --sentences --shard "$1/$SHARDS" --out "$V4DATA/bt/europarl.$1.tsv.gz" --engine ct2 --threads 1 --no-progress \
+    --attribution "$DEBATES_ATTRIBUTION" >> "$RUN/backtranslate.log" 2>&1
+}
+
 backtranslate() {  # shards not yet done, BT_JOBS at a time; then the whole file
   local k pids=()
   for k in $(seq 1 "$SHARDS"); do
     [ -f "$V4DATA/bt/europarl.$k.tsv.gz" ] && continue
-    run niced "$PYTHON" -m commands.backtranslate --checkpoint checkpoints/en-de.pt --text "$V4DATA/europarl/en.txt" \
-      --sentences --shard "$k/$SHARDS" --out "$V4DATA/bt/europarl.$k.tsv.gz" --engine ct2 --threads 1 --no-progress \
-      --attribution "$DEBATES_ATTRIBUTION" >> "$RUN/backtranslate.log" 2>&1 &
+    if [ -n "${PRINT:-}" ]; then shard "$k"; continue; fi   # in order, each printed before the next
+    shard "$k" &
     pids+=($!)
     if [ ${#pids[@]} -ge "$BT_JOBS" ]; then wait "${pids[0]}" || true; pids=("${pids[@]:1}"); fi
   done
