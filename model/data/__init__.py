@@ -5,7 +5,8 @@ and ``helppages`` read the dictionary, localization catalogs and help pages that
 ``general`` the chat, e-mail, news and Wikipedia corpora of general German (docs/v4-data.md);
 ``manuals`` the Debian Reference and GNOME's help, translated element by element;
 ``monolingual`` the one-language text that ``commands.backtranslate`` gives a machine-translated side;
-``software`` knows format directives and accelerators; ``specs`` names a corpus on the command line.
+``software`` knows format directives and accelerators; ``specs`` names a corpus on the command line
+and registers the kinds of corpus (one entry per kind, with its reader).
 """
 
 from model.data.corpus import (  # noqa: F401  (the package's public API)
