@@ -148,6 +148,11 @@ class Coverage:
 
     def content_words(self, source: str) -> list[tuple[str, frozenset[str]]]:
         """The words of ``source`` that are judged, in order, with their senses' English lemmas."""
+        return [(source[start:end], senses) for (start, end), senses in self.content_spans(source)]
+
+    def content_spans(self, source: str) -> list[tuple[tuple[int, int], frozenset[str]]]:
+        """``content_words`` as the words' character spans in ``source``: each word read in its
+        sentence, as a word opening one or not."""
         found = []
         for match in _WORD.finditer(source):
             word = match.group()
@@ -156,8 +161,13 @@ class Coverage:
             before = source[:match.start()].rstrip()
             senses = self.senses(word, not before or before[-1] in _SENTENCE_END)
             if senses is not None:
-                found.append((word, senses))
+                found.append((match.span(), senses))
         return found
+
+    def renders(self, senses: frozenset[str], output: str) -> bool:
+        """Whether ``output`` (a word or a few) translates a content word of these ``senses``, as
+        ``missing`` judges."""
+        return self._translates("", senses, *self._output_lemmas(output))
 
     @staticmethod
     def _translates(word: str, senses: frozenset[str], lemmas: set[str], prefixes: set[str]) -> bool:

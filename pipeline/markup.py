@@ -26,9 +26,16 @@ then placed around the output words aligned to "sehr". The steps:
    words; where output words that translate the sentence around it cut that range, onto the run
    that translates it best (``_densest_run``). A node whose words align to nothing (and every
    point) is placed, empty, next to the output of its nearest aligned neighbour word.
+4a. A word at either end of a projection that is all there is of a source word outside the
+   element is left out (``_trim_others``). A projection is kept only where its words can be the
+   translation of the element's words (``_credible``); else the element goes around its whole
+   sentence (``Node.whole``): bold on the wrong words misinforms a reader, bold on the whole
+   sentence only fails to single words out.
 5. Projected ranges are made properly nested (``_nest``): children are clamped into their parent;
-   overlapping siblings are clipped (the earlier one ends where the later one starts). Rendering
-   walks the source tree, so every tag is written exactly once and end tags always match.
+   an element around its whole sentence takes the siblings that lie inside the sentence in as its
+   children (they keep their own projection); other overlapping siblings are clipped (the earlier
+   one ends where the later one starts). Rendering walks the tree, so every tag is written
+   exactly once and end tags always match.
 
 Translated text is always escaped (``html.escape(..., quote=False)``): markup can only come from
 the input. Whitespace outside translated text (between blocks, at a segment's edges, inside
@@ -40,13 +47,16 @@ from __future__ import annotations
 import html
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from typing import Protocol
 
 from model.inference.alignment import AlignedText, Range
 
 from .language_pair import DE_EN, LanguagePair
+from .segment import segment as sentence_layout
 
 _BLOCK = frozenset("""address article aside blockquote body br caption center col colgroup dd details
     dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head
@@ -58,6 +68,13 @@ _VOID = frozenset("area base embed img input param source track wbr".split())  #
 _WS = " \t\n\r\f"                  # HTML's whitespace: U+00A0 is text, not spacing
 _WS_RUN = re.compile(f"[{_WS}]+")
 _MAX_DEPTH = 100                   # inline elements nested deeper are kept as written, untranslated
+_NAME = re.compile(r"<([A-Za-z][^\s/>]*)")
+# Elements that HTML does not allow inside one another (a link inside a link): an element around
+# its whole sentence takes no such sibling in (``_nest``).
+_NOT_NESTED = frozenset(("a",))
+# The digits of a number, which a translation copies unchanged ("12. Juli" -> "12 July"): where
+# the copy is tells where the number went (``_copies``).
+_DIGITS = re.compile(r"[0-9]+")
 # A lang or xml:lang of the source language in a start tag ("de", "de-DE", "de_AT" where German is
 # translated): the translation is in the target language, and a page that still says lang="de" is
 # read out by screen readers with German pronunciation. One pattern per language, at module level
@@ -191,6 +208,7 @@ class Node:
     lo: int = 0                     # projection: output words [lo, hi); lo == hi is a point
     hi: int = 0
     glue: str = "after"             # a point follows word lo-1 ("after") or precedes word lo
+    whole: bool = False             # projected onto its whole sentence: no credible projection (``_credible``)
     spaced: tuple[bool, bool] = (False, False)   # a point's whitespace before and after it in the source
 
 
@@ -375,8 +393,169 @@ def _densest_run(lo: int, hi: int, own: set[int], sources: list[set[int]], wordy
     return best_lo, best_hi
 
 
-def _project(node: Node, aligned: AlignedText, targets: list[list[int]], sources: list[set[int]]) -> None:
+def _sentences(aligned: AlignedText, targets: list[list[int]], language: str) -> list[tuple[Range, int, int]]:
+    """Each source sentence with an aligned word: its character range and the output words [lo, hi)
+    that translate it. The pipeline translates a text sentence by sentence and joins the outputs
+    in order, so a sentence's output runs from the first output word aligned to one of its words
+    to the next sentence's first; where the alignment does not keep that order, the whole output
+    is one sentence."""
+    starts = [start for start, _ in aligned.source_words]
+    known = []
+    for start, end in (span for line in sentence_layout(aligned.source, language) for span in line):
+        linked = [t for w in range(bisect_left(starts, start), bisect_left(starts, end)) for t in targets[w]]
+        if linked:
+            known.append(((start, end), min(linked)))
+    if not known or any(later <= first for (_, first), (_, later) in zip(known, known[1:])):
+        return [((0, len(aligned.source)), 0, len(aligned.target_words))]
+    ends = [first for _, first in known[1:]] + [len(aligned.target_words)]
+    return [(span, 0 if k == 0 else first, end) for k, ((span, first), end) in enumerate(zip(known, ends))]
+
+
+def _whole_sentence(node: Node, sentences: list[tuple[Range, int, int]]) -> tuple[int, int]:
+    """The output words of the sentences that ``node``'s text lies in."""
+    inside = [(lo, hi) for (start, end), lo, hi in sentences
+              if start < max(node.end, node.start + 1) and end > node.start]
+    if not inside:
+        return sentences[0][1], sentences[-1][2]
+    return min(lo for lo, _ in inside), max(hi for _, hi in inside)
+
+
+def _copies(text: str, word: Range, initial: bool) -> list[str]:
+    """What of a word a translation writes unchanged: its numbers' digits, and the word itself where
+    it has a capital letter and does not open its sentence (a name or a code: "Berlin", "USB")."""
+    written = _text(text, word)
+    capital = not initial and any(ch.isupper() for ch in written)
+    return _DIGITS.findall(written) + ([written] if capital else [])
+
+
+class Dictionary(Protocol):
+    """What ``_credible`` asks a bilingual dictionary (``pipeline.coverage.Coverage``)."""
+
+    def content_spans(self, source: str) -> list[tuple[Range, frozenset[str]]]: ...
+
+    def renders(self, senses: frozenset[str], output: str) -> bool: ...
+
+
+@dataclass
+class _Links:
+    """A translation's alignment as ``_project`` reads it."""
+
+    aligned: AlignedText
+    targets: list[list[int]]                  # per source word: the output words aligned to it
+    sources: list[set[int]]                   # per output word: the source words aligned to it
+    sentences: list[tuple[Range, int, int]]   # ``_sentences``
+    initial: set[int]                         # source words that open a sentence
+    judged: list[tuple[Range, frozenset[str]]]   # the dictionary's content words of the source
+    renders: Callable[[frozenset[str], int], bool]   # does output word t translate a word of these senses
+
+
+def _links(aligned: AlignedText, language: str, dictionary: Dictionary | None) -> _Links:
+    targets: list[list[int]] = [[] for _ in aligned.source_words]
+    sources: list[set[int]] = [set() for _ in aligned.target_words]
+    for t, s in sorted(aligned.links):
+        targets[s].append(t)
+        sources[t].add(s)
+    sentences = _sentences(aligned, targets, language)
+    starts = [start for start, _ in aligned.source_words]
+    initial = {bisect_left(starts, start) for (start, _), _, _ in sentences}
+    judged = dictionary.content_spans(aligned.source) if dictionary is not None else []
+
+    def renders(senses: frozenset[str], t: int) -> bool:
+        return dictionary is not None and dictionary.renders(senses, _text(aligned.target, aligned.target_words[t]))
+
+    return _Links(aligned, targets, sources, sentences, initial, judged, renders)
+
+
+def _others(words: list[int], links: _Links) -> set[int]:
+    """Output words that are the one translation of a source word around the element, and the one
+    translation of none of its words: "Wir freuen uns <b>auf Ihren Besuch</b>" -> "to" (aligned to
+    "auf" and "Ihren") is all there is of "auf"."""
+    own = set(words)
+    alone = {s: ts[0] for s, ts in enumerate(links.targets) if len(set(ts)) == 1}
+    theirs = {t for s, t in alone.items() if s not in own}
+    return theirs - {t for s, t in alone.items() if s in own}
+
+
+def _trim_others(node: Node, words: list[int], links: _Links) -> None:
+    """Take ``_others`` off either end of the node's range (the next check judges what is left)."""
+    inside = [senses for (start, end), senses in links.judged if node.start <= start and end <= node.end]
+    others = {t for t in _others(words, links) if not any(links.renders(senses, t) for senses in inside)}
+    while node.lo < node.hi and node.lo in others:
+        node.lo += 1
+    while node.lo < node.hi and node.hi - 1 in others:
+        node.hi -= 1
+
+
+def _credible(node: Node, words: list[int], links: _Links) -> bool:
+    """Whether output words [node.lo, node.hi) can be the translation of the element's source
+    ``words`` (see each check); an empty range cannot."""
+    span = range(node.lo, node.hi)
+    return (bool(span) and _nothing_foreign(span, words, links) and _holds_most(span, words, links)
+            and _copies_held(span, words, links) and _dictionary_agrees(node, span, links))
+
+
+def _wordy(links: _Links, t: int) -> bool:
+    return not _is_punctuation(links.aligned.target, links.aligned.target_words[t])
+
+
+def _nothing_foreign(span: range, words: list[int], links: _Links) -> bool:
+    """No word of ``span`` is aligned to words outside the element alone."""
+    own = set(words)
+    return not any(links.sources[t] and not links.sources[t] & own and _wordy(links, t) for t in span)
+
+
+def _holds_most(span: range, words: list[int], links: _Links) -> bool:
+    """``span`` holds most of the output words aligned to the element's words alone: where they
+    came out in pieces, the piece ``_densest_run`` chose must outweigh the others together, or the
+    alignment cannot tell where the element goes ("<b>Freitag, dem 12. Juli</b> feiern wir" ->
+    "Friday, we will celebrate 12 July": "Friday" against "12 July")."""
+    own = set(words)
+    pure = {t for w in words for t in links.targets[w] if links.sources[t] <= own and _wordy(links, t)}
+    return 2 * len(pure.intersection(span)) > len(pure) or not pure
+
+
+def _copies_held(span: range, words: list[int], links: _Links) -> bool:
+    """Numbers and names of the element are in ``span`` where the output has them: a copy the output
+    writes (``_copies``) more often than the source has it around the element is the element's,
+    and must be in ``span``; a number of the element that the output writes otherwise (18 Uhr ->
+    6 p.m.) must have an aligned word in it."""
+    aligned, own = links.aligned, set(words)
+    copied = Counter(c for word in aligned.target_words for c in _copies(aligned.target, word, False))
+    held = Counter(c for t in span for c in _copies(aligned.target, aligned.target_words[t], False))
+    around = Counter(c for w, word in enumerate(aligned.source_words) if w not in own
+                     for c in _copies(aligned.source, word, w in links.initial))
+    for w in words:
+        marks = _copies(aligned.source, aligned.source_words[w], w in links.initial)
+        if any(copied[c] > around[c] and not held[c] for c in marks):
+            return False
+        digits = _DIGITS.findall(_text(aligned.source, aligned.source_words[w]))
+        if digits and not any(copied[d] for d in digits) and not any(t in span for t in links.targets[w]):
+            return False
+    return True
+
+
+def _dictionary_agrees(node: Node, span: range, links: _Links) -> bool:
+    """Whether the dictionary lets output words ``span`` be the translation of the element's words:
+    not where it finds a content word of the element translated outside ``span`` and not inside;
+    nor where the output translates such a word nowhere and ``span`` holds a word that translates
+    only content words around the element ("<b>Fieber</b> und Halsschmerzen" -> "<b>had a
+    sore</b> throat": "sore" is Halsschmerzen's, fever is left out)."""
+    inside = [senses for (start, end), senses in links.judged if node.start <= start and end <= node.end]
+    around = [senses for (start, end), senses in links.judged if end <= node.start or start >= node.end]
+    outside = [t for t in range(len(links.aligned.target_words)) if t not in span]
+    for senses in inside:
+        if any(links.renders(senses, t) for t in span):
+            continue
+        if any(links.renders(senses, t) for t in outside) or any(
+                any(links.renders(other, t) for other in around) and not any(links.renders(own, t) for own in inside)
+                for t in span):
+            return False
+    return True
+
+
+def _project(node: Node, links: _Links) -> None:
     """Set ``lo``/``hi`` of ``node``'s descendants from the alignment (see the module docstring)."""
+    aligned, targets, sources = links.aligned, links.targets, links.sources
     for child in node.children:
         words = covered_words((child.start, child.end), aligned.source_words)
         mapped = {t for w in words for t in targets[w]}
@@ -387,11 +566,44 @@ def _project(node: Node, aligned: AlignedText, targets: list[list[int]], sources
             child.lo, child.hi = min(mapped), max(mapped) + 1
             if child.close is not None:
                 child.lo, child.hi = _densest_run(child.lo, child.hi, set(words), sources,
-                                                  lambda t: not _is_punctuation(aligned.target, aligned.target_words[t]))
+                                                  lambda t: _wordy(links, t))
                 _trim_outside_punctuation(child, aligned, words)
+                _trim_others(child, words, links)
+                if not _credible(child, words, links):
+                    child.lo, child.hi = _whole_sentence(child, links.sentences)
+                    child.whole = True
         else:
             _anchor(child, aligned, targets, words)
-        _project(child, aligned, targets, sources)
+        _project(child, links)
+
+
+def _name(node: Node) -> str:
+    found = _NAME.match(node.open)
+    return found[1].lower() if found else ""
+
+
+def _take_in(node: Node) -> None:
+    """Make the siblings that lie inside the range of a child around its whole sentence that child's
+    children, where HTML lets them nest; clip the other siblings that overlap it to their part
+    outside it. The element around the sentence keeps the sentence; the siblings keep their own
+    projection inside it, as far as the nesting lets them."""
+    for whole in sorted((c for c in node.children if c.whole), key=lambda c: (c.lo, -c.hi, c.order)):
+        if whole not in node.children:      # taken in by an earlier one with the same range
+            continue
+        for child in [c for c in node.children if c is not whole]:
+            apart = child.hi <= whole.lo or child.lo >= whole.hi
+            if apart or (child.lo == child.hi and child.lo in (whole.lo, whole.hi)):   # a point at its edge: outside
+                continue
+            if whole.lo <= child.lo and child.hi <= whole.hi and not (
+                    _name(child) in _NOT_NESTED and _name(whole) in _NOT_NESTED):
+                node.children.remove(child)
+                whole.children.append(child)
+            elif child.lo < whole.lo:
+                child.hi = whole.lo
+            else:
+                child.lo = whole.hi
+                child.hi = max(child.hi, child.lo)
+        whole.children.sort(key=lambda c: c.order)
 
 
 def _nest(node: Node) -> None:
@@ -399,6 +611,7 @@ def _nest(node: Node) -> None:
     for child in node.children:
         child.lo = min(max(child.lo, node.lo), node.hi)
         child.hi = min(max(child.hi, child.lo), node.hi)
+    _take_in(node)
     prev: Node | None = None
     for child in sorted((c for c in node.children if c.lo < c.hi), key=lambda c: (c.lo, c.hi, c.order)):
         if prev is None or child.lo >= prev.hi:
@@ -466,17 +679,14 @@ def _check(text: str, aligned: AlignedText) -> None:
             raise ValueError(f"alignment link {(t, s)!r} is out of range for {text!r}")
 
 
-def render_segment(segment: Segment, aligned: AlignedText) -> str:
-    """The segment's markup around its translation ``aligned``."""
+def render_segment(segment: Segment, aligned: AlignedText, language: str = DE_EN.source,
+                   dictionary: Dictionary | None = None) -> str:
+    """The segment's markup around its translation ``aligned`` of its text, which is in ``language``;
+    ``dictionary``: one that reads ``language``, to check projections with (``_credible``)."""
     _check(segment.text, aligned)
-    targets: list[list[int]] = [[] for _ in aligned.source_words]
-    sources: list[set[int]] = [set() for _ in aligned.target_words]
-    for t, s in sorted(aligned.links):
-        targets[s].append(t)
-        sources[t].add(s)
     root = segment.root
     root.lo, root.hi = 0, len(aligned.target_words)
-    _project(root, aligned, targets, sources)
+    _project(root, _links(aligned, language, dictionary))
     _nest(root)
     out = [segment.prefix]
     _render(root, aligned, 0, len(aligned.target), out)
@@ -501,16 +711,18 @@ def target_lang(markup: str, languages: LanguagePair = DE_EN) -> str:
 
 
 def translate_html(documents: Sequence[str], translate: Callable[[list[str]], list[AlignedText]],
-                   languages: LanguagePair = DE_EN) -> list[str]:
+                   languages: LanguagePair = DE_EN, dictionary: Dictionary | None = None) -> list[str]:
     """Translate every document's segments with one call of ``translate`` (from ``languages.source``
     into ``languages.target``) and restore the markup, its ``lang`` attributes that name the source
-    language naming the target (``target_lang``)."""
+    language naming the target (``target_lang``). ``dictionary`` (one that reads the source
+    language, or None) checks where the tags go (``_credible``)."""
     parsed = [parse_html(document) for document in documents]
     segments = [part for parts in parsed for part in parts if isinstance(part, Segment)]
     texts = [segment.text for segment in segments]
     results = translate(texts) if texts else []
     if len(results) != len(texts):
         raise ValueError(f"translate returned {len(results)} alignments for {len(texts)} texts")
-    done = {id(segment): render_segment(segment, aligned) for segment, aligned in zip(segments, results)}
+    done = {id(segment): render_segment(segment, aligned, languages.source, dictionary)
+            for segment, aligned in zip(segments, results)}
     return ["".join(target_lang(part, languages) if isinstance(part, str) else done[id(part)] for part in parts)
             for parts in parsed]

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from model.data.software import stray_glue
 from model.inference.alignment import AlignedText, Range
 
 from .casing import apply_style
@@ -214,6 +215,53 @@ def without_word_before(words: list[Word], slots: Mapping[str, str], wrong: Call
             continue
         out.append(w)
     return out
+
+
+def unglued(words: list[Word], source: str, tokens: Mapping[str, str]) -> list[Word]:
+    """``words`` without what the model glued to a directive and ``source`` does not have glued
+    there (``model.data.software.stray_glue``; ``tokens``: each directive as both texts write it ->
+    the directive it stands for): a mark goes ("⦅X1⦆- Foto" -> "⦅X1⦆ Foto"), and where a word then
+    touches the directive, or a letter or digit was glued to it, a space parts them ("⦅X1⦆-Datei"
+    -> "⦅X1⦆ Datei", "PKCS⦅X1⦆" -> "PKCS ⦅X1⦆"): which letters are the model's mistake and which a
+    word it glued, a word list cannot tell. What the directives themselves are made of stays."""
+    if not tokens:
+        return words
+    words = list(words)
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True)))
+    for _ in range(4 * sum(len(w.text) + 1 for w in words)):   # each round removes a character or adds a space
+        text, spans = render(words)
+        inside = {at for m in pattern.finditer(text) for at in range(m.start(), m.end())}
+        stray = next((at for at in stray_glue(source, text, tokens) if at not in inside), None)
+        if stray is None:
+            break
+        k = next(k for k, (start, end) in enumerate(spans) if start <= stray < end)
+        cut, w = stray - spans[k][0], words[k]
+        if text[stray].isalnum():   # part it from the directive on its side
+            directive_after = stray + 1 in inside
+            cut += directive_after
+            if 0 < cut < len(w.text):
+                words[k:k + 1] = [replace(w, text=w.text[:cut]), replace(w, text=w.text[cut:], gap=" ")]
+            elif cut == 0:
+                words[k] = replace(w, gap=" ")
+            else:
+                words[k + 1] = replace(words[k + 1], gap=" ")
+            continue
+        # the characters on either side, where they would then touch as a word and a directive
+        before = stray - 1 >= 0 and (text[stray - 1].isalnum() or stray - 1 in inside)
+        after = stray + 1 < len(text) and (text[stray + 1].isalnum() or stray + 1 in inside)
+        parted = before and after
+        rest = w.text[:cut] + w.text[cut + 1:]
+        if 0 < cut < len(w.text) - 1 and parted:   # inside a word: the two sides are words of their own
+            words[k:k + 1] = [replace(w, text=w.text[:cut]), replace(w, text=w.text[cut + 1:], gap=" ")]
+        elif rest:
+            words[k] = replace(w, text=rest, gap=" " if cut == 0 and parted and not w.gap else w.gap)
+            if cut == len(w.text) - 1 and parted and k + 1 < len(words) and not words[k + 1].gap:
+                words[k + 1] = replace(words[k + 1], gap=" ")
+        else:                               # the mark was a word: its gap goes to the next one
+            del words[k]
+            if k < len(words) and not words[k].gap:
+                words[k] = replace(words[k], gap=" " if parted else w.gap)
+    return words
 
 
 def _without_stop(words: list[Word], slots: dict[str, str]) -> list[Word]:

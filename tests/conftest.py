@@ -43,7 +43,7 @@ PAIRS40 = ROOT / "tests" / "data" / "pairs40.tsv"
 SLOW_FIXTURES = frozenset({
     "tiny_run", "tiny_checkpoint", "legacy_checkpoint", "span_checkpoint",  # trained models
     "reverse_checkpoint",
-    "release_checkpoint",                                                   # checkpoints/de-en.pt
+    "release_checkpoint", "release_en_de_checkpoint",                       # checkpoints/de-en.pt, en-de.pt
     "live_server",                                                          # gunicorn
     "browser",                                                              # Chromium
 })
@@ -211,6 +211,24 @@ def release_checkpoint() -> Path:
     from commands.cli import DEFAULT_CHECKPOINT
 
     return DEFAULT_CHECKPOINT
+
+
+@pytest.fixture(scope="session")
+def release_en_de_checkpoint() -> Path:
+    """checkpoints/en-de.pt, the shipped English→German model (marked slow as ``release_checkpoint``)."""
+    from app.settings import SHIPPED_EN_DE
+
+    return Path(SHIPPED_EN_DE)
+
+
+@pytest.fixture(scope="session")
+def release_en_de_pipeline(release_en_de_checkpoint):
+    """The shipped en-de model as ``release_pipeline`` serves de-en: CTranslate2, float32 PyTorch
+    weights; no dictionary (it reads German)."""
+    from model.inference.engines import load_engine
+    from pipeline.translation import Options, Pipeline
+
+    return Pipeline(load_engine(release_en_de_checkpoint, engine="ct2", device="cpu", precision="fp32"), Options())
 
 
 @pytest.fixture(scope="session")

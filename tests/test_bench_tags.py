@@ -28,6 +28,19 @@ def test_verdict(text, expected):
     assert tags.verdict(text, ALLOWED) == expected
 
 
+@pytest.mark.parametrize(("text", "output", "source", "expected"), [
+    # the whole output, where the element's words are not all it holds
+    ("It has been cold since Monday.", "<p><b>It has been cold since Monday.</b></p>", "seit Montag", "whole sentence"),
+    ("since Monday", "<p><b>since Monday</b></p>", "seit Montag", "right"),   # the whole output and right
+    # a number of the element that the output writes elsewhere
+    ("since Monday", "<p><b>since Monday</b> at 9</p>", "seit Montag um 9", "number left out"),
+    ("since Monday 9", "<p><b>since Monday 9</b></p>", "seit Montag um 9", "right"),
+    ("since Monday", "<p><b>since Monday</b> at nine</p>", "seit Montag um 9", "right"),   # written otherwise
+])
+def test_verdict_in_its_output(text, output, source, expected):
+    assert tags.verdict(text, ALLOWED | {"9"}, output, source) == expected
+
+
 @pytest.mark.parametrize(("markup", "output", "expected"), [
     ("<p>Es ist <b>seit Montag</b> kalt.</p>", "<p>It has been cold <b>since Monday</b>.</p>", "since Monday"),
     ('<p>Die <a href="/x">Preise</a> sind hoch.</p>', '<p>The <a href="/x">prices</a> are high.</p>', "prices"),
@@ -51,9 +64,10 @@ def test_bad_lines_are_refused_with_their_number(tmp_path, line, message):
         tags.read_cases(str(path))
 
 
-def test_the_shipped_cases_parse():
-    cases = tags.read_cases(str(tags.DEFAULT_DATA))
-    assert len(cases) == 48
+@pytest.mark.parametrize(("path", "count"), [(tags.DEFAULT_DATA, 48), (tags.DEFAULT_DATA.parent / "tags_numbers.tsv", 24)])
+def test_the_shipped_cases_parse(path, count):
+    cases = tags.read_cases(str(path))
+    assert len(cases) == count
     assert all(tags.inside(markup, markup) is not None for markup, _ in cases)
 
 
@@ -77,3 +91,28 @@ def test_runs_reranked_by_the_channel_and_refuses_a_wrong_one(tiny_checkpoint, r
     assert tags.main([*base, "--channel", str(tiny_checkpoint)]) == 2
     assert capsys.readouterr().err == (f"bench/tags.py: error: the channel {str(tiny_checkpoint)!r} scores en-de, "
                                        f"but {str(tiny_checkpoint)!r} translates de-en\n")
+
+
+def test_gold_cases_are_stretches_of_one_to_four_words_not_the_whole_sentence():
+    cases = tags.gold_cases("Ich bin müde.")
+    assert [doc for doc, _ in cases] == ["<p><b>Ich</b> bin müde.</p>", "<p>Ich <b>bin</b> müde.</p>",
+                                         "<p>Ich bin <b>müde</b>.</p>", "<p><b>Ich bin</b> müde.</p>",
+                                         "<p>Ich <b>bin müde</b>.</p>"]
+    assert [words for _, words in cases] == [[0], [1], [2], [0, 1], [1, 2]]
+
+
+# "Ich bin müde." -> "I am tired.": I-Ich, am-bin, tired-müde, .-.
+LINKS = {(0, 0), (1, 1), (2, 2), (3, 3)}
+
+
+@pytest.mark.parametrize(("output", "stretch", "expected"), [
+    ("I am <b>tired</b>.", [2], "right"),
+    ("I <b>am tired</b>.", [1, 2], "right"),
+    ("I <b>am</b> tired.", [1, 2], "part"),
+    ("<b>I am tired.</b>", [2], "whole sentence"),
+    ("I <b>am tired</b>.", [2], "too wide"),
+    ("<b>I</b> am tired.", [2], "other words"),
+    ("I am tired<b></b>.", [2], "empty"),
+])
+def test_gold_verdict(output, stretch, expected):
+    assert tags.gold_verdict("I am tired.", LINKS, stretch, output) == expected

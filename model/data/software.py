@@ -20,6 +20,7 @@ localization tool's decision, not the model's.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from model.data.corpus import normalize
 from model.data.language import wrong_language
@@ -56,6 +57,61 @@ _WORD_AT = re.compile(r"[\w&~]*$"), re.compile(r"^[\w&~]*")
 def directives(text: str) -> list[str]:
     """The format directives of ``text`` in order."""
     return DIRECTIVE.findall(text)
+
+
+# The format directives the pipeline protects in a text (``pipeline.rules.verbatim`` masks these).
+FORMAT = re.compile(rf"(?<![\w%$]){FORMAT_DIRECTIVE}")
+# A directive that stands for a number: printf's and Python's numeric conversions, a brace field
+# with a numeric format ("{0:.2f}").
+_NUMBER_DIRECTIVE = re.compile(r"%(?:[0-9]+\$|\([^)]*\))?[-+#0 ]*(?:[0-9]+|\*)?(?:\.(?:[0-9]+|\*))?"
+                               r"(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGaA]|\{[^{}]*:[^{}]*[bcdoxXneEfFgG%]\}")
+# Marks a translation may put against a directive where its source did not: commas and colons
+# come with clauses, quotation marks and brackets as the target language writes them ("Lösche
+# %s, wenn ...", "Datei „%s“", "`%s'").
+_MOVABLE = frozenset(",;:!?\"'`´„“”‚‘’»«‹›()[]{}")
+# A sentence's last marks: after a directive that ends a sentence ("Verschieben nach %s?").
+_ENDING = re.compile(r"[.!?…]+(?=[\"'`´„“”‚‘’»«‹›)\]]*(?:\s|\Z))")
+_HYPHENS = "-‐‑–"
+
+
+def _glue(char: str) -> str:
+    """What a glued character is, as sides are compared: any letter is a word ("%sCommit" -> "%scommit"),
+    "…" is "..."."""
+    return "letter" if char.isalpha() else "." if char == "…" else char
+
+
+def stray_glue(source: str, output: str, tokens: Mapping[str, str] | None = None) -> list[int]:
+    """Offsets in ``output`` of the characters glued to a directive (nothing between) that ``source``
+    does not have glued at that side of that directive: "Move %d photo to %s?" -> "%d- Foto nach %s
+    verschieben?" has a stray "-" after "%d". Allowed: what the source glues there ("the %s-based
+    editor" -> "der %s-basierte Editor"; a word for a word), ``_MOVABLE`` marks, the sentence's last
+    marks where the output ends no more sentences than the source (else one of them is the model's:
+    "%d. Foto"), and a hyphen that joins a directive standing for a name, not a number, to a word:
+    German writes "%s process" as "%s-Prozess" (a compound), but "%d file" as "%d Datei".
+
+    ``tokens``: each directive as written in both texts -> the directive it stands for (a masked model
+    input and its output write placeholders); None: the format directives of ``source`` (``FORMAT``)."""
+    found = dict(tokens) if tokens is not None else {m[0]: m[0] for m in FORMAT.finditer(source)}
+    if not found:
+        return []
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(found, key=len, reverse=True)))
+    glued: dict[tuple[str, int], set[str]] = {}     # (directive, -1 before / 1 after) -> what the source glues
+    for m in pattern.finditer(source):
+        glued.setdefault((m[0], -1), set()).add(_glue(source[m.start() - 1]) if m.start() else "")
+        glued.setdefault((m[0], 1), set()).add(_glue(source[m.end()]) if m.end() < len(source) else "")
+    stray = []
+    ends = len(_ENDING.findall(output)) <= len(_ENDING.findall(source))
+    for m in pattern.finditer(output):
+        for side, at in ((-1, m.start() - 1), (1, m.end())):
+            if not 0 <= at < len(output) or output[at].isspace() or output[at] in _MOVABLE:
+                continue
+            char, beyond = output[at], output[at + side] if 0 <= at + side < len(output) else ""
+            if _glue(char) in glued.get((m[0], side), ()) or side == 1 and ends and _ENDING.match(output, at):
+                continue
+            if char in _HYPHENS and beyond.isalpha() and not _NUMBER_DIRECTIVE.fullmatch(found[m[0]]):
+                continue
+            stray.append(at)
+    return sorted(set(stray))
 
 
 def _word_around(text: str, index: int) -> str:

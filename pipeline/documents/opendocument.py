@@ -135,6 +135,11 @@ def _write_text(parent: Any, text: str, first: bool) -> None:
     _append(parent, text[position:])
 
 
+def _formatting(chain: tuple[Any, ...]) -> tuple:
+    """A run's formatting as runs are compared: the spans it lies in, with their attributes."""
+    return tuple((span.tag, sorted(span.attrib.items())) for span in chain)
+
+
 def _rebuild(para: Paragraph, translated: str) -> None:
     tokens = read_fragment(para, translated)
     p = para.element
@@ -163,7 +168,7 @@ def _rebuild(para: Paragraph, translated: str) -> None:
             continue
         owner = token.run if token.run is not None else para.dominant(token.container)
         chain = para.runs[owner] if owner is not None else ()
-        key = tuple((span.tag, sorted(span.attrib.items())) for span in chain)
+        key = _formatting(chain)
         if last is None or last[0] is not parent or last[2] != key:
             inner = parent
             for span in chain:   # the spans' formatting, without their old content
@@ -201,7 +206,7 @@ class OpenDocument(Document):
         self.chars = sum(para.chars for para in self.paragraphs)
 
     def units(self) -> list[Unit]:
-        return [Unit("".join(para.html), html=True) for para in self.paragraphs]
+        return [Unit(para.fragment(_formatting), html=True) for para in self.paragraphs]
 
     def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         if not self.paragraphs:

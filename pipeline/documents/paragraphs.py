@@ -5,8 +5,8 @@ whole sentences and each run's formatting follows its words through the markup p
 projection (``pipeline.markup``):
 
   <w:r>Die Katze </w:r><w:r><w:b/>schläft</w:r><w:r>.</w:r>
-  -> <span data-r="0">Die Katze </span><span data-r="1">schläft</span><span data-r="2">.</span>
-  -> <span data-r="0">The cat</span> is <span data-r="1">sleeping</span><span data-r="2">.</span>
+  -> Die Katze <span data-r="1">schläft</span>.
+  -> The cat is <span data-r="1">sleeping</span>.
 
 A format scans its paragraph elements into ``Paragraph``s (``counted``: each one counted in the
 file's budget), each with its fragment (``html``) and what the fragment's tags stand for: runs
@@ -15,11 +15,16 @@ lines on either side are translated apart) and points (``<img data-p>``: a tab `
 inline object ``data-i``, a stretch kept as written ``data-a``). The translated fragment comes
 back as ``tokens``, in output order and spaced around the points as the source was, from which
 the format rebuilds its paragraph. ``dominant`` is the run whose formatting text outside every
-span takes.
+span takes. A span stands for a formatting that stands out (``Paragraph.fragment``): runs with
+the dominant run's formatting are no spans, and runs of one formatting side by side are one, so
+that the markup pipeline places bold on a paragraph as it places <b> on a web page, and where it
+finds no credible place for it puts it around the whole sentence, the rest of the paragraph as
+it was.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
@@ -88,6 +93,36 @@ class Paragraph:
         runs = [i for i, s in enumerate(self.run_scope) if s == scope and self.run_chars[i]]
         return max(runs, key=lambda i: self.run_chars[i]) if runs else None
 
+    def fragment(self, formatting: Callable[[Any], Any]) -> str:
+        """The HTML fragment to translate, its spans standing for formatting (``formatting``: a run's,
+        comparable, as the format rebuilds runs from it). A run formatted as the dominant run of its
+        scope is no span: text outside every span takes that formatting anyway, and a span around
+        the words a paragraph mostly has would be placed and checked as if it stood out. Runs of
+        one formatting side by side (a word processor splits runs for its own reasons) are one
+        span, the first run's."""
+        html, keys = "".join(self.html), [formatting(run) for run in self.runs]
+        out: list[str] = []
+        position, last = 0, None        # last: the kept span that ends at ``position``
+        for match in _SPAN.finditer(html):
+            run, inner, between = int(match[1]), match[2], html[position:match.start()]
+            dominant = self.dominant(self.run_scope[run])
+            if dominant is not None and keys[run] == keys[dominant]:
+                out.append(between + inner)
+                last = None
+            elif last is not None and not between and keys[last] == keys[run] \
+                    and self.run_scope[last] == self.run_scope[run]:
+                out[-1] = out[-1][:-len("</span>")] + inner + "</span>"
+            else:
+                out.append(f'{between}<span data-r="{run}">{inner}</span>')
+                last = run
+            position = match.end()
+        out.append(html[position:])
+        return "".join(out)
+
+
+# A run's span in a scanned fragment: spans never nest there, and their text is escaped.
+_SPAN = re.compile(r'<span data-r="([0-9]+)">(.*?)</span>', re.DOTALL)
+
 
 def counted(elements: Any, scan: Callable[[Any], Paragraph | None], budget: Budget) -> list[Paragraph]:
     """The paragraphs with text of the paragraph ``elements`` (an iterator: taken one at a time),
@@ -103,21 +138,31 @@ def counted(elements: Any, scan: Callable[[Any], Paragraph | None], budget: Budg
 
 
 class _Reader(HTMLParser):
-    """A translated fragment as tokens, in output order."""
+    """A translated fragment as tokens, in output order. Spans and links come back nested where the
+    markup pipeline put a run or link around its whole sentence (``markup._take_in``): the
+    innermost one owns the text, and the enclosing one owns it again after the inner one ends."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.container: int | None = None
-        self.run: int | None = None
+        self.containers: list[int] = []
+        self.runs: list[int] = []
         self.tokens: list[Token] = []
+
+    @property
+    def container(self) -> int | None:
+        return self.containers[-1] if self.containers else None
+
+    @property
+    def run(self) -> int | None:
+        return self.runs[-1] if self.runs else None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         point = int(a["data-p"]) if "data-p" in a else None
         if tag == "span":
-            self.run = int(a["data-r"])
+            self.runs.append(int(a["data-r"]))
         elif tag == "a":
-            self.container = int(a["data-c"])
+            self.containers.append(int(a["data-c"]))
             self.tokens.append(Token("open", self.container, None))
         elif "data-a" in a:
             self.tokens.append(Token("atom", self.container, None, int(a["data-a"]), point))
@@ -131,10 +176,10 @@ class _Reader(HTMLParser):
     handle_startendtag = handle_starttag
 
     def handle_endtag(self, tag):
-        if tag == "span":
-            self.run = None
-        elif tag == "a":
-            self.container = None
+        if tag == "span" and self.runs:
+            self.runs.pop()
+        elif tag == "a" and self.containers:
+            self.containers.pop()
 
     def handle_data(self, data):
         self.tokens.append(Token("text", self.container, self.run, data))

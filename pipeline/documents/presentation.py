@@ -53,6 +53,12 @@ def scan(p: Any) -> Paragraph | None:
     return para if "".join(para.text).strip() else None
 
 
+def _formatting(run: Any) -> bytes:
+    """A run's formatting as runs are compared: its a:rPr as written (b"" without, or without a run)."""
+    rpr = run.find(_A + "rPr") if run is not None else None
+    return etree.tostring(rpr) if rpr is not None else b""
+
+
 def _rebuild(para: Paragraph, translated: str) -> None:
     tokens = read_fragment(para, translated)
     p = para.element
@@ -72,7 +78,7 @@ def _rebuild(para: Paragraph, translated: str) -> None:
         owner = token.run if token.run is not None else para.dominant(None)
         source = para.runs[owner] if owner is not None else None
         rpr = source.find(_A + "rPr") if source is not None else None
-        key = etree.tostring(rpr) if rpr is not None else b""
+        key = _formatting(source)
         if last is None or last[1] != key:
             run = etree.Element(_A + "r")
             if rpr is not None:
@@ -112,7 +118,7 @@ class Presentation(Document):
         self.chars = sum(para.chars for _, paragraphs in self.parts for para in paragraphs)
 
     def units(self) -> list[Unit]:
-        return [Unit("".join(para.html), html=True) for _, found in self.parts for para in found]
+        return [Unit(para.fragment(_formatting), html=True) for _, found in self.parts for para in found]
 
     def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         paragraphs = [para for _, found in self.parts for para in found]

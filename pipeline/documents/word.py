@@ -130,6 +130,12 @@ def _add_content(run: Any, token: Token, para: Paragraph) -> None:
         run.append(t)
 
 
+def _formatting(run: Any) -> bytes:
+    """A run's formatting as runs are compared: its w:rPr as written (b"" without, or without a run)."""
+    rpr = run.find(_W + "rPr") if run is not None else None
+    return etree.tostring(rpr) if rpr is not None else b""
+
+
 def _rebuild(para: Paragraph, translated: str) -> None:
     """Replace the paragraph's content with runs made from its translated fragment."""
     tokens = read_fragment(para, translated)
@@ -155,7 +161,7 @@ def _rebuild(para: Paragraph, translated: str) -> None:
         owner = owner if owner is not None else para.dominant(token.container)
         source = para.runs[owner] if owner is not None else None
         rpr = source.find(_W + "rPr") if source is not None else None
-        key = etree.tostring(rpr) if rpr is not None else b""
+        key = _formatting(source)
         if last is None or last[0] is not parent or last[2] != key:
             run = _element("w:r", attrs=dict(source.attrib) if source is not None else None)
             if rpr is not None:
@@ -194,7 +200,7 @@ class WordDocument(Document):
         self.chars = sum(para.chars for para in self.paragraphs)
 
     def units(self) -> list[Unit]:
-        return [Unit("".join(para.html), html=True) for para in self.paragraphs]
+        return [Unit(para.fragment(_formatting), html=True) for para in self.paragraphs]
 
     def write(self, translations: list[str], languages: LanguagePair = DE_EN) -> bytes:
         for para, output in zip(self.paragraphs, translations, strict=True):

@@ -13,8 +13,9 @@ numbers, emoji. Among matches the leftmost wins, and at one position the first a
 Decisions, each made so that copying verbatim is never worse than what the model would do:
 
 * Format directives: ``model.data.software.FORMAT_DIRECTIVE``, the pattern that masks them in
-  training pairs (``%s``, ``%(name)s``, ``{0}``, Qt ``%1``, ``$VAR``, ...); not when glued to a
-  word before or after ("50%ige" is German).
+  training pairs (``%s``, ``%(name)s``, ``{0}``, Qt ``%1``, ``$VAR``, ...), as ``FORMAT`` finds them;
+  not when glued to a word before or after ("50%ige" is German). What the model glues to one that
+  the source does not have glued there goes again (``repair``: "⦅X1⦆- Foto" -> "%d Foto").
 * HTML entities in plain text (``&amp;``, ``&#160;``) are copied as written.
 * Commands: a known command-line tool and its arguments (``npm install express``, ``sudo apt-get
   install -y redis-server``), up to a German particle or conjunction ("... express aus").
@@ -61,12 +62,12 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from model.data.software import FORMAT_DIRECTIVE
+from model.data.software import FORMAT
 
 from .. import tables
 from ..casing import style
 from ..spans import NUM_END, Masked, Span, merge, words_only
-from ..words import Fix, without_word_before
+from ..words import Fix, unglued, without_word_before
 from .base import Context
 from .keys import with_keys
 
@@ -105,7 +106,7 @@ _ALTERNATIVES = {
     "email": r"(?<![\w.+@-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w-])",
     "handle": r"(?<![\w@.])@[^\W_]\w*(?:\.\w+)*(?:@[\w-]+(?:\.[\w-]+)+)?",
     "hashtag": r"(?<![\w#&])#(?=[\w-]*[^\W\d_])\w+(?:-\w+)*",
-    "directive": rf"(?<![\w%$]){FORMAT_DIRECTIVE}",
+    "directive": FORMAT.pattern,
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]{1,30}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});",
     "command": rf"(?<![\w./-])(?:sudo[ \t]+)?(?:{_TOOLS})(?:[ \t]+(?!(?:{_STOP})(?![\w/:=@+~-]))"
                r"[a-z0-9@./:=+~_-][\w@./:=+~-]*)+(?![\w./:=@+~-])",
@@ -295,13 +296,16 @@ def english_command(span: Span) -> Span | None:
 class Verbatim:
     """The rule: ``find_spans`` finds, with the context's ``representable`` (text in ALL CAPS is
     read truecased: a capital the vocabulary lacks whose lower case it has, ẞ, is read as that);
-    "the" before a day-first date goes. ``english``: the source is English, where a command needs
-    an argument that reads as code (``english_command``)."""
+    "the" before a day-first date goes, and what the model glued to a format directive that the
+    source does not have glued there comes off (``words.unglued``; ``unglue=False`` leaves it, as
+    ``bench/glue.py`` measures). ``english``: the source is English, where a command needs an
+    argument that reads as code (``english_command``)."""
 
     name = "verbatim"
 
-    def __init__(self, *, english: bool = False):
+    def __init__(self, *, english: bool = False, unglue: bool = True):
         self.english = english
+        self.unglue = unglue
 
     def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
         found = find_spans(text, context.representable)
@@ -314,7 +318,10 @@ class Verbatim:
         return found
 
     def repair(self, masked: Masked) -> Fix | None:
-        return _without_the
+        directives = {symbol: text for symbol, text in masked.slots.items() if FORMAT.fullmatch(text)}
+        if not directives or not self.unglue:
+            return _without_the
+        return lambda words, slots: unglued(_without_the(words, slots), masked.text, directives)
 
 
 RULE = Verbatim()

@@ -113,8 +113,9 @@ def test_docx_keeps_paragraphs_styles_and_a_bold_run(client):
     assert len(out.paragraphs) == len(docx.Document(io.BytesIO(word_file())).paragraphs) == 3
     assert [p.style.name for p in out.paragraphs] == ["Heading 1", "Normal", "Normal"]
     assert [p.text for p in out.paragraphs] == ["Good morning.", "The cat is sleeping.", ""]
-    bold = [r.text for r in out.paragraphs[1].runs if r.bold]
-    assert len(bold) == 1 and bold[0].endswith("sleeping")      # "schläft" -> "is sleeping"
+    # the tiny model aligns "sleeping" to "Katze" alone: no credible place for the bold run, so it
+    # goes around its sentence (pipeline.markup._credible)
+    assert [r.text for r in out.paragraphs[1].runs if r.bold] == ["The cat is sleeping."]
     assert out.tables[0].cell(0, 0).text == "It is raining."
 
 
@@ -133,7 +134,7 @@ def test_odt_keeps_its_spans_on_their_words_and_every_other_member(client):
     heading, paragraph = odf_paragraphs(got.data)
     assert ["".join(p.itertext()) for p in (heading, paragraph)] == ["Good morning.", "The cat is sleeping."]
     assert heading.get(f"{{{ODF_NAMESPACES['text']}}}outline-level") == "1"
-    assert len(paragraph) == 1 and paragraph[0].text.endswith("sleeping")     # "schläft" -> "is sleeping"
+    assert len(paragraph) == 1 and paragraph[0].text == "The cat is sleeping."   # the span: around its sentence
     with zipfile.ZipFile(io.BytesIO(got.data)) as archive:
         assert archive.namelist()[0] == "mimetype" and archive.read("Pictures/bild.png") == PNG
 
@@ -156,8 +157,7 @@ def test_pptx_keeps_a_bold_run_on_its_word_and_translates_the_notes(client):
     assert slide.shapes[0].text_frame.text == "Good morning."
     paragraph = slide.shapes[1].shapes[0].text_frame.paragraphs[0]
     assert paragraph.text == "The cat is sleeping."
-    bold = [r.text for r in paragraph.runs if r.font.bold]
-    assert len(bold) == 1 and bold[0].endswith("sleeping")
+    assert [r.text for r in paragraph.runs if r.font.bold] == ["The cat is sleeping."]   # around its sentence
     assert slide.notes_slide.notes_text_frame.text == "It is raining."
     assert slide.shapes[2].image.blob == PNG
 
@@ -170,7 +170,7 @@ def test_epub_chapters_are_translated_as_html(client):
         assert archive.namelist()[0] == "mimetype"
         chapter = archive.read("OEBPS/Text/kapitel 1.xhtml").decode()
     assert '<body class="k">\n<p>Good morning.</p>\n<p>' in chapter
-    assert re.search(r"<p>The cat (is )?<b>(is )?sleeping\.?</b>\.?</p>", chapter), chapter   # bold on its words
+    assert "<p><b>The cat is sleeping.</b></p>" in chapter, chapter   # as the .docx: around its sentence
 
 
 def test_pdf_comes_back_as_a_docx_page_for_page(client):

@@ -167,11 +167,17 @@ def test_tag_over_several_source_words_covers_their_output_range():
     ("<p>Sie ist <b>Sportlerin des Jahres</b> geworden.</p>", "She became athlete of the year again.",
      [(0, 0), (1, 5), (2, 2), (3, 3), (5, 4), (7, 6)],
      "<p>She became <b>athlete of the year</b> again.</p>"),
-    # ... and outside at the run's end; runs alike: the first
-    ("<p><b>A B</b> C</p>", "a x c b", [(0, 0), (2, 2), (3, 1)], "<p><b>a</b> x c b</p>"),
-    # one run of words and one of punctuation: nothing to choose between, the range stays whole
-    ("<p>Die Katze <b>schläft</b>.</p>", "The cat is sleeping.", [(0, 0), (1, 1), (2, 2), (3, 1), (4, 2), (4, 3)],
+    # ... and outside at the run's end
+    ("<p><b>A B</b> C</p>", "a y x c b", [(0, 0), (1, 0), (3, 2), (4, 1)], "<p><b>a y</b> x c b</p>"),
+    # runs alike: the alignment cannot tell where the element goes, so it goes around its sentence
+    ("<p><b>A B</b> C</p>", "a x c b", [(0, 0), (2, 2), (3, 1)], "<p><b>a x c b</b></p>"),
+    # one run of words and one of punctuation: nothing to choose between, the range stays whole ...
+    ("<p>Die Katze <b>schläft</b>.</p>", "The cat is sleeping.", [(0, 0), (1, 1), (2, 2), (4, 2), (4, 3)],
      "<p>The cat <b>is sleeping</b>.</p>"),
+    # ... unless it holds a word that translates only a word outside the element ("sleeping" ->
+    # "Katze"): then the element goes around its sentence
+    ("<p>Die Katze <b>schläft</b>.</p>", "The cat is sleeping.", [(0, 0), (1, 1), (2, 2), (3, 1), (4, 2), (4, 3)],
+     "<p><b>The cat is sleeping.</b></p>"),
 ])
 def test_tag_keeps_the_run_of_output_words_that_translates_it(doc, target, links, expected):
     source = parse_html(doc)[1].text
@@ -193,10 +199,11 @@ def test_tag_whose_words_align_to_nothing_is_kept_empty(doc, expected):
 
 
 @pytest.mark.parametrize(("links", "expected"), [
-    # <b> -> words 0 and 2, <i> inside it -> word 1: <b> ends where <i> starts
-    ([(0, 0), (1, 2), (2, 1), (3, 3)], "<p><b>a</b> <i>c</i> b d</p>"),
-    # <b> -> words 0 and 2, <i> -> 1 and 3 ("d" also translates D): each keeps its densest run
-    ([(0, 0), (1, 2), (2, 1), (3, 3), (3, 2)], "<p><b>a</b> <i>c</i> b d</p>"),
+    # <b> -> words 0 and 2, <i> inside it -> word 1: <b> cannot be placed (two pieces alike), so
+    # it goes around the sentence and takes <i> in
+    ([(0, 0), (1, 2), (2, 1), (3, 3)], "<p><b>a <i>c</i> b d</b></p>"),
+    # <b> -> words 0 and 2, <i> -> 1 and 3 ("d" also translates D): the same
+    ([(0, 0), (1, 2), (2, 1), (3, 3), (3, 2)], "<p><b>a <i>c</i> b d</b></p>"),
     # both start at word 0, <b> shorter: <i> starts after <b>
     ([(0, 0), (1, 1), (0, 2), (2, 2), (3, 3)], "<p><b>a c</b> <i>b</i> d</p>"),
     # <i> -> word 0 inside <b> -> words 0..1: the shorter comes first, <b> starts after it
@@ -403,3 +410,122 @@ def test_a_visible_point_keeps_the_whitespace_it_had_on_either_side():
     translate = Table({"Das Haus ist rot .": ("The house is red.", [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)])})
     assert translate_html(["<p>Das <img src=x> Haus ist rot <img src=y>.</p>"], translate) == [
         "<p>The <img src=x> house is red <img src=y>.</p>"]
+
+
+# Where the alignment gives an element no credible place, it goes around its whole sentence
+# (markup._credible): bold on the wrong words misinforms, bold on the sentence only fails to single
+# words out. Links are (output word, source word), words as ``words`` splits them.
+
+# "Freitag, dem 12. Juli feiern wir ..." -> "Friday, we will celebrate 12 July ...": "we" translates
+# "wir" (and "dem", by the attention), the date comes after the verb
+FRIDAY = ("Friday, we will celebrate 12 July with our summer party.",
+          [(0, 0), (1, 1), (2, 2), (2, 7), (3, 6), (4, 6), (5, 3), (5, 4), (6, 5), (8, 8), (9, 9), (10, 9), (11, 10)])
+# "am 3. Mai um 9 Uhr" -> "at 3 May at the ... at 9": the run that wins lacks the element's 9
+COURSE = ("The course begins at 3 May at the room at 9 12.",
+          [(0, 0), (0, 1), (1, 1), (2, 2), (3, 3), (3, 10), (4, 4), (5, 5), (5, 6), (6, 7), (7, 8), (8, 11), (9, 7),
+           (10, 8), (10, 12), (11, 12), (12, 9), (12, 13)])
+
+
+@pytest.mark.parametrize(("doc", "target", "links", "expected"), [
+    # the element's words came out in two pieces alike, its date in the other one
+    ("<p><b>Freitag, dem 12. Juli</b> feiern wir unser Sommerfest.</p>", *FRIDAY,
+     "<p><b>Friday, we will celebrate 12 July with our summer party.</b></p>"),
+    # most of its words are in the piece chosen, but the output has its 9 elsewhere
+    ("<p>Der Kurs beginnt <em>am 3. Mai um 9 Uhr</em> im Raum 12.</p>", *COURSE,
+     "<p><em>The course begins at 3 May at the room at 9 12.</em></p>"),
+    # a name the output copies, aligned elsewhere
+    ('<p>Der Zug aus <a href="/hh">Hamburg</a> hat Verspätung.</p>', "The train from Hamburg is late.",
+     [(0, 0), (1, 1), (2, 2), (3, 2), (4, 4), (5, 3), (5, 5), (6, 6)],
+     '<p><a href="/hh">The train from Hamburg is late.</a></p>'),
+    # a number that the words around the element have as well: the other copy is theirs
+    ("<p>Wir haben <b>3 Zimmer</b> für 3 Personen.</p>", "We have 3 rooms for 3 people.",
+     [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7)],
+     "<p>We have <b>3 rooms</b> for 3 people.</p>"),
+    ("<p>Wir haben 3 Zimmer für <b>3 Personen</b>.</p>", "We have 3 rooms for 3 people.",
+     [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7)],
+     "<p>We have 3 rooms for <b>3 people</b>.</p>"),
+    # a number the output writes otherwise ("18 Uhr" -> "6 pm"), aligned outside the range
+    ("<p>Die Küche <b>schließt um 18 Uhr</b>.</p>", "The kitchen closes at noon, 6 pm.",
+     [(0, 0), (1, 1), (2, 2), (3, 3), (4, 1), (5, 4), (6, 4), (6, 1), (7, 5), (7, 1), (8, 6)],
+     "<p><b>The kitchen closes at noon, 6 pm.</b></p>"),
+    # only the element's own sentence: the next one keeps its words
+    ("<p><b>Freitag, dem 12. Juli</b> feiern wir unser Sommerfest. Alle kommen.</p>",
+     FRIDAY[0] + " Everyone is coming.", FRIDAY[1] + [(12, 11), (13, 12), (14, 12), (15, 13)],
+     "<p><b>Friday, we will celebrate 12 July with our summer party.</b> Everyone is coming.</p>"),
+])
+def test_an_element_without_a_credible_place_goes_around_its_sentence(doc, target, links, expected):
+    source = parse_html(doc)[1].text
+    out = translate_html([doc], Table({source: (target, links)}))
+    assert out == [expected]
+    check(out[0])
+
+
+def test_an_english_element_without_a_credible_place_goes_around_its_sentence():
+    translate = Table({"The train from Hamburg is late. It is cold.": (
+        "Der Zug aus Hamburg hat Verspätung. Es ist kalt.",
+        [(0, 0), (1, 1), (2, 2), (3, 2), (4, 4), (5, 3), (5, 5), (6, 6), (7, 7), (8, 8), (9, 9), (10, 10)])})
+    assert translate_html(['<p>The train from <a href="/hh">Hamburg</a> is late. It is cold.</p>'], translate,
+                          EN_DE) == ['<p><a href="/hh">Der Zug aus Hamburg hat Verspätung.</a> Es ist kalt.</p>']
+
+
+class Senses:
+    """A dictionary as ``_credible`` asks one: German content words and the English words that
+    translate them."""
+
+    def __init__(self, table: dict[str, set[str]]) -> None:
+        self.table = table
+
+    def content_spans(self, source: str) -> list[tuple[tuple[int, int], frozenset[str]]]:
+        return [(m.span(), frozenset(self.table[m[0]])) for m in re.finditer(r"\w+", source) if m[0] in self.table]
+
+    def renders(self, senses: frozenset[str], output: str) -> bool:
+        return output.lower() in senses
+
+
+BREAD = Senses({"Brot": {"bread"}, "Käse": {"cheese"}, "Fieber": {"fever"}, "Halsschmerzen": {"sore", "throat"},
+                "Sohn": {"son"}})
+
+
+@pytest.mark.parametrize(("doc", "target", "links", "without", "expected"), [
+    # the alignment swapped two nouns: the dictionary finds "Brot" translated outside the range
+    ("<p>Wir essen <b>Brot</b> und Käse.</p>", "We eat bread and cheese.",
+     [(0, 0), (1, 1), (2, 4), (3, 3), (4, 2), (5, 5)],
+     "<p>We eat bread and <b>cheese</b>.</p>", "<p><b>We eat bread and cheese.</b></p>"),
+    # "Fieber" left out: the range holds what translates "Halsschmerzen"
+    ("<p>Mein Sohn hat <b>Fieber</b> und Halsschmerzen.</p>", "My son has a sore throat.",
+     [(0, 0), (1, 1), (2, 2), (3, 3), (4, 3), (5, 5), (6, 6), (5, 4)],
+     "<p>My son has <b>a sore</b> throat.</p>", "<p><b>My son has a sore throat.</b></p>"),
+    # the dictionary agrees with the range: kept
+    ("<p>Wir essen <b>Brot</b> und Käse.</p>", "We eat bread and cheese.",
+     [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5)],
+     "<p>We eat <b>bread</b> and cheese.</p>", "<p>We eat <b>bread</b> and cheese.</p>"),
+])
+def test_the_dictionary_checks_where_an_element_goes(doc, target, links, without, expected):
+    source = parse_html(doc)[1].text
+    assert translate_html([doc], Table({source: (target, links)})) == [without]
+    assert translate_html([doc], Table({source: (target, links)}), dictionary=BREAD) == [expected]
+
+
+@pytest.mark.parametrize(("doc", "target", "links", "expected"), [
+    # "to" is all there is of "auf" (it is aligned to "Ihren" too): not the element's
+    ("<p>Wir freuen uns auf <b>Ihren Besuch</b>.</p>", "We're looking forward to your visit.",
+     [(0, 0), (0, 2), (1, 1), (2, 1), (3, 1), (4, 1), (5, 3), (5, 4), (6, 4), (7, 5), (8, 6)],
+     "<p>We're looking forward to <b>your visit</b>.</p>"),
+    # "your" is all there is of "Sie" and of "Ihren" alike: it stays
+    ("<p>Bitte bringen Sie <b>Ihren Ausweis</b> mit.</p>", "Please bring your ID.",
+     [(0, 0), (1, 1), (1, 5), (2, 2), (2, 3), (3, 4), (4, 6)],
+     "<p>Please bring <b>your ID</b>.</p>"),
+])
+def test_a_word_that_only_translates_a_word_around_the_element_is_left_out_at_its_ends(doc, target, links, expected):
+    source = parse_html(doc)[1].text
+    assert translate_html([doc], Table({source: (target, links)})) == [expected]
+
+
+def test_an_element_around_its_sentence_takes_in_its_siblings_there_but_no_link_a_link():
+    translate = Table({"A B C D": ("a c b d", [(0, 0), (1, 2), (2, 1), (3, 3)])})
+    # <i> keeps its word inside <b>, which the alignment cannot place
+    assert translate_html(["<p><b>A B</b> <i>C</i> D</p>"], translate) == ["<p><b>a <i>c</i> b d</b></p>"]
+    # a link is not put inside a link: the one around the sentence keeps it, the other is left empty after it
+    out = translate_html(['<p><a href="1">A B</a> <a href="2">C</a> D</p>'], translate)
+    assert out == ['<p><a href="1">a c b d</a><a href="2"></a></p>']
+    check(out[0])

@@ -21,7 +21,7 @@ from tests.pipeline.documents import hostile_files as hostile
 from tests.pipeline.documents.limits import spy_on, too_many_paragraphs
 from tests.pipeline.documents.office_files import PNG, zip_file
 from pipeline.language_pair import EN_DE
-from tests.pipeline.documents.upper import SPLIT, Upper
+from tests.pipeline.documents.upper import FRIDAY, SPLIT, Upper
 
 
 def saved(document) -> bytes:
@@ -115,6 +115,44 @@ def test_formatting_keeps_to_the_words_that_translate_it():
     assert runs(out.paragraphs[0]) == [("I did not like that ", None), ("at all", True), (".", None)]
 
 
+def test_bold_with_no_credible_place_goes_around_its_sentence():
+    # "**Freitag, dem 12. Juli** feiern wir ..." came out as "**Friday, we** will celebrate 12 July ..."
+    document = docx.Document()
+    p = document.add_paragraph()
+    p.add_run("Freitag, dem 12. Juli").bold = True
+    p.add_run(" feiern wir unser Sommerfest.")
+    out = roundtrip(document, Upper(FRIDAY))
+    assert runs(out.paragraphs[0]) == [("Friday, we will celebrate 12 July with our summer party.", True)]
+
+
+def test_a_run_with_its_own_place_keeps_it_inside_a_sentence_around_which_another_went():
+    (source, (target, links)), = FRIDAY.items()
+    invited = {source + " Alle Kolleginnen und Kollegen sind eingeladen.": (
+        target + " All colleagues are invited.", links + [(12, 11), (13, 12), (13, 14), (14, 15), (15, 16), (16, 17)])}
+    document = docx.Document()
+    p = document.add_paragraph()
+    p.add_run("Freitag, dem 12. Juli").bold = True
+    p.add_run(" feiern wir unser ")
+    p.add_run("Sommerfest").italic = True
+    p.add_run(". Alle Kolleginnen und Kollegen sind eingeladen.")
+    out = roundtrip(document, Upper(invited))
+    assert [(r.text, r.bold, r.italic) for r in out.paragraphs[0].runs] == [
+        ("Friday, we will celebrate 12 July with our ", True, None), ("summer party", None, True), (".", True, None),
+        (" All colleagues are invited.", None, None)]
+
+
+def test_a_span_stands_for_formatting_that_stands_out():
+    document = docx.Document()
+    p = document.add_paragraph()
+    p.add_run("Freitag, dem ").bold = True    # split by the word processor: one bold stretch
+    p.add_run("12. Juli").bold = True
+    p.add_run(" feiern wir ")
+    p.add_run("unser Sommerfest.")            # formatted as the paragraph mostly is
+    translate = Upper()
+    roundtrip(document, translate)
+    assert translate.calls == [(['<span data-r="0">Freitag, dem 12. Juli</span> feiern wir unser Sommerfest.'], True)]
+
+
 def test_one_call_for_the_whole_document_and_chars_count_the_text():
     document = docx.Document()
     document.add_paragraph("Guten Morgen.")
@@ -123,7 +161,8 @@ def test_one_call_for_the_whole_document_and_chars_count_the_text():
     parsed = read(".docx", saved(document))
     assert parsed.chars == len("Guten Morgen.") + len("Es regnet.")
     parsed.translate(translate)
-    assert translate.calls == [(['<span data-r="0">Guten Morgen.</span>', '<span data-r="0">Es regnet.</span>'], True)]
+    # a paragraph of one formatting has no span: nothing in it stands out
+    assert translate.calls == [(["Guten Morgen.", "Es regnet."], True)]
 
 
 def test_tables_nested_tables_headers_and_footers_are_translated():

@@ -44,3 +44,10 @@ SPLIT = {"Das hat mir gar nicht gefallen.": ("I did not like that at all.",
 
 # "Ich habe das Buch gelesen." -> "I have read the book.": "gelesen" moves
 MOVING = {"Ich habe das Buch gelesen.": ("I have read the book.", [(0, 0), (1, 1), (2, 4), (3, 2), (4, 3), (5, 5)])}
+
+
+# "Freitag, dem 12. Juli feiern wir unser Sommerfest." -> "Friday, we will celebrate 12 July ...": the
+# words of "Freitag, dem 12. Juli" come out in two pieces, the date after the verb; no credible place
+FRIDAY = {"Freitag, dem 12. Juli feiern wir unser Sommerfest.": (
+    "Friday, we will celebrate 12 July with our summer party.",
+    [(0, 0), (1, 1), (2, 2), (2, 7), (3, 6), (4, 6), (5, 3), (5, 4), (6, 5), (8, 8), (9, 9), (10, 9), (11, 10)])}
