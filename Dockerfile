@@ -42,8 +42,10 @@ COPY templates/ templates/
 COPY static/ static/
 COPY gunicorn.conf.py ./
 COPY checkpoints/de-en.pt checkpoints/de-en.pt
-# The attributed Tatoeba sample behind the Random button (CORPUS_PATH's default).
+# The attributed Tatoeba samples behind Random: training sentences (CORPUS_PATH's default) and
+# held-out test sentences (HELD_OUT_PATH's default; without the file the app would not start).
 COPY checkpoints/random-sample.tsv checkpoints/random-sample.tsv
+COPY checkpoints/random-held-out.tsv checkpoints/random-held-out.tsv
 COPY MODEL_CARD.md ./
 
 RUN useradd --system --uid 10001 --no-create-home --home-dir /srv/app --shell /usr/sbin/nologin app

@@ -43,12 +43,18 @@ def attention():
         raise validation.ApiError(413, f"Invalid request: {exc}") from None
 
 
+# Why Random cannot draw from a split whose sample is not configured (404)
+RANDOM_OFF = {"train": "Random is not available: no corpus is configured (set CORPUS_PATH)",
+              "test": "Random is not available for split=test: no held-out sample is configured (set HELD_OUT_PATH)"}
+
+
 @bp.get("/api/random")
 def random_example():
+    split = validation.parse_split(request.args.get("split"))
     service = get_service()
-    if service.corpus is None:
-        raise validation.ApiError(404, "Random is not available: no corpus is configured (set CORPUS_PATH)")
-    return jsonify(service.random_example())
+    if service.sample(split) is None:
+        raise validation.ApiError(404, RANDOM_OFF[split])
+    return jsonify(service.random_example(split=split))
 
 
 @bp.get("/health")

@@ -13,7 +13,7 @@ from typing import Any
 
 from model.data.specs import CorpusSpec
 
-from .service import TranslationService
+from .service import Corpus, TranslationService
 
 # Shown when a checkpoint does not say where its data came from: the corpus the release model is
 # trained on (MODEL_CARD.md, "Training data"). Attribution is a condition of its licence.
@@ -176,6 +176,13 @@ def _size(path: str) -> str:
         return "unknown"
 
 
+def _sample_facts(corpus: Corpus | None) -> dict[str, Any] | None:
+    """What /model says of one of Random's samples (None where its setting is empty)."""
+    return None if corpus is None else {
+        "file": Path(corpus.path).name, "sentences": len(corpus.sources),
+        "pairs": sum(len(refs) for refs in corpus.references), "attribution": corpus.attribution}
+
+
 def build(service: TranslationService) -> dict[str, Any]:
     translator = service.translator
     meta = translator.meta if isinstance(translator.meta, dict) else {}
@@ -191,11 +198,9 @@ def build(service: TranslationService) -> dict[str, Any]:
         steps = ", ".join(str(entry.get("step")) for entry in averaged if isinstance(entry, dict))
         training.append(("averaged checkpoints", f"{len(averaged)} (steps {steps})"))
     versions = meta.get("versions") if isinstance(meta.get("versions"), dict) else {}
-    corpus = service.corpus
     return {
-        "random": None if corpus is None else {
-            "file": Path(corpus.path).name, "sentences": len(corpus.sources),
-            "pairs": sum(len(refs) for refs in corpus.references), "attribution": corpus.attribution},
+        "random": _sample_facts(service.corpus),
+        "held_out": _sample_facts(service.held_out),
         "checkpoint": Path(translator.checkpoint).name,
         "file_size": _size(translator.checkpoint),
         "parameters": params,

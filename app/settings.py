@@ -32,6 +32,10 @@ DEFAULTS: dict[str, Any] = {
     # Corpus for the Random button: by default the attributed Tatoeba sample shipped beside the
     # model (python -m commands.sample, training split only); CORPUS_PATH= (empty) turns Random off.
     "CORPUS_PATH": str(ROOT / "checkpoints" / "random-sample.tsv"),
+    # ... and its held-out sentences, from the test split that no shipped model trained on, where
+    # the score against the references means something (commands.sample --split test);
+    # HELD_OUT_PATH= (empty) turns that choice off.
+    "HELD_OUT_PATH": str(ROOT / "checkpoints" / "random-held-out.tsv"),
     "DEVICE": "auto",             # auto | cpu | cuda
     "ENGINE": "auto",             # auto | ct2 | torch; auto = ct2 (CTranslate2) where it imports and runs
     "QUANTIZATION": "int8",       # ct2 compute type: int8 | float32, on a GPU also float16 | int8_float16
@@ -228,7 +232,7 @@ def validate(config: dict[str, Any]) -> None:
     """Convert and check the settings in place; raises ``SettingsError`` with a one-line reason."""
     for name in _INTS:
         config[name] = _as_int(name, config[name])
-    for name in ("MODEL_PATH", "MODEL_PATHS", "MODEL_CARD_PATH", "CORPUS_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "TORCH_PRECISION", "API_KEYS",
+    for name in ("MODEL_PATH", "MODEL_PATHS", "MODEL_CARD_PATH", "CORPUS_PATH", "HELD_OUT_PATH", "DEVICE", "ENGINE", "QUANTIZATION", "TORCH_PRECISION", "API_KEYS",
                  "API_KEYS_DB", "API_KEYS_ORIGIN", "REDIS_URL", "PERMALINK_DB", "GLOSSARY_DB",
                  "DICTIONARY_PATH"):
         value = config[name]

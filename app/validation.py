@@ -205,6 +205,20 @@ def parse_formality(value: Any) -> str | None:
     return value
 
 
+# Random's samples, by the split of the corpus each was drawn from (``commands.sample``): "train",
+# sentences the models learned, and "test", held-out ones that none of them trained on.
+SPLITS = ("train", "test")
+
+
+def parse_split(value: Any) -> str:
+    """``split``: the sample Random draws from, "train" (the default) or "test" (held out)."""
+    if value is None or value == "":
+        return "train"
+    if value not in SPLITS:
+        raise ApiError(400, f"Invalid request: split must be one of {', '.join(SPLITS)}, got {_shown(value)}")
+    return value
+
+
 def parse_alternatives(value: Any, limit: int) -> int:
     """``alternatives``: an integer from 0 to ``limit`` (MAX_ALTERNATIVES), as a number or its
     decimal digits; anything else (a word, -1, 1e3, 1.5) is refused with the range."""

@@ -1,17 +1,23 @@
-"""Write the attributed sample of training pairs that the web service's Random button draws from.
+"""Write an attributed sample of the pairs of one split that the web service's Random draws from.
 
     python -m commands.sample --data deu-eng.zip --out checkpoints/random-sample.tsv \
-        [--seed 1] [--dev-size 2000] [--test-size 2000] [--max-pairs 5000] [--min-words 4] \
-        [--attribution "CC-BY 2.0 (France) Attribution: tatoeba.org, manythings.org/anki"]
+        [--split train] [--seed 1] [--dev-size 2000] [--test-size 2000] [--max-pairs 5000] \
+        [--min-words 4] [--attribution "CC-BY 2.0 (France) Attribution: tatoeba.org, manythings.org/anki"]
+    python -m commands.sample --data deu-eng.zip --split test --max-pairs 300 \
+        --out checkpoints/random-held-out.tsv
 
 The corpus is split exactly as ``train.py`` splits it (same cleaning, ``grouped_split`` with the
-same seed and sizes), so no sentence of the dev or test split is in the sample. German sentences of
-at least ``--min-words`` words are drawn at random from the training split, each with ALL its
-English references, until the next one would pass ``--max-pairs`` lines.
+same seed and sizes), so a sample of one split shares no sentence, on either side, with the others.
+``--split train`` (the default): the training split, which the models learned (``CORPUS_PATH``);
+``--split test``: the held-out test split, which no release trained on, so that the score of a
+translation against its references means something (``HELD_OUT_PATH``). German sentences of at
+least ``--min-words`` words are drawn at random from the split, each with ALL its English
+references, until the next one would pass ``--max-pairs`` lines.
 
 Output: the corpus's own layout, one pair a line, ``English<TAB>German<TAB>attribution`` (the
 column Tatoeba's newer downloads carry), so every reader of the project takes it, and the licence
-travels with each line. Written atomically. Prints one line: how many sources and pairs it wrote.
+travels with each line. Written atomically. Prints one line: how many sources and pairs of which
+split it wrote.
 Exit status: 0, or 2 with one "error:" line on stderr.
 """
 
@@ -28,12 +34,15 @@ from model.data import capped_split, clean_pairs, group_references, read_pairs
 
 PROG = "python -m commands.sample"
 TATOEBA_ATTRIBUTION = "CC-BY 2.0 (France) Attribution: tatoeba.org, manythings.org/anki"
+SPLITS = ("train", "test")  # the dev split selects checkpoints: Random never shows it
 
 
 def parse_args(argv: Sequence[str] | None):
     p = cli.make_parser(PROG, __doc__)
     p.add_argument("--data", required=True, help="the corpus train.py was given (first --data)")
     p.add_argument("--out", required=True, help="TSV file to write")
+    p.add_argument("--split", choices=SPLITS, default="train",
+                   help="the split to draw from: train (default) or test, the held-out one")
     p.add_argument("--seed", type=int, default=1, help="train.py's --seed: it decides the split (default 1)")
     p.add_argument("--dev-size", type=int, default=2000, help="train.py's --dev-size (default 2000)")
     p.add_argument("--test-size", type=int, default=2000, help="train.py's --test-size (default 2000)")
@@ -48,9 +57,9 @@ def parse_args(argv: Sequence[str] | None):
     return args
 
 
-def sample(train: list[tuple[str, str]], max_pairs: int, min_words: int, seed: int) -> list[tuple[str, str]]:
+def sample(pairs: list[tuple[str, str]], max_pairs: int, min_words: int, seed: int) -> list[tuple[str, str]]:
     """German sources drawn at random with all their references, at most ``max_pairs`` pairs."""
-    sources, references = group_references(train)
+    sources, references = group_references(pairs)
     order = [i for i in range(len(sources)) if len(sources[i].split()) >= min_words]
     random.Random(f"random-sample-{seed}").shuffle(order)
     chosen: list[int] = []
@@ -66,12 +75,13 @@ def sample(train: list[tuple[str, str]], max_pairs: int, min_words: int, seed: i
 def _main(argv: Sequence[str] | None) -> int:
     args = parse_args(argv)
     pairs = clean_pairs(read_pairs(args.data))
-    train, _, _ = capped_split(pairs, dev_size=args.dev_size, test_size=args.test_size, seed=args.seed)
-    chosen = sample(train, args.max_pairs, args.min_words, args.seed)
+    train, _, test = capped_split(pairs, dev_size=args.dev_size, test_size=args.test_size, seed=args.seed)
+    chosen = sample(train if args.split == "train" else test, args.max_pairs, args.min_words, args.seed)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(Path(args.out), "w", encoding="utf-8", newline="\n") as f:
         f.writelines(f"{en}\t{de}\t{args.attribution}\n" for de, en in chosen)
-    print(f"wrote {len({de for de, _ in chosen})} German sentences, {len(chosen)} pairs to {args.out}")
+    print(f"wrote {len({de for de, _ in chosen})} German sentences, {len(chosen)} pairs of the {args.split} split "
+          f"to {args.out}")
     return 0
 
 

@@ -29,7 +29,7 @@ def test_translate_random_and_attention(page, live_server, pairs40, app_config):
     page.get_by_label("German text").press("Control+Enter")
     expect(page.locator("#translation")).to_have_text("It is raining.")
 
-    page.get_by_role("button", name="Random").click()
+    page.get_by_role("button", name="Random", exact=True).click()
     expect(page.locator("#chrf")).not_to_be_empty()
     source = page.get_by_label("German text").input_value()
     references = [en for de, en in pairs40 if de == source]

@@ -162,7 +162,7 @@ def test_the_api_keys_origin_translates_without_a_key(browser, keyed_server):
     page.get_by_label("German text").fill("Ich mag Kaffee.")       # a POST: the browser's Origin
     expect(page.locator("#translation .word").first).to_be_visible()
     expect(page.locator("#translation")).to_have_text("I like coffee.")
-    page.get_by_role("button", name="Random").click()              # a GET: no Origin, the Referer
+    page.get_by_role("button", name="Random", exact=True).click()              # a GET: no Origin, the Referer
     expect(page.locator("#references li").first).to_be_visible()
     page.get_by_role("link", name="Beam search behind this translation").click()  # a link: the Referer
     page.wait_for_url("**/beam?q=*")

@@ -1,5 +1,6 @@
 """The Procfile's command with no setting but PORT, as a PaaS starts it: the shipped model, Random
-from the shipped sample, and LibreTranslate's endpoints, driven by a real LibreTranslate client."""
+and Random held-out from the shipped samples, and LibreTranslate's endpoints, driven by a real
+LibreTranslate client."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bench import server
 from .conftest import ROOT, isolated_environ
 
 SAMPLE = ROOT / "checkpoints" / "random-sample.tsv"
+HELD_OUT = ROOT / "checkpoints" / "random-held-out.tsv"
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +58,18 @@ def test_random_from_the_shipped_sample(bare_server):
     sample = SAMPLE.read_text(encoding="utf-8")
     assert f"\t{example['source']}\t" in sample
     assert all(f"{ref}\t{example['source']}\t" in sample for ref in example["references"])
+    assert example["translation"] and 0 <= example["chrf"] <= 100 and example["split"] == "train"
+    # Random held-out: the shipped sample of the test split, which the shipped models never trained on
+    status, _, body = get(url, "/api/random?split=test")
+    assert status == 200
+    example = json.loads(body)
+    held_out = HELD_OUT.read_text(encoding="utf-8")
+    assert example["split"] == "test" and f"\t{example['source']}\t" in held_out
+    assert f"\t{example['source']}\t" not in sample
+    assert all(f"{ref}\t{example['source']}\t" in held_out for ref in example["references"])
     assert example["translation"] and 0 <= example["chrf"] <= 100
     status, _, page = get(url, "/")
-    assert status == 200 and b'id="random-button"' in page
+    assert status == 200 and b'id="random-button"' in page and b'id="held-out-button"' in page
     status, _, page = get(url, "/?q=random")
     assert status == 302  # typing "random" alone: a random sentence's permalink
 

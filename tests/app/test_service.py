@@ -83,6 +83,16 @@ def test_random_example(service, pairs40):
     assert example["references"] == references
     assert example["translation"] == references[0]
     assert example["chrf"] == 100.0
+    assert example["split"] == "train"
+
+
+def test_references_name_the_sample_that_holds_the_sentence(service, pairs40):
+    # app_config keeps HELD_OUT_PATH's default: the shipped held-out sample
+    held_out = service.random_example(random.Random(0), split="test")
+    assert held_out["split"] == "test" and held_out["source"] in service.held_out.sources
+    assert service.references_for(held_out["source"]) == (held_out["references"], "test")
+    assert service.references_for(pairs40[0][0]) == ([pairs40[0][1]], "train")
+    assert service.references_for("Guten Morgen. Es regnet.") == ([], None)
 
 
 def test_corpus_groups_references(tmp_path):

@@ -21,6 +21,7 @@ def test_defaults_are_valid_and_point_to_the_shipped_model():
     assert config["MODEL_PATH"].endswith("checkpoints/de-en.pt")
     # Random works out of the box: the attributed sample ships beside the model
     assert config["CORPUS_PATH"].endswith("checkpoints/random-sample.tsv") and Path(config["CORPUS_PATH"]).is_file()
+    assert config["HELD_OUT_PATH"].endswith("checkpoints/random-held-out.tsv") and Path(config["HELD_OUT_PATH"]).is_file()
     assert config["DEVICE"] == "auto"
     assert config["MAX_CONTENT_LENGTH"] == DEFAULTS["MAX_CONTENT_LENGTH"]
     assert config["API_KEYS"] == frozenset()
@@ -56,6 +57,7 @@ def test_strings_from_the_environment_are_converted():
     ("DEVICE", "tpu", "DEVICE must be one of auto, cpu, cuda, got 'tpu'"),
     ("MODEL_PATH", "", "MODEL_PATH must name a checkpoint file, got ''"),
     ("CORPUS_PATH", 3, "CORPUS_PATH must be a string, got 3"),
+    ("HELD_OUT_PATH", 3, "HELD_OUT_PATH must be a string, got 3"),
     ("CHANNEL_WEIGHT", "-1", "CHANNEL_WEIGHT must be a number >= 0, got '-1'"),
     ("CHANNEL_WEIGHT", "strong", "CHANNEL_WEIGHT must be a number >= 0, got 'strong'"),
     ("CHANNEL_WEIGHT", "inf", "CHANNEL_WEIGHT must be a number >= 0, got 'inf'"),
@@ -231,10 +233,11 @@ def test_cuda_without_gpu_names_the_device_setting(make_app):
         make_app(DEVICE="cuda")
 
 
-def test_broken_corpus_is_one_clear_line(make_app, tmp_path):
-    with pytest.raises(StartupError, match=r"^CORPUS_PATH: corpus not found: "):
-        make_app(CORPUS_PATH=str(tmp_path / "missing.tsv"))
+@pytest.mark.parametrize("setting", ["CORPUS_PATH", "HELD_OUT_PATH"])
+def test_broken_corpus_is_one_clear_line(make_app, tmp_path, setting):
+    with pytest.raises(StartupError, match=rf"^{setting}: corpus not found: "):
+        make_app(**{setting: str(tmp_path / "missing.tsv")})
     bad = tmp_path / "bad.tsv"
     bad.write_text("only one column\n", encoding="utf-8")
-    with pytest.raises(StartupError, match=r"^CORPUS_PATH: cannot read corpus .*line 1 has 1 column"):
-        make_app(CORPUS_PATH=str(bad))
+    with pytest.raises(StartupError, match=rf"^{setting}: cannot read corpus .*line 1 has 1 column"):
+        make_app(**{setting: str(bad)})
