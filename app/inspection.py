@@ -72,7 +72,7 @@ class Inspector:
         self.service = service
         self.model = service.model(source, target)
         self.translator, self.pipeline = self.model.translator, self.model.pipeline_for(formality)
-        self.source, self.target = source, target
+        self.source, self.target, self.formality = source, target, formality
         self.options = options if options is not None else COMPLETIONS
 
     # One sentence each (q as /api/attention takes it). explain goes through the pipeline, so its
@@ -96,7 +96,7 @@ class Inspector:
             self.service.check_pieces(text, limit=False, source=self.source, target=self.target)
             with self.model.calls(), torch.inference_mode():
                 aligned, confidence = explain_translation(self.pipeline, text)
-            return as_json(text, aligned, confidence)
+            return self._warned(as_json(text, aligned, confidence), text, aligned.target)
         model_input = self._model_input(text)
         masked = model_input.masked
         translation = " ".join(translation.split())
@@ -112,7 +112,14 @@ class Inspector:
             raise TooManyPieces(f"translation has {len(ids)} pieces, more than the {most} the model writes at once")
         with self.service.model_lock, torch.inference_mode():
             aligned, confidence = explain_forced(self.pipeline, text, model_input, model_output)
-        return as_json(text, aligned, confidence)
+        return self._warned(as_json(text, aligned, confidence), text, aligned.target)
+
+    def _warned(self, answer: dict[str, Any], text: str, translation: str) -> dict[str, Any]:
+        """``answer`` with what its translation may have got wrong (``TranslationService.warnings``),
+        the same checks as /translate's, and as there only where a check found something."""
+        [warnings] = self.service.warnings([text], [translation], source=self.source, target=self.target,
+                                           formality=self.formality)
+        return {**answer, "warnings": warnings} if warnings else answer
 
     def complete(self, text: str, prefix: str, n: int) -> list[dict[str, Any]]:
         """Up to ``n`` whole translations of ``text`` that start with ``prefix``

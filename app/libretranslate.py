@@ -60,6 +60,11 @@ def translate():
         result["detectedLanguage"] = detected if req.batch else detected[0]
     if req.alternatives:
         result["alternatives"] = alternatives if req.batch else alternatives[0]
+    # what a translation may have got wrong (a negation, profanity, the address asked): only where
+    # a check found something, so that LibreTranslate's answers stay as they were otherwise
+    warnings = service.warnings(req.texts, texts, **pair, html=req.html)
+    if any(warnings):
+        result["warnings"] = warnings if req.batch else warnings[0]
     return jsonify(result)
 
 

@@ -32,6 +32,24 @@ ATTENTION_KINDS = (("cross", "Cross-attention (target → source)"),
 RANDOM_WORD = "random"
 
 
+@bp.app_context_processor
+def served_directions() -> dict:
+    """The directions served, by name, for every page (error pages too): a page in no one direction
+    (the model card, an error) names them all in its title and footer (base.html)."""
+    names = validation.LANGUAGES
+    return {"served_directions": [(names[source], names[target]) for source, target in get_service().pairs]}
+
+
+def _random_split(value: str | None, q: str) -> str | None:
+    """The split Random is asked to draw from: the form's ``random`` (its buttons send "train" and
+    "test"; older links "1", a training sentence) or the word "random" alone in the form, as in
+    the original demo ("train"); None when Random is not asked for (raises ``validation.ApiError``
+    for another value)."""
+    if value:
+        return "train" if value == "1" else validation.parse_split(value)
+    return "train" if q.strip().lower() == RANDOM_WORD else None
+
+
 def _page_error(error: validation.ApiError, template: str, **context):
     return render_template(template, error=error.message, **context), error.status
 
@@ -87,7 +105,8 @@ def _index_context(q: str = "") -> dict:
     return {"q": q, "source": "auto", "target": "en", "from_language": "de", "formality": "formal",
             "language_args": {}, "pair_args": {},
             "pairs": service.pairs, "link": {}, "detected": None,
-            "result": None, "has_corpus": service.corpus is not None, "languages": validation.LANGUAGES,
+            "result": None, "has_corpus": service.corpus is not None, "has_held_out": service.held_out is not None,
+            "languages": validation.LANGUAGES,
             "url_text_bytes": permalinks.URL_TEXT_BYTES, "dictionary": None,
             "api_keys": bool(get_api_keys())}  # the page's key field (static/api.js)
 
@@ -108,9 +127,9 @@ def index():
     try:
         q, link_id = _requested_text()
         context["q"] = q
-        # As in the original demo, the word "random" alone in the form asks for a random sentence too.
-        if (request.args.get("random") or q.strip().lower() == RANDOM_WORD) and service.corpus is not None:
-            return redirect(url_for("pages.index", q=service.random_source()))
+        asked = _random_split(request.args.get("random"), q)
+        if asked and service.sample(asked) is not None:
+            return redirect(url_for("pages.index", q=service.random_source(split=asked)))
         _set_languages(context, request.args)
         if not q.strip():
             return render_template("index.html", **context)
@@ -122,10 +141,14 @@ def index():
     translation = service.translate([q], source=source, target=target, keep_other_languages=auto,
                                     formality=context["formality"])[0]
     context["detected"] = service.detected_language(q, source=source) if auto else None
-    # Random's references are English translations of German sentences
-    references = service.references_for(q) if (source, target) == ("de", "en") else []
-    context["result"] = {"translation": translation, "references": references,
-                         "chrf": chrf(translation, references) if references else None}
+    # Random's references are English translations of German sentences; the page says which
+    # sample (split) holds the sentence, so that the score is read for what it is
+    references, split = service.references_for(q) if (source, target) == ("de", "en") else ([], None)
+    context["result"] = {"translation": translation, "references": references, "split": split,
+                         "chrf": chrf(translation, references) if references else None,
+                         # what the translation may have got wrong, as /translate's "warnings" say
+                         "warnings": service.warnings([q], [translation], source=source, target=target,
+                                                      formality=context["formality"])[0]}
     # one to three words: Ding's entries beside the translation, in the language translated from
     context["dictionary"] = dictionary.panel(q, source)
     return render_template("index.html", **context)
@@ -155,10 +178,11 @@ def submit():
     sentence's); a text the service refuses is shown with its error at once."""
     service = get_service()
     q = request.form.get("q", "")
-    if (request.form.get("random") or q.strip().lower() == RANDOM_WORD) and service.corpus is not None:
-        return redirect(url_for("pages.index", q=service.random_source()), 303)
     context = _index_context(q)
     try:
+        asked = _random_split(request.form.get("random"), q)
+        if asked and service.sample(asked) is not None:
+            return redirect(url_for("pages.index", q=service.random_source(split=asked)), 303)
         _set_languages(context, request.form)
         return _redirect_to("pages.index", q, **context["language_args"])
     except validation.ApiError as error:

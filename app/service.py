@@ -29,7 +29,7 @@ from model.inference.channel import ChannelReranked, ChannelScorer, reverse_of
 from model.inference.engines import CachedTranslator, EngineError, bare_engine, serve_engine
 from model.inference.interface import Engine
 from model.search.options import DEFAULT, SearchOptions
-from pipeline import deadline, documents, language
+from pipeline import deadline, documents, harm, language
 from pipeline.glossary import Glossary
 from pipeline.markup import Segment, parse_html
 from pipeline.segment import sentences
@@ -143,18 +143,27 @@ class ServedModel:
 _PROBES = {"de": "Hallo.", "en": "Hello."}
 
 
+# The settings that name Random's sample of each split (``validation.SPLITS``), for the messages.
+SAMPLE_SETTINGS = {"train": "CORPUS_PATH", "test": "HELD_OUT_PATH"}
+
+
 class TranslationService:
     def __init__(self, translator: Engine | Mapping[str, Engine], corpus: Corpus | None, search: SearchOptions,
-                 places: Mapping[str, str] | None = None, coverage: Coverage | None = None):
+                 places: Mapping[str, str] | None = None, coverage: Coverage | None = None,
+                 held_out: Corpus | None = None):
         """``translator``: the engine of the one model, or ``{direction: engine}`` (a de-en one
         among them: the default of every view, and Random's). Each engine's
         pipeline learns its source language from the engine's checkpoint; ``places`` and
-        ``coverage`` are German's, for the pipelines that read German."""
+        ``coverage`` are German's, for the pipelines that read German. Random draws from
+        ``corpus`` (training sentences: a model that learned them scores high on them, which
+        says little) or ``held_out`` (test sentences no served model trained on: there the score
+        measures the model)."""
         engines = dict(translator) if isinstance(translator, Mapping) else {direction(translator.meta): translator}
         if "de-en" not in engines:
             raise ValueError(f"a de-en model is needed, got {', '.join(engines)}")
         self.search = search
         self.corpus = corpus
+        self.held_out = held_out
         # One torch call at a time per process: a worker's request threads would otherwise run
         # their torch threads side by side and oversubscribe the cores set aside for the worker.
         # The batchers serialize the pipelines' model calls themselves (under this same lock, one
@@ -244,9 +253,27 @@ class TranslationService:
                 text = m.join(run_best)
                 results.append((text, [a for a in dict.fromkeys(combined) if a and a != text][:n]))
             return [t for t, _ in results], [a for _, a in results]
+        pipeline = model.pipeline_for(formality)
         with model.calls(), torch.inference_mode():
-            options = model.pipeline_for(formality).translate_n_best(texts, n + 1, glossary=glossary)
-        return [o[0][0] for o in options], [[t for t, _ in o[1:] if t][:n] for o in options]
+            options = pipeline.translate_n_best(texts, n + 1, glossary=glossary)
+
+        def faults(text: str, alternative: str) -> int:   # what harm an alternative does (``pipeline.harm``)
+            return len(harm.faults(text, alternative, source, pipeline.options.checks))
+        # alternatives that do no harm first, each group in the model's order
+        return [o[0][0] for o in options], [sorted([t for t, _ in o[1:] if t], key=lambda a, t=text: faults(t, a))[:n]
+                                            for text, o in zip(texts, options)]
+
+    def warnings(self, texts: list[str], translations: list[str], *, source: str = "de", target: str = "en",
+                 html: bool = False, formality: str | None = None) -> list[list[dict[str, str]]]:
+        """What each translation of ``texts`` may have got wrong, by the checks its pipeline chose
+        with (``pipeline.harm``): a negation lost or added, profanity, German output that could not
+        address the reader as ``formality`` asks (None: the default). ``[{"check": name, "message":
+        ...}, ...]`` a text, [] where nothing was found."""
+        pipeline = self.model(source, target).pipeline_for(formality)
+        return [[{"check": name, "message": harm.MESSAGES[name]}
+                 for name in harm.warnings(_text_of(text, html), _text_of(translation, html), source,
+                                           pipeline.formality, pipeline.options.checks)]
+                for text, translation in zip(texts, translations)]
 
     def translate_document(self, extension: str, data: bytes, max_chars: int,
                            glossary: Glossary | None = None, *, source: str = "de", target: str = "en",
@@ -311,22 +338,36 @@ class TranslationService:
         if limit and len(ids) > bound:
             raise TooManyPieces(f"q has {len(ids)} pieces, more than the {bound} {shown}")
 
-    def random_source(self, rng: random.Random | None = None) -> str:
-        """A random German sentence of the corpus (LookupError without a corpus)."""
-        if self.corpus is None:
-            raise LookupError("no corpus is configured: set CORPUS_PATH to use Random")
-        return self.corpus.sources[(rng or random).randrange(len(self.corpus.sources))]
+    def sample(self, split: str = "train") -> Corpus | None:
+        """Random's sample of ``split``: "train" (``corpus``) or "test" (``held_out``); None where
+        its setting is empty."""
+        return {"train": self.corpus, "test": self.held_out}[split]
 
-    def random_example(self, rng: random.Random | None = None) -> dict[str, Any]:
-        """A random corpus sentence, its references, the model's translation and sentence chrF."""
-        source = self.random_source(rng)
-        references = self.references_for(source)
+    def random_source(self, rng: random.Random | None = None, split: str = "train") -> str:
+        """A random German sentence of the sample of ``split`` (LookupError without one)."""
+        corpus = self.sample(split)
+        if corpus is None:
+            raise LookupError(f"no {split} sample is configured: set {SAMPLE_SETTINGS[split]} to use Random")
+        return corpus.sources[(rng or random).randrange(len(corpus.sources))]
+
+    def random_example(self, rng: random.Random | None = None, split: str = "train") -> dict[str, Any]:
+        """A random sentence of the sample of ``split``, its references, the model's translation,
+        sentence chrF and the ``split``."""
+        source = self.random_source(rng, split)
+        references = self.sample(split).references_for(source)
         translation = self.translate([source])[0]
         return {"source": source, "references": references, "translation": translation,
-                "chrf": chrf(translation, references)}
+                "chrf": chrf(translation, references), "split": split}
 
-    def references_for(self, source: str) -> list[str]:
-        return self.corpus.references_for(source) if self.corpus is not None else []
+    def references_for(self, source: str) -> tuple[list[str], str | None]:
+        """The English references of a German ``source`` that one of Random's samples holds, and
+        that sample's split ("train" or "test"); ``([], None)`` for any other text."""
+        for split in ("train", "test"):
+            corpus = self.sample(split)
+            references = corpus.references_for(source) if corpus is not None else []
+            if references:
+                return references, split
+        return [], None
 
     def health(self) -> dict[str, Any]:
         """``{"status": "ok", "device", "checkpoint", "models"}`` (``checkpoint``: the de-en model's;
@@ -389,7 +430,7 @@ def _load_language_data(coverage: Coverage | None) -> None:
 
 
 def init_app(app: Flask, coverage: Coverage | None = None) -> None:
-    """Load the checkpoint and the corpus named by the config; raise StartupError if they are unusable.
+    """Load the checkpoints and Random's samples named by the config; raise StartupError if they are unusable.
     ``coverage``: the dictionary's check for words a translation leaves out (``pipeline.coverage``)."""
     config = app.config
     threads = thread_count(config["TORCH_THREADS"])
@@ -403,16 +444,22 @@ def init_app(app: Flask, coverage: Coverage | None = None) -> None:
     setting = "MODEL_PATHS" if config["MODEL_PATHS"] else "MODEL_PATH"
     bare = {name: _load(config, setting, name, path, threads) for name, path in config["MODELS"].items()}
     engines = {name: _served(config, name, bare) for name in bare}
-    corpus = None
-    if config["CORPUS_PATH"]:
-        try:
-            corpus = Corpus.load(config["CORPUS_PATH"])
-        except (CorpusError, ValueError) as exc:
-            raise StartupError(f"CORPUS_PATH: {exc}") from None
+    corpus, held_out = (_sample(config, SAMPLE_SETTINGS[split]) for split in ("train", "test"))
     langid.join()
     app.extensions[EXTENSION] = TranslationService(engines, corpus, search_options(config), places_of(config),
-                                                   coverage)
+                                                   coverage, held_out)
     release_free_memory()  # what loading read and converted, before gunicorn forks the workers
+
+
+def _sample(config, setting: str) -> Corpus | None:
+    """The Random sample that ``setting`` names (None where it is empty); StartupError naming the
+    setting where the file is missing or unreadable."""
+    if not config[setting]:
+        return None
+    try:
+        return Corpus.load(config[setting])
+    except (CorpusError, ValueError) as exc:
+        raise StartupError(f"{setting}: {exc}") from None
 
 
 def _load(config, setting: str, name: str, path: str, threads: int) -> Engine:

@@ -12,6 +12,8 @@ from functools import lru_cache
 from importlib import metadata
 from typing import Any
 
+from pipeline import harm
+
 from .errors import KEY_REFUSED_HEADER
 from .inspection import COMPLETIONS
 from .settings import ROOT
@@ -416,6 +418,9 @@ def _schemas() -> dict[str, Any]:
         "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$"}, "name": {"type": "string"},
         "created": {"type": "string", "format": "date-time", "example": "2026-11-25T09:30:00Z"},
         "entry_count": {"type": "integer"}}}
+    warning = {"type": "object", "required": ["check", "message"], "properties": {
+        "check": {"type": "string", "enum": list(harm.MESSAGES)}, "message": {"type": "string"}}}
+    warnings = {"type": "array", "items": warning}
     return {
         "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
         "GlossaryInfo": glossary_info,
@@ -427,7 +432,10 @@ def _schemas() -> dict[str, Any]:
             "alternatives": {"oneOf": [_STRINGS, {"type": "array", "items": _STRINGS}],
                              "description": "when asked for"},
             "detectedLanguage": {"oneOf": [detection, {"type": "array", "items": detection}],
-                                 "description": "with source=auto: the detection of each text"}}},
+                                 "description": "with source=auto: the detection of each text"},
+            "warnings": {"oneOf": [warnings, {"type": "array", "items": warnings}],
+                         "description": "only where a check found something: what each translation may have got "
+                                        "wrong (a negation lost or added, profanity, the address asked)"}}},
         "Language": {"allOf": [language, {"type": "object", "required": ["targets"],
                                           "properties": {"targets": _STRINGS}}]},
         "FrontendSettings": {"type": "object", "properties": {
@@ -456,7 +464,17 @@ def document() -> dict[str, Any]:
     """The whole OpenAPI document (built once; treat it as read-only)."""
     random = {"type": "object", "properties": {
         "source": {"type": "string"}, "references": _STRINGS, "translation": {"type": "string"},
-        "chrf": {"type": "number", "description": "sentence chrF of the translation against the references"}}}
+        "chrf": {"type": "number", "description": "sentence chrF of the translation against the references"},
+        "split": {"type": "string", "enum": ["train", "test"],
+                  "description": "train: a training sentence, which the model learned; test: a held-out one, "
+                                 "which it never trained on (there chrF measures the model)"}}}
+    random_get = _get("A random corpus sentence with its references and translation", "inspect",
+                      random, 400, 403, 404, 429, 503)
+    random_get["get"]["parameters"] = [{
+        "name": "split", "in": "query", "required": False,
+        "schema": {"type": "string", "enum": ["train", "test"], "default": "train"},
+        "description": "the sample to draw from: training sentences (CORPUS_PATH) or held-out test sentences "
+                       "(HELD_OUT_PATH); 404 where its setting is empty"}]
     health = {"type": "object", "properties": {
         "status": {"type": "string", "enum": ["ok"]}, "device": {"type": "string"},
         "checkpoint": {"type": "string", "description": "the de-en model's"},
@@ -485,8 +503,7 @@ def document() -> dict[str, Any]:
             "/api/dictionary": _dictionary(),
             "/glossaries": _glossaries(),
             "/glossaries/{glossary_id}": _glossary(),
-            "/api/random": _get("A random corpus sentence with its references and translation", "inspect",
-                                random, 400, 403, 404, 429, 503),
+            "/api/random": random_get,
             "/health": _get("Service status", "status", health),
             "/spec": _get("This OpenAPI document", "status", {"type": "object"}),
             "/metrics": _metrics(),

@@ -51,6 +51,7 @@ input (e.g. invalid UTF-8), 130 on Ctrl-C, 141 when stdout is closed early.
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import select
@@ -60,6 +61,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from model.search.options import DEFAULT, SERVED
 from pipeline.formality import FORMALITIES
+from pipeline.harm import CHECKS
 
 from . import cli
 
@@ -86,13 +88,16 @@ def parse_args(argv: Sequence[str] | None):
     p.add_argument("--formality", choices=FORMALITIES,
                    help="how German output (an en-de model) addresses the reader: formal (Sie, the default), "
                         "informal (du) or any (as the model writes it)")
+    p.add_argument("--checks", type=_checks, default=None, metavar="NAMES",
+                   help="what no translation may do, comma-separated: " + ", ".join(CHECKS)
+                        + " (default: all); '' = none (bench/harm.py)")
     args = p.parse_args(argv)
     if (args.file is None) != (args.out is None):
         p.error("--file and --out go together")
     if args.file is not None and (args.raw or args.n_best > 1):
         p.error("--file translates through the text pipeline, with one translation: not with --raw or --n-best")
-    if args.raw and args.formality is not None:
-        p.error("--formality is the text pipeline's: not with --raw")
+    if args.raw and (args.formality is not None or args.checks is not None):
+        p.error("--formality and --checks are the text pipeline's: not with --raw")
     cli.check_model_args(p, args)
     # The bare model (--raw) searches without the text pipeline's n-gram blocking.
     args.search = cli.search_options(p, args, DEFAULT if args.raw else SERVED)
@@ -219,12 +224,21 @@ def translate_file(engine, source: str, target: str, progress: bool, languages: 
     return 0
 
 
+def _checks(value: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in value.split(",") if name.strip())
+    unknown = [name for name in names if name not in CHECKS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown check {unknown[0]!r} (known: {', '.join(CHECKS)})")
+    return names
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = parse_args(argv)
     from pipeline.translation import Options, Pipeline
 
     translator = cli.load_translator(args)  # before reading stdin: a bad checkpoint fails at once
-    options = Options(search=args.search, **({"formality": args.formality} if args.formality else {}))
+    options = Options(search=args.search, **({"formality": args.formality} if args.formality else {}),
+                      **({"checks": args.checks} if args.checks is not None else {}))
     engine = translator if args.raw else Pipeline(translator, options, cli.load_places(args), cli.load_coverage(args))
     if args.file is not None:
         from model.network.checkpoint import direction

@@ -17,6 +17,11 @@ way. The signs, chosen so that none is ambiguous:
 * informal: "du", "dich", "dir", "dein…" and "euch", "euer", "eure…" in any case ("Du" in a
   letter too); "ihr" only beside a verb form that is second person plural and nothing else
   ("Könnt ihr", "ihr seid", "Habt ihr"), as it is also "her" and "their" ("Gibt ihr das Buch");
+* informal too: a verb that opens a sentence in the imperative of "du", no pronoun after it
+  ("Behalte diese Medizin …", "Nimm zwei Tabletten", "Bitte lies …"; ``du_imperatives``): the
+  lemmatizer (``simplemma``) reads it as a verb's stem ("behalte", "mach") or as a form of a verb
+  that only the imperative has ("nimm", "lies"), and not also as a noun ("Spiele", "Bitte",
+  "Liebe"), unless an object or a particle follows ("Spiele die Musik ab", "Warte mal");
 * formal: "Sie", "Ihnen", "Ihr…" capitalized *within* a sentence, where only the formal pronoun is
   capitalized ("sie"/"ihr" are she, they, her, their). At the start of a sentence they are all
   capitalized, so a sentence-initial "Sie" or "Ihr" is no sign either way.
@@ -25,6 +30,9 @@ way. The signs, chosen so that none is ambiguous:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+import simplemma
 
 # The beam of the search for a hypothesis that addresses the reader as asked, where the first one
 # does not: with the service's beam of 4 half of them still did not (bench/README.md, formality.py).
@@ -50,6 +58,66 @@ _FORMAL = re.compile(r"\b(?:Sie|Ihnen|Ihr(?:e[mnrs]?)?)\b")
 _STARTS = re.compile(r"(?:^|[.!?:…]\s+|\n\s*)[\"'„“‚‘»«(\[]*$")
 
 
+# A word and the word after it (where a sentence opens is checked apart: ``_opens_sentence``; one
+# pattern for both backtracks on long runs of blank lines)
+_WORD_PAIR = re.compile(r"(?<![^\W\d_])([^\W\d_]{2,})(?=[ \t]+([^\W\d_]+))")
+_OPENING_MARKS = "\"'„“‚‘»«(["
+_PLEASE = re.compile(r"[Bb]itte,?\s+$")
+# After a verb in a sentence's first place, these make it a question or a statement, not a command
+# ("Kaufe ich das?"; "es" and "sie" may be its object: "Nimm es")
+_SUBJECTS = frozenset("ich du er wir ihr man".split())
+# After a word that is also a noun, these make it a verb: an object or a particle ("Warte mal")
+_AFTER_A_VERB = frozenset("den das die dem diesen diese dieses einen eine ein einem mir uns es ihn sie bitte mal".split())
+
+
+def _lemma(word: str) -> str:
+    return simplemma.lemmatize(word, lang="de", low_memory=True)
+
+
+def _squeezed(word: str) -> str:
+    """``word`` without "h" and doubled letters: "nimm" and "nehm" are both "nem"."""
+    return re.sub(r"(.)\1", r"\1", word.replace("h", ""))
+
+
+@lru_cache(maxsize=65536)
+def _du_imperative(word: str, after: str) -> bool:
+    """Whether ``word``, opening a sentence before ``after``, is a verb in the imperative of "du":
+    the verb's stem, or the stem and "e" ("mach", "mache"; also the first person, and some are
+    nouns too), or the stem with its "e" turned "i" or "ie" ("nimm", "lies": the imperative only)."""
+    lowered = word.lower()
+    verb = _lemma(lowered)
+    if verb == lowered or not verb.endswith("n") or after.lower() in _SUBJECTS or after == "Sie":
+        return False
+    stem = verb[:-2] if verb.endswith("en") else verb[:-1]    # "machen" -> "mach", "ändern" -> "änder"
+    if lowered not in (stem, stem + "e"):
+        return lowered[-1] != "e" and _squeezed(lowered.replace("ie", "e").replace("i", "e")) == _squeezed(stem)
+    if not word[0].isupper() or _lemma(word) == verb:   # no noun of the same letters
+        return True
+    return after.lower() in _AFTER_A_VERB
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens a sentence: after the text's start, an end of sentence
+    or a line break (and opening quotes or brackets, and "Bitte")."""
+    i = start
+    while i > 0 and text[i - 1] in _OPENING_MARKS:
+        i -= 1
+    please = _PLEASE.search(text, max(0, i - 12), i)
+    if please is not None and please.end() == i:
+        i = please.start()
+    j = i
+    while j > 0 and text[j - 1].isspace():
+        j -= 1
+    return j == 0 or j < i and ("\n" in text[j:i] or text[j - 1] in ".!?:…")
+
+
+def du_imperatives(german: str) -> list[int]:
+    """Where the verbs of ``german`` start that address the reader as "du" by their form alone
+    (an imperative opening a sentence, with no pronoun after it)."""
+    return [m.start(1) for m in _WORD_PAIR.finditer(german)
+            if _opens_sentence(german, m.start(1)) and _du_imperative(m.group(1), m.group(2))]
+
+
 def _within_sentence(text: str, start: int) -> bool:
     return _STARTS.search(text[:start]) is None
 
@@ -59,7 +127,8 @@ def _signs(german: str, of: str) -> list[int]:
     in order; a formal one at a sentence's start among them (it may be she or they there)."""
     if of == "formal":
         return [m.start() for m in _FORMAL.finditer(german)]
-    return sorted([m.start() for m in _INFORMAL.finditer(german)] + [m.start() for m in _PLURAL_YOU.finditer(german)])
+    return sorted([m.start() for m in _INFORMAL.finditer(german)] + [m.start() for m in _PLURAL_YOU.finditer(german)]
+                  + du_imperatives(german))
 
 
 def misaddressing(german: str, formality: str) -> list[int]:
@@ -96,8 +165,14 @@ def address_cuts(german: str, formality: str) -> list[str]:
     beginnings up to the first such word and up to each of the ``ADDRESS_CUTS`` - 1 words before
     it (its verb changes with it: "Kannst du" / "Können Sie"), longest first, without the
     spaces before the cut; [] where every word addresses the reader as asked."""
-    starts = misaddressing(german, formality)
+    return cuts_before(german, misaddressing(german, formality))
+
+
+def cuts_before(text: str, starts: list[int]) -> list[str]:
+    """The beginnings of ``text`` up to the first of ``starts`` (where words to avoid start) and up
+    to each of the ``ADDRESS_CUTS`` - 1 words before it, longest first, without the spaces before
+    the cut; [] where ``starts`` is empty."""
     if not starts:
         return []
-    words = [m.start() for m in re.finditer(r"\S+", german) if m.start() <= starts[0]]
-    return list(dict.fromkeys(german[:cut].rstrip() for cut in reversed(words[-ADDRESS_CUTS:])))
+    words = [m.start() for m in re.finditer(r"\S+", text) if m.start() <= min(starts)]
+    return list(dict.fromkeys(text[:cut].rstrip() for cut in reversed(words[-ADDRESS_CUTS:])))

@@ -41,8 +41,10 @@ from .coverage import Coverage, lemma
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import CLOSED_SOURCES, close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .formality import (ADDRESS_ROUNDS, ADDRESS_WORDS, FORMALITIES, FORMALITY_BEAM, address_cuts, addresses,
-                        mismatches)
+                        cuts_before, mismatches)
 from .glossary import Glossary, fit_terms
+from .harm import CHECKS, faults
+from .profanity import without_words
 from .language_pair import LanguagePair
 from .rules import NAMES as RULE_NAMES, Context, rules_for
 from .rules.abbreviations import respell_abbreviations
@@ -92,6 +94,9 @@ class Options:
                                   # ("informal"): the best beam hypothesis that does
                                   # (``pipeline.formality``), or as the model writes it ("any");
                                   # a German target only
+    checks: tuple[str, ...] = tuple(CHECKS)  # what no translation may do, weighed before anything
+                                  # else among the hypotheses (``pipeline.harm``: "negation" lost or
+                                  # added, "profanity" the source has not); () = none
 
     def __post_init__(self) -> None:
         if not isinstance(self.search, SearchOptions):
@@ -107,6 +112,8 @@ class Options:
         weight = self.coverage_weight
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 <= weight < math.inf:
             raise ValueError(f"coverage_weight must be a number >= 0, got {weight!r}")
+        if not isinstance(self.checks, tuple) or any(name not in CHECKS for name in self.checks):
+            raise ValueError(f"checks must be a tuple of check names ({', '.join(CHECKS)}), got {self.checks!r}")
         unknown = [name for name in self.without_rules if name not in RULE_NAMES]
         if not isinstance(self.without_rules, tuple) or unknown:
             raise ValueError(f"without_rules must be a tuple of rule names ({', '.join(RULE_NAMES)}), "
@@ -442,14 +449,16 @@ class Pipeline:
         for i, args in enumerate(zip(texts, layouts, plans)):
             mine = [options[0][1] for options, j in zip(hyps, owner) if j == i]
             results.append([(self._assemble(*args, best).target, sum(mine) / len(mine) if mine else 0.0)])
-        for k in range(1, n):
+        # from the beam's first on: where the best was another of its hypotheses (``_with_better_
+        # hypotheses``), the model's own first is an alternative too
+        for k in range(n):
             picked = [options[min(k, len(options) - 1)] for options in hyps]
             alternatives = [self.reopened(AlignedText(inp, text), src) for src, inp, (text, _) in zip(sources, inputs, picked)]
             kth = self.output_words(units, self._realign(alternatives))
             for i, (options, args) in enumerate(zip(results, zip(texts, layouts, plans))):
                 text = self._assemble(*args, kth).target
                 mine = [score for (_, score), j in zip(picked, owner) if j == i]
-                if text not in (t for t, _ in options):
+                if text not in (t for t, _ in options) and len(options) < n:
                     options.append((text, sum(mine) / len(mine) if mine else 0.0))
         return results
 
@@ -594,6 +603,10 @@ class Pipeline:
           ``Options.coverage_weight`` per word it leaves out, among those without the faults above;
           where even that one leaves words out, with ``Options.gap_words``, weighed the same with the
           model's continuations at each place a left-out word may belong (``Coverage.gaps``);
+        * does harm (``pipeline.harm``, ``Options.checks``: a negation lost or added, a profane word
+          the source has not): the one with the fewest such faults, before anything else, among
+          the hypotheses of a beam of ``FORMALITY_BEAM`` and, where a fault has a place, the
+          model's continuations from just before it (as for the address, below);
         * addresses the reader the other way than ``Options.formality`` (German output: "du" where
           "Sie" is asked for): the one with the fewest such words, before any score, among the
           hypotheses of a beam of ``FORMALITY_BEAM`` and, where none of those addresses the reader
@@ -608,9 +621,12 @@ class Pipeline:
         def misaddressed(text: str) -> int:  # words addressing the reader the other way
             return mismatches(text, formality) if formality is not None else 0
 
-        # Those that address the reader the other way are searched with a wider beam: a narrow one
-        # often holds no hypothesis that addresses the reader as asked (bench/README.md, formality.py).
-        wrong = [misaddressed(output.target) > 0 for output in outputs]
+        def harm(i: int, text: str) -> list[int]:  # where its faults start (-1: no place)
+            return faults(inputs[i], text, self.source, o.checks)
+
+        # Those that do harm or address the reader the other way are searched with a wider beam: a
+        # narrow one often holds no hypothesis without (bench/README.md, formality.py, harm.py).
+        wrong = [misaddressed(output.target) > 0 or bool(harm(i, output.target)) for i, output in enumerate(outputs)]
         wide = [i for i in range(len(outputs)) if wrong[i]]
         narrow = [i for i, output in enumerate(outputs) if not wrong[i] and (
             self._needs_another(output) or coverage is not None and coverage.missing(sources[i], output.target))]
@@ -619,9 +635,10 @@ class Pipeline:
             if group:
                 found = t.translate_n_best([inputs[i] for i in group], replace(o.search, beam_size=beam, n_best=beam))
                 hyps.update(zip(group, found))
-        # index -> ((-words addressing the reader the other way, score), the hypothesis as the model
-        # wrote it, as a translation of the source, words it leaves out): the greatest key is taken
-        best: dict[int, tuple[tuple[int, float], str, AlignedText, int]] = {}
+        # index -> ((-faults, -words addressing the reader the other way, score), the hypothesis as
+        # the model wrote it, as a translation of the source, words it leaves out): the greatest key
+        # is taken
+        best: dict[int, tuple[tuple[int, int, float], str, AlignedText, int]] = {}
 
         def weigh(i: int, candidates: list[tuple[str, float]]) -> None:
             for text, score in candidates:   # best first: ties keep the model's order
@@ -629,16 +646,28 @@ class Pipeline:
                 if self._needs_another(candidate):
                     continue
                 left_out = len(coverage.missing(sources[i], candidate.target)) if coverage is not None else 0
-                key = (-misaddressed(candidate.target), score - weight * left_out)
+                key = (-len(harm(i, text)), -misaddressed(candidate.target), score - weight * left_out)
                 if i not in best or key > best[i][0]:
                     best[i] = (key, text, candidate, left_out)
 
         for i, candidates in sorted(hyps.items()):
             weigh(i, candidates)
+        for _ in range(ADDRESS_ROUNDS):
+            # Still doing harm at a place (a profane word): the model goes on differently from just
+            # before it, each of its next words completed by the search; all are weighed.
+            cuts = [(i, prefix) for i, (key, text, _, _) in sorted(best.items()) if key[0] < 0
+                    for prefix in cuts_before(text, [start for start in harm(i, text) if start >= 0])]
+            if not cuts:
+                break
+            deadline.check()   # before each call of the model
+            found = t.continue_n_best([inputs[i] for i, _ in cuts], [t.tokenizer.encode(p) for _, p in cuts],
+                                      o.search, n=ADDRESS_WORDS)
+            for (i, _), candidates in zip(cuts, found):
+                weigh(i, candidates)
         for _ in range(ADDRESS_ROUNDS if formality is not None else 0):
             # Still addressing the reader the other way: the model goes on differently from just before
             # that word (or its verb), each of its next words completed by the search.
-            cuts = [(i, prefix) for i, (key, text, _, _) in sorted(best.items()) if key[0] < 0
+            cuts = [(i, prefix) for i, (key, text, _, _) in sorted(best.items()) if key[1] < 0
                     for prefix in address_cuts(text, formality)]
             if not cuts:
                 break
@@ -656,6 +685,11 @@ class Pipeline:
                                           o.search, n=o.gap_words)
                 for (i, _), candidates in zip(gaps, found):
                     weigh(i, candidates)
+        for i, (key, text, _, left_out) in sorted(best.items()):
+            places = [start for start in harm(i, text) if start >= 0]
+            if places:   # a profane word that every search kept: the word goes, never to the reader
+                text = without_words(text, places)
+                best[i] = (key, text, self.reopened(AlignedText(inputs[i], text), sources[i]), left_out)
         chosen: dict[int, str] = {}  # output index -> the hypothesis as the model wrote it
         for i, (_, text, candidate, _) in sorted(best.items()):
             if candidate.target != outputs[i].target:

@@ -51,11 +51,14 @@
   const copyStatus = document.getElementById("copy-status");
   const translateButton = document.getElementById("translate-button");
   const randomButton = document.getElementById("random-button");
+  const heldOutButton = document.getElementById("held-out-button");
   const linksBox = document.querySelector("#result .links");
   const permalink = document.getElementById("permalink");
   const maxChars = Number(form.dataset.maxChars);
   const urlBytes = Number(form.dataset.urlBytes);
   const numbers = new Intl.NumberFormat("en-US");
+  // "Translate · German → English": the page's name, then its direction (base.html), renamed with it
+  const pageName = document.title.slice(0, document.title.lastIndexOf(" · "));
 
   let timer = null;        // the typed text's pending translation
   let controller = null;   // the request in flight, aborted by any newer one
@@ -273,6 +276,7 @@
     for (const node of document.querySelectorAll("[data-language-name]")) {
       node.textContent = NAMES[node.dataset.languageName === "source" ? langs.from : langs.target];
     }
+    document.title = pageName + " · " + NAMES[langs.from] + " → " + NAMES[langs.target];
     input.lang = langs.from;
     output.lang = langs.target;
     if (formalityChoice) formalityChoice.hidden = langs.target !== "de";
@@ -286,19 +290,33 @@
     if (changed) document.dispatchEvent(new CustomEvent("languageschange", { detail: langs }));
   }
 
-  // textContent only: translations and references are never parsed as HTML.
-  function show(text, langs, translation, detected, references, chrf, id, terms) {
+  // textContent only: translations and references are never parsed as HTML. `sample`: Random's
+  // answer (references, chrf and the split its sentence is from), null for a text typed.
+  // warnings: what the translation may have got wrong ([{check, message}], /translate's "warnings")
+  function show(text, langs, translation, detected, sample, id, terms, warnings) {
     error.hidden = true;
     output.textContent = translation;
+    const warned = document.getElementById("warnings");
+    warned.replaceChildren(...(warnings || []).map((warning) => {
+      const li = document.createElement("li");
+      li.dataset.check = warning.check;
+      li.textContent = warning.message;
+      return li;
+    }));
+    warned.hidden = !(warnings && warnings.length);
+    const references = sample ? sample.references : [];
     const block = document.getElementById("references-block");
     const list = document.getElementById("references");
-    list.replaceChildren(...(references || []).map((ref) => {
+    list.replaceChildren(...references.map((ref) => {
       const li = document.createElement("li");
       li.textContent = ref;
       return li;
     }));
-    block.hidden = !(references && references.length);
-    document.getElementById("chrf").textContent = chrf == null ? "" : chrf.toFixed(1);
+    block.hidden = !references.length;
+    document.getElementById("chrf").textContent = sample ? sample.chrf.toFixed(1) : "";
+    for (const label of document.querySelectorAll("#reference-split [data-split]")) {
+      label.hidden = !sample || label.dataset.split !== sample.split;
+    }
     showLanguages(langs);
     showDetected(langs, detected);
     setLinks(text, langs, id);
@@ -352,11 +370,12 @@
     try {
       const answer = cached ? cached
         : await window.api.post("/translate", body, mine.signal)
-          .then((reply) => ({ translation: reply.translatedText, detected: reply.detectedLanguage || null }));
+          .then((reply) => ({ translation: reply.translatedText, detected: reply.detectedLanguage || null,
+                              warnings: reply.warnings || [] }));
       if (mine !== controller) return;  // a newer request has begun: this answer is stale
       controller = null;
       remember(key, answer);
-      show(text, langs, answer.translation, answer.detected, [], null, links.get(text), terms);
+      show(text, langs, answer.translation, answer.detected, null, links.get(text), terms, answer.warnings);
       setBusy("Translated.");
     } catch (e) {
       if (mine !== controller || e.name === "AbortError") return;
@@ -366,20 +385,21 @@
     }
   }
 
-  async function random() {
+  // split: "train" (Random) or "test" (Random held-out), the sample the sentence is drawn from
+  async function random(split) {
     cancel();
     const mine = new AbortController();
     controller = mine;
     setBusy("Picking a random sentence…");
     try {
-      const body = await window.api.get("/api/random", mine.signal);
+      const body = await window.api.get("/api/random?split=" + split, mine.signal);
       if (mine !== controller) return;
       controller = null;
       input.value = body.source;
       updateCounter();
       // a German sentence of the training corpus, translated into English
       if (languages().from !== "de" || languages().target !== "en") setLanguages("auto", "en");
-      show(body.source, languages(), body.translation, null, body.references, body.chrf, null);
+      show(body.source, languages(), body.translation, null, body, null);
       setBusy("Random sentence translated.");
     } catch (e) {
       if (mine !== controller || e.name === "AbortError") return;
@@ -420,8 +440,10 @@
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const submitter = event.submitter;
-    if ((submitter && submitter === randomButton) || typedRandom()) {
-      random();
+    if (submitter && submitter === heldOutButton) {
+      random("test");
+    } else if ((submitter && submitter === randomButton) || typedRandom()) {
+      random("train");
     } else if (!input.value.trim()) {
       showError("Type some " + NAMES[languages().from] + " text first.");
       input.focus();

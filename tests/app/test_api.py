@@ -39,8 +39,8 @@ def test_auto_source_reports_the_detected_language(client):
     q = "Ich habe heute keine Zeit."
     single = client.post("/translate", json={"q": q, "source": "auto", "target": "en"}).get_json()
     german = client.post("/translate", json={"q": q, "source": "de", "target": "en"}).get_json()
-    assert single == {"translatedText": german["translatedText"],
-                      "detectedLanguage": {"confidence": 100.0, "language": "de"}}
+    # the same translation, and the same warnings where it has some (the tiny model drops "keine")
+    assert single == {**german, "detectedLanguage": {"confidence": 100.0, "language": "de"}}
     batch = client.post("/translate", json={"q": ["Es regnet.", "I don't have time today."], "source": "auto",
                                             "target": "en"}).get_json()
     assert batch["translatedText"] == ["It is raining.", "I don't have time today."]
@@ -157,17 +157,53 @@ def test_attention_stops_when_the_request_budget_is_spent(app):
             service.attention("Guten Morgen.")
 
 
-def test_random(client, pairs40):
-    body = client.get("/api/random").get_json()
-    assert set(body) == {"source", "references", "translation", "chrf"}
+@pytest.mark.parametrize("query", [{}, {"split": ""}, {"split": "train"}])
+def test_random(client, pairs40, query):
+    body = client.get("/api/random", query_string=query).get_json()
+    assert set(body) == {"source", "references", "translation", "chrf", "split"}
     assert body["references"] == [en for de, en in pairs40 if de == body["source"]]
     assert body["translation"] == body["references"][0] and body["chrf"] == 100.0
+    assert body["split"] == "train"  # a sentence the model learned: chrF 100 says little
+
+
+def test_random_held_out_draws_from_the_held_out_sample_only(make_app, pairs40, tmp_path):
+    from app.service import chrf
+
+    # sentences of our own that the tiny model never saw (it knows pairs40, the training sample)
+    held_out = tmp_path / "held-out.tsv"
+    held_out.write_text("The lamp is broken.\tDie Lampe ist kaputt.\tours\n"
+                        "The lamp does not work.\tDie Lampe ist kaputt.\tours\n"
+                        "We are waiting for the bus.\tWir warten auf den Bus.\tours\n", encoding="utf-8")
+    client = make_app(HELD_OUT_PATH=str(held_out)).test_client()
+    references = {"Die Lampe ist kaputt.": ["The lamp is broken.", "The lamp does not work."],
+                  "Wir warten auf den Bus.": ["We are waiting for the bus."]}
+    seen = set()
+    for _ in range(12):
+        body = client.get("/api/random", query_string={"split": "test"}).get_json()
+        assert set(body) == {"source", "references", "translation", "chrf", "split"}
+        assert body["split"] == "test" and body["references"] == references[body["source"]]
+        assert body["chrf"] == chrf(body["translation"], body["references"]) < 100
+        seen.add(body["source"])
+    assert seen <= set(references) and not seen & {de for de, _ in pairs40}
+    assert client.get("/api/random").get_json()["source"] in {de for de, _ in pairs40}  # train: CORPUS_PATH's
+
+
+@pytest.mark.parametrize("value", ["dev", "TEST", "test ", "1"])
+def test_random_refuses_another_split(client, value):
+    response = client.get("/api/random", query_string={"split": value})
+    assert response.status_code == 400
+    assert response.get_json() == {"error": f"Invalid request: split must be one of train, test, got {value}"}
 
 
 def test_random_without_corpus(make_app):
-    response = make_app(CORPUS_PATH="").test_client().get("/api/random")
+    client = make_app(CORPUS_PATH="", HELD_OUT_PATH="").test_client()
+    response = client.get("/api/random")
     assert response.status_code == 404
     assert response.get_json() == {"error": "Random is not available: no corpus is configured (set CORPUS_PATH)"}
+    response = client.get("/api/random", query_string={"split": "test"})
+    assert response.status_code == 404
+    assert response.get_json() == {"error": "Random is not available for split=test: no held-out sample is "
+                                            "configured (set HELD_OUT_PATH)"}
 
 
 def test_health(client, app_config):

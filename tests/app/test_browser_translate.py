@@ -94,6 +94,17 @@ def test_typing_translates_after_a_pause_with_one_request(page, live_server):
     assert page.url == live_server.url + "/"
 
 
+def test_warnings_are_shown_with_their_translation_and_go_with_it(page, live_server):
+    page.goto(live_server.url + "/")
+    page.get_by_label("German text").fill("Ich habe heute keine Zeit.")   # the tiny model drops "keine"
+    expect(page.locator("#warnings li")).to_have_text(
+        ["the translation may have lost or added a negation (not, no, never): check its meaning"])
+    expect(page.locator("#warnings")).to_be_visible()
+    page.get_by_label("German text").fill("Wo ist der Bahnhof?")
+    expect(page.locator("#translation")).to_have_text("Where is the train station?")
+    expect(page.locator("#warnings")).to_be_hidden()
+
+
 def test_an_older_answer_never_overwrites_a_newer_one(page, live_server):
     held = []
     page.route("**/translate", lambda route: held.append(route))
@@ -430,7 +441,7 @@ def contrast(a: str, b: str) -> float:
 PAGES = {
     "/?q=Wo+ist+der+Bahnhof%3F+This+is+a+sentence+in+English+about+the+weather+today.": [
         "body", "h1", "label", ".help", "#char-count", "#detected", "#english-hint", "#english-hint a",
-        "#translate-button", "#random-button", "#copy-button", "#result h2", "#translation .word",
+        "#translate-button", "#random-button", "#held-out-button", "#copy-button", "#result h2", "#translation .word",
         "#translation .sentence[title]", "#source-words .word", "#result .links a", "header.site a", "footer.site",
         '[role="tab"]', '[role="tab"][aria-selected="true"]', ".drop-zone label", ".drop-zone .help", "#file-help",
         "#file-button", ".glossary > summary", "#glossary-help", ".glossary-head", "#glossary-rows input",

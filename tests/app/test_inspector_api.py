@@ -152,6 +152,18 @@ def test_explain_exact_shape(client):
     }
 
 
+def test_explain_warns_as_translate_does(client):
+    # the tiny model drops "keine": the inspector says so as /translate does, for the pipeline's
+    # translation and for one given; a translation that keeps the negation has no warnings
+    q = "Ich habe heute keine Zeit."
+    answer = client.post("/translate", json={"q": q, "source": "de", "target": "en"}).get_json()
+    warning = [{"check": "negation",
+                "message": "the translation may have lost or added a negation (not, no, never): check its meaning"}]
+    assert answer["warnings"] == warning and post(client, "/api/explain", q=q)["warnings"] == warning
+    assert post(client, "/api/explain", q=q, translation="I have time today.")["warnings"] == warning
+    assert "warnings" not in post(client, "/api/explain", q=q, translation="I have no time today.")
+
+
 @pytest.mark.parametrize("q, pairs", [
     ("Wo ist der Bahnhof?", {("Where", "Wo"), ("station", "Bahnhof"), ("?", "?")}),
     ("Ich liebe Musik.", {("I", "Ich"), ("love", "liebe"), ("music", "Musik"), (".", ".")}),

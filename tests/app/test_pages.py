@@ -8,6 +8,8 @@ from html import unescape
 import plotly
 import pytest
 
+from tests.conftest import ROOT
+
 XSS = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 
@@ -37,6 +39,17 @@ def test_index_permalink_shows_translation_references_and_chrf(client):
     assert "<li>Good morning.</li>" in html
     assert '<strong id="chrf">100.0</strong>' in html
     assert 'href="/attention?q=Guten+Morgen."' in html
+
+
+NEGATION = "the translation may have lost or added a negation (not, no, never): check its meaning"
+
+
+def test_index_shows_what_the_translation_may_have_got_wrong(client):
+    # the tiny model drops "keine": the page says so, as /translate's "warnings" do
+    html = text_of(client.get("/", query_string={"q": "Ich habe heute keine Zeit."}))
+    assert f'<ul id="warnings" class="warnings" role="status" ><li data-check="negation">{NEGATION}</li></ul>' in html
+    html = text_of(client.get("/", query_string={"q": "Guten Morgen."}))
+    assert '<ul id="warnings" class="warnings" role="status" hidden></ul>' in html
 
 
 def test_index_translation_of_text_not_in_the_corpus_has_no_references(client):
@@ -71,6 +84,81 @@ def test_random_in_a_sentence_or_without_a_corpus_is_translated(client, make_app
 def test_random_button_hidden_without_corpus(make_app):
     html = text_of(make_app(CORPUS_PATH="").test_client().get("/"))
     assert "random-button" not in html
+
+
+HELD_OUT = ROOT / "checkpoints" / "random-held-out.tsv"  # HELD_OUT_PATH's default, which app_config keeps
+TRAINING_LABEL = (r'<span data-split="train"\s*><strong>Training\s+sentence</strong>: the model learned this pair, '
+                  r'so a high chrF says little.</span>')
+HELD_OUT_LABEL = (r'<span data-split="test"\s*><strong>Held-out test\s+sentence</strong>: the model never trained '
+                  r'on it, so chrF measures the translation.</span>')
+
+
+def shown_labels(html: str) -> list[str]:
+    """The splits whose label the references block shows (not hidden)."""
+    return re.findall(r'<span data-split="(\w+)"\s*>', html)
+
+
+def test_both_random_buttons_and_what_they_draw(client, make_app):
+    html = text_of(client.get("/"))
+    assert '<button type="submit" id="random-button" name="random" value="train"' in html
+    assert '<button type="submit" id="held-out-button" name="random" value="test"' in html
+    assert re.search(r'<span id="random-help" class="help">Random: a training sentence, which the model learned '
+                     r'\(or type <kbd>random</kbd>\); Random held-out: a test sentence it never trained on; each '
+                     r'with its\s+reference translations</span>', html)
+    html = text_of(make_app(HELD_OUT_PATH="").test_client().get("/"))
+    assert 'id="random-button"' in html and "held-out-button" not in html
+    assert re.search(r'<span id="random-help" class="help">Random: a training sentence, which the model learned '
+                     r'\(or type <kbd>random</kbd>\); each with its\s+reference translations</span>', html)
+    html = text_of(make_app(CORPUS_PATH="").test_client().get("/"))
+    assert "random-button" not in html and 'id="held-out-button"' in html
+    assert re.search(r'<span id="random-help" class="help">Random held-out: a test sentence it never trained on; '
+                     r'each with its\s+reference translations</span>', html)
+
+
+@pytest.mark.parametrize("via", ["get", "post"])
+def test_random_held_out_gives_a_held_out_sentence_labelled_as_such(client, pairs40, via):
+    from model.data import read_references
+
+    sources, references = read_references(HELD_OUT)
+    response = (client.get("/", query_string={"random": "test"}) if via == "get"
+                else client.post("/", data={"q": "", "random": "test"}))
+    assert response.status_code == (302 if via == "get" else 303)
+    q = parse_qs(urlsplit(response.headers["Location"]).query)["q"][0]
+    assert q in sources and q not in {de for de, _ in pairs40}
+    html = text_of(client.get(response.headers["Location"]))
+    assert shown_labels(html) == ["test"] and re.search(HELD_OUT_LABEL, html)
+    assert [unescape(ref) for ref in re.findall(r"<li>(.*?)</li>", html.split('id="references"', 1)[1]
+                                                .split("</ul>", 1)[0])] == references[sources.index(q)]
+
+
+def test_a_training_sentence_is_labelled_as_such_and_other_text_has_no_label(client):
+    html = text_of(client.get("/", query_string={"q": "Es regnet."}))
+    assert shown_labels(html) == ["train"] and re.search(TRAINING_LABEL, html)
+    assert '<strong id="chrf">100.0</strong>' in html
+    html = text_of(client.get("/", query_string={"q": "Es regnet. Guten Morgen."}))
+    assert shown_labels(html) == [] and 'id="references-block" hidden' in html
+
+
+@pytest.mark.parametrize("value", ["dev", "TEST", "yes"])
+def test_random_of_another_split_is_refused_on_the_page(client, value):
+    for response in (client.get("/", query_string={"random": value}), client.post("/", data={"q": "", "random": value})):
+        assert response.status_code == 400
+        assert f'role="alert" >Invalid request: split must be one of train, test, got {value}</p>' in text_of(response)
+
+
+@pytest.mark.parametrize("path, direction", [
+    ("/?q=Guten+Morgen.", '<span data-language-name="source">German</span> → <span data-language-name="target">English</span>'),
+    ("/attention?q=Guten+Morgen.", "German → English"),
+    ("/beam?q=Guten+Morgen.", "German → English"),
+    ("/model", "German → English"),  # the directions served: here only the tiny de-en model
+    ("/no-such-page", "German → English"),
+])
+def test_title_and_footer_name_the_direction(client, path, direction):
+    html = text_of(client.get(path))
+    assert f'<span id="footer-direction">{direction}</span>\n      neural machine translation. API:' in html
+    page = {"/": "Translate", "/attention": "Attention", "/beam": "Beam search", "/model": "Model"}.get(
+        urlsplit(path).path, "404 Not found")
+    assert f"<title>{page} · German → English</title>" in html
 
 
 @pytest.mark.parametrize("path", ["/", "/attention"])
@@ -169,6 +257,13 @@ def test_model_page_says_where_random_sentences_come_from(make_app):
                      r"manythings.org/anki.</p>", html)
     html = text_of(make_app(CORPUS_PATH="").test_client().get("/model"))
     assert "Random is off (<code>CORPUS_PATH</code> is empty)." in html
+    # app_config keeps HELD_OUT_PATH's default: the shipped held-out sample
+    assert re.search(r"Random held-out draws from <code>random-held-out.tsv</code>:\s+285 German sentences with 300 "
+                     r"reference\s+translations from the test split, which the model never trained on: there the "
+                     r"chrF shown measures it.\s+CC-BY 2.0 \(France\) Attribution: tatoeba.org, manythings.org/anki."
+                     r"</p>", html)
+    html = text_of(make_app(HELD_OUT_PATH="").test_client().get("/model"))
+    assert "Random held-out is off (<code>HELD_OUT_PATH</code> is empty)." in html
 
 
 def test_model_page_shows_the_licence_of_weights_trained_on_gpl_data(make_app, tiny_checkpoint, tmp_path):

@@ -9,7 +9,7 @@ import pytest
 
 from bench.stub_engine import NBest
 from model.search.options import SERVED
-from pipeline.formality import address_cuts, addresses, mismatches
+from pipeline.formality import address_cuts, addresses, du_imperatives, mismatches
 from pipeline.translation import Options, Pipeline
 
 
@@ -159,3 +159,26 @@ def test_the_continuations_stop_at_the_request_budget(reverse_checkpoint):
     with deadline.budget(0.02), pytest.raises(deadline.DeadlineExceeded):
         Pipeline(engine, Options(formality="formal")).translate(list(table))
     assert engine.continue_calls == []
+
+
+@pytest.mark.parametrize("german, expected", [
+    ("Behalte diese Medizin außerhalb der Reichweite von Kindern.", [0]),
+    ("Nimm zwei Tabletten am Tag.", [0]),                  # a form only the imperative has
+    ("Bitte lies die Anleitung.", [6]),                    # after "Bitte"
+    ("Das ist gut. Öffne die Datei.", [13]),               # any sentence's start
+    ("Spiele die Musik ab.", [0]),                         # also a noun, but an object follows
+    ("Warte mal!", [0]),
+    ("Bewahren Sie das Arzneimittel auf.", []),            # the formal imperative
+    ("Vergiss es nicht.", [0]),                            # "es" may be its object
+    ("Ändere die Datei.", [0]),                            # "ändern": the stem "änder"
+    ("Kaufe ich das?", []),                                # a question: a subject follows
+    ("Gab es einen Grund? War es gut? Machte es Spaß?", []),   # the past, not the imperative
+    ("Spiele für Kinder", []),                             # the noun
+    ("Liebe Anna, danke schön.", []),
+    ("Suche nach Updates", []),
+    ("Frage: Wie geht das?", []),
+    ("Heute ist schön.", []),
+])
+def test_du_imperatives(german, expected):
+    assert du_imperatives(german) == expected
+    assert mismatches(german, "formal") == len(expected)
