@@ -37,6 +37,7 @@ from model.network.threads import available_cpus, set_threads  # noqa: F401  (th
 if TYPE_CHECKING:
     from model.inference.translator import Translator
     from model.search.options import SearchOptions
+    from pipeline.coverage import Coverage
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CHECKPOINT = ROOT / "checkpoints" / "de-en.pt"

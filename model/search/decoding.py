@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
-from model.network.batch import Batch, padding_mask
+from model.network.batch import Batch
 from model.search.options import DEFAULT, SearchOptions
 from model.network.tokenizer import BOS_ID, EOS_ID, PAD_ID
 from model.network.transformer import Transformer

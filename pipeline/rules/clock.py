@@ -166,21 +166,6 @@ def _oclock_at(words: list[Word], i: int) -> tuple[int, str]:
     return 0, ""
 
 
-def _oclock_at(words: list[Word], i: int) -> tuple[int, str]:
-    """How many of ``words`` from ``i`` on spell "o'clock", and what follows it in the last: one
-    word as written, or the word alignment's three ("o", "'", "clock", written together); 0 if
-    none."""
-    match = _OCLOCK.match(words[i].text)
-    if match:
-        return 1, words[i].text[match.end():]
-    if (i + 2 < len(words) and words[i].text.lower() == "o" and words[i + 1].text in ("'", "’")
-            and not words[i + 1].gap and not words[i + 2].gap):
-        match = _CLOCK_WORD.match(words[i + 2].text)
-        if match:
-            return 3, words[i + 2].text[match.end():]
-    return 0, ""
-
-
 class ClockTimes:
     """The rule: ``with_clock_times`` finds; ``without_oclock`` repairs, with the chunk's
     ``oclock_spans``."""

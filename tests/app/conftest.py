@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -175,7 +176,6 @@ class RedisServer:
 
 def start_redis() -> RedisServer:
     import shutil
-    import subprocess
     import time
 
     import redis

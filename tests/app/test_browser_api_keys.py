@@ -124,7 +124,7 @@ def test_a_text_s_link_opened_without_a_key_asks_for_one(browser, keyed_server):
 
 def test_files_and_the_glossary_send_the_key(browser, keyed_server, tmp_path):
     context, page, problems = new_page(browser)
-    sent = checked_requests(page)
+    checked_requests(page)
     base = f"http://127.0.0.1:{keyed_server}"
     page.goto(base + "/")
     path = tmp_path / "Brief.txt"

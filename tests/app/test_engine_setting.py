@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from app import StartupError, create_app
+from app import StartupError
 from app.settings import DEFAULTS, SettingsError, validate
 from bench import server
 from model.inference.alignment import AlignedText

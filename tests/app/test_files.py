@@ -7,7 +7,6 @@ import http.client
 import io
 import json
 import os
-import re
 import stat
 import threading
 import time

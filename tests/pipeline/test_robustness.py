@@ -69,7 +69,6 @@ def test_a_sign_or_bracket_before_a_measure_is_one_span(pipeline, text, measure,
 
 def test_a_sentence_whose_spans_do_not_fit_is_translated_without_them(pipeline, monkeypatch, caplog):
     """The last line of defence: a rule's bug costs that sentence its spans, never the request."""
-    import pipeline.translation as translation
     from pipeline.spans import Span
 
     def overlapping(sentence, *args):
