@@ -26,12 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.outputs import add_outputs, parse_outputs, read_lines
+
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
-
-def read_lines(path: str) -> list[str]:
-    text = Path(path).read_text(encoding="utf-8")
-    return text.removesuffix("\n").split("\n") if text else []
 
 
 def copied(source: str, output: str, references: list[str], min_letters: int) -> list[str]:
@@ -57,15 +55,10 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--src", required=True, help="the German sources, one a line")
     p.add_argument("--ref", required=True, action="append", help="English references, line-aligned (repeat)")
-    p.add_argument("--hyp", required=True, action="append", metavar="NAME=FILE", help="an output to count (repeat)")
     p.add_argument("--min-letters", type=int, default=5)
     p.add_argument("--dictionary", help="the Ding dictionary (default: $DICTIONARY_PATH or trans-de-en's)")
-    p.add_argument("--json", action="store_true")
-    args = p.parse_args(argv)
-    for hyp in args.hyp:
-        if "=" not in hyp:
-            p.error(f"--hyp takes NAME=FILE, got {hyp!r}")
-    return args
+    add_outputs(p)
+    return parse_outputs(p, argv)
 
 
 def main(argv=None) -> int:

@@ -21,10 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.outputs import add_outputs, parse_outputs, read_lines
 
-def read_lines(path: str) -> list[str]:
-    text = Path(path).read_text(encoding="utf-8")
-    return text.removesuffix("\n").split("\n") if text else []
 
 
 def count(sources: list[str], outputs: list[str], source_language: str) -> dict:
@@ -42,13 +40,8 @@ def parse_args(argv):
     p.add_argument("--source", required=True, choices=("de", "en"), help="the sources' language")
     p.add_argument("--src", required=True, help="the sources, one a line")
     p.add_argument("--ref", required=True, help="the references, line-aligned")
-    p.add_argument("--hyp", required=True, action="append", metavar="NAME=FILE", help="an output to count (repeat)")
-    p.add_argument("--json", action="store_true")
-    args = p.parse_args(argv)
-    for hyp in args.hyp:
-        if "=" not in hyp:
-            p.error(f"--hyp takes NAME=FILE, got {hyp!r}")
-    return args
+    add_outputs(p)
+    return parse_outputs(p, argv)
 
 
 def main(argv=None) -> int:
