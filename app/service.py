@@ -35,7 +35,7 @@ from pipeline.markup import Segment, parse_html
 from pipeline.segment import sentences
 from pipeline.texts import translate_texts
 from pipeline.coverage import Coverage
-from pipeline.formality import FORMALITIES
+from pipeline.formality import FORMALITIES, mismatches
 from pipeline.translation import Options, Pipeline
 
 from .memory import release_free_memory, unmap_clean_file_pages, unmap_pages
@@ -257,9 +257,11 @@ class TranslationService:
         with model.calls(), torch.inference_mode():
             options = pipeline.translate_n_best(texts, n + 1, glossary=glossary)
 
-        def faults(text: str, alternative: str) -> int:   # what harm an alternative does (``pipeline.harm``)
-            return len(harm.faults(text, alternative, source, pipeline.options.checks))
-        # alternatives that do no harm first, each group in the model's order
+        def faults(text: str, alternative: str) -> tuple[int, int]:   # its harm (``pipeline.harm``), then
+            # its words addressing the reader otherwise than asked (``pipeline.formality``)
+            return (len(harm.faults(text, alternative, source, pipeline.options.checks)),
+                    mismatches(alternative, pipeline.formality) if pipeline.formality else 0)
+        # alternatives that do no harm and address the reader as asked first, each group in the model's order
         return [o[0][0] for o in options], [sorted([t for t, _ in o[1:] if t], key=lambda a, t=text: faults(t, a))[:n]
                                             for text, o in zip(texts, options)]
 

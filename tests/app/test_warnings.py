@@ -19,6 +19,9 @@ TABLE = {
     # no hypothesis addresses the reader formally
     "Take it.": [("Nimm es.", -0.1)],
     "Do not drink it.": [("Trinken Sie es nicht.", -0.1)],
+    # alternatives addressing the reader as asked come first too
+    "Help me.": [("Hilf mir.", -0.1), ("Hilf mir bitte.", -0.2), ("Helfen Sie mir.", -0.3),
+                 ("Bitte helfen Sie mir.", -0.4)],
 }
 
 
@@ -65,3 +68,10 @@ def test_alternatives_that_do_no_harm_come_first(client):
         200, {"translatedText": "Do not stop it.", "alternatives": ["Stop it.", "Stop it now."]})
     assert translate(client, q="Trinken Sie keinen Alkohol.", source="de", target="en", alternatives=1) == (
         200, {"translatedText": "Drink alcohol.", "alternatives": ["Drink some alcohol."], "warnings": [NEGATION]})
+
+
+def test_alternatives_that_address_the_reader_as_asked_come_first(client):
+    assert translate(client, q="Help me.", source="en", target="de", alternatives=3) == (
+        200, {"translatedText": "Helfen Sie mir.", "alternatives": ["Bitte helfen Sie mir.", "Hilf mir.", "Hilf mir bitte."]})
+    assert translate(client, q="Help me.", source="en", target="de", alternatives=3, formality="informal") == (
+        200, {"translatedText": "Hilf mir.", "alternatives": ["Hilf mir bitte.", "Helfen Sie mir.", "Bitte helfen Sie mir."]})
