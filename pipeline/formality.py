@@ -19,8 +19,8 @@ way. The signs, chosen so that none is ambiguous:
   ("Könnt ihr", "ihr seid", "Habt ihr"), as it is also "her" and "their" ("Gibt ihr das Buch");
 * informal too: a verb that opens a sentence in the imperative of "du", no pronoun after it
   ("Behalte diese Medizin …", "Nimm zwei Tabletten", "Bitte lies …"; ``du_imperatives``): the
-  lemmatizer (``simplemma``) reads it as a verb's stem ("behalte", "mach") or as a form of a verb
-  that only the imperative has ("nimm", "lies"), and not also as a noun ("Spiele", "Bitte",
+  lemmatizer (``coverage.lemma``) reads it as a verb's stem ("behalte", "mach") or as a form of a
+  verb that only the imperative has ("nimm", "lies"), and not also as a noun ("Spiele", "Bitte",
   "Liebe"), unless an object or a particle follows ("Spiele die Musik ab", "Warte mal");
 * formal: "Sie", "Ihnen", "Ihr…" capitalized *within* a sentence, where only the formal pronoun is
   capitalized ("sie"/"ihr" are she, they, her, their). At the start of a sentence they are all
@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import simplemma
+from .coverage import lemma
 
 # The beam of the search for a hypothesis that addresses the reader as asked, where the first one
 # does not: with the service's beam of 4 half of them still did not (bench/README.md, formality.py).
@@ -70,10 +70,6 @@ _SUBJECTS = frozenset("ich du er wir ihr man".split())
 _AFTER_A_VERB = frozenset("den das die dem diesen diese dieses einen eine ein einem mir uns es ihn sie bitte mal".split())
 
 
-def _lemma(word: str) -> str:
-    return simplemma.lemmatize(word, lang="de", low_memory=True)
-
-
 def _squeezed(word: str) -> str:
     """``word`` without "h" and doubled letters: "nimm" and "nehm" are both "nem"."""
     return re.sub(r"(.)\1", r"\1", word.replace("h", ""))
@@ -85,13 +81,13 @@ def _du_imperative(word: str, after: str) -> bool:
     the verb's stem, or the stem and "e" ("mach", "mache"; also the first person, and some are
     nouns too), or the stem with its "e" turned "i" or "ie" ("nimm", "lies": the imperative only)."""
     lowered = word.lower()
-    verb = _lemma(lowered)
+    verb = lemma(lowered, "de")
     if verb == lowered or not verb.endswith("n") or after.lower() in _SUBJECTS or after == "Sie":
         return False
     stem = verb[:-2] if verb.endswith("en") else verb[:-1]    # "machen" -> "mach", "ändern" -> "änder"
     if lowered not in (stem, stem + "e"):
         return lowered[-1] != "e" and _squeezed(lowered.replace("ie", "e").replace("i", "e")) == _squeezed(stem)
-    if not word[0].isupper() or _lemma(word) == verb:   # no noun of the same letters
+    if not word[0].isupper() or lemma(word, "de") == verb:   # no noun of the same letters
         return True
     return after.lower() in _AFTER_A_VERB
 

@@ -13,9 +13,10 @@ lost or added one well enough to choose among the beam's hypotheses (``Pipeline`
 * **affixes**, not counted but allowed to stand for a cue of the other side, as a word negated
   by its form translates into a word with a cue and back ("unmöglich" / "not possible",
   "nicht möglich" / "impossible", "arbeitslos" / "without work"): German "un…" and "…los…",
-  English "un…", "in…", "im…", "il…", "ir…", "dis…", "non…" and "…less". Many words
-  only look so ("under", "important"); as affixes only excuse a difference, such a word can hide
-  a lost negation but never invent one.
+  English "un…", "im…", "il…", "ir…", "dis…", "non…" and "…less" (not "in…": far more
+  words start with it than are negated by it, "into", "include"). Many words only look so
+  ("under", "important"); as affixes only excuse a difference, such a word can hide a lost
+  negation but never invent one.
 
 ``changed(source, translation, source_language)`` is the number of cues one side has beyond what
 the other's cues and affixes account for: 0 where they match.
@@ -35,17 +36,15 @@ _CUES = {
 _NOR = re.compile(r"\bnor\b", re.IGNORECASE)
 _NEITHER = re.compile(r"\bneither\b", re.IGNORECASE)
 # Words whose start or end only looks like a negating affix, common enough to hide a lost cue often
-# (they would only ever excuse one, never report one).
+# (they would only ever excuse one, never report one); "in" keeps "…less" words starting with it out.
 _NOT_AFFIXED = {
-    "de": re.compile(r"^(?:unter|unser|uns|unten|und|ungefähr|unbedingt|union|uni|universität|unfall|los|losen)",
-                     re.IGNORECASE),
-    "en": re.compile(r"^(?:under|until|unit|union|univers|unique|into|in|inform|include|increas|install|instead"
-                     r"|import|impress|improv|issue|discuss|display|distance|district|disk|dish|less|unless)",
-                     re.IGNORECASE),
+    "de": re.compile(r"^(?:unter|uns|unten|und|ungefähr|unbedingt|uni|unfall)", re.IGNORECASE),
+    "en": re.compile(r"^(?:under|until|unit|union|univers|unique|in|import|impress|improv|issue|discuss|display"
+                     r"|distance|district|disk|dish|less|unless)", re.IGNORECASE),
 }
 _AFFIXED = {
     "de": re.compile(r"\bun[a-zäöüß]{4,}|\b[a-zäöüß]{3,}los(?:e[mnrs]?|igkeit)?\b", re.IGNORECASE),
-    "en": re.compile(r"\b(?:un|in|im|il|ir|dis|non-?)[a-z]{4,}|\b[a-z]{3,}less(?:ly|ness)?\b", re.IGNORECASE),
+    "en": re.compile(r"\b(?:un|im|il|ir|dis|non-?)[a-z]{4,}|\b[a-z]{3,}less(?:ly|ness)?\b", re.IGNORECASE),
 }
 
 

@@ -652,30 +652,33 @@ class Pipeline:
 
         for i, candidates in sorted(hyps.items()):
             weigh(i, candidates)
+        def go_on(cuts: list[tuple[int, str]], keep: Callable[[str, str], bool] = lambda prefix, text: True) -> bool:
+            """The model's ``ADDRESS_WORDS`` most probable next words after each (index, prefix) of
+            ``cuts``, each completed by the search, weighed where ``keep(prefix, text)``; False
+            where there is nothing to go on from."""
+            if not cuts:
+                return False
+            deadline.check()   # before each call of the model
+            found = t.continue_n_best([inputs[i] for i, _ in cuts], [t.tokenizer.encode(p) for _, p in cuts],
+                                      o.search, n=ADDRESS_WORDS)
+            for (i, prefix), candidates in zip(cuts, found):
+                weigh(i, [c for c in candidates if keep(prefix, c[0])])
+            return True
+
         for _ in range(ADDRESS_ROUNDS):
             # Still doing harm at a place (a profane word): the model goes on differently from just
             # before it, each of its next words completed by the search; all are weighed.
-            cuts = [(i, prefix) for i, (key, text, _, _) in sorted(best.items()) if key[0] < 0
-                    for prefix in cuts_before(text, [start for start in harm(i, text) if start >= 0])]
-            if not cuts:
+            if not go_on([(i, prefix) for i, (key, text, _, _) in sorted(best.items()) if key[0] < 0
+                          for prefix in cuts_before(text, [start for start in harm(i, text) if start >= 0])]):
                 break
-            deadline.check()   # before each call of the model
-            found = t.continue_n_best([inputs[i] for i, _ in cuts], [t.tokenizer.encode(p) for _, p in cuts],
-                                      o.search, n=ADDRESS_WORDS)
-            for (i, _), candidates in zip(cuts, found):
-                weigh(i, candidates)
         for _ in range(ADDRESS_ROUNDS if formality is not None else 0):
             # Still addressing the reader the other way: the model goes on differently from just before
-            # that word (or its verb), each of its next words completed by the search.
-            cuts = [(i, prefix) for i, (key, text, _, _) in sorted(best.items()) if key[1] < 0
-                    for prefix in address_cuts(text, formality)]
-            if not cuts:
+            # that word (or its verb), each of its next words completed by the search; those that
+            # changed the address, not dropped it, are weighed.
+            if not go_on([(i, prefix) for i, (key, text, _, _) in sorted(best.items()) if key[1] < 0
+                          for prefix in address_cuts(text, formality)],
+                         lambda prefix, text: addresses(text, formality, len(prefix)) > 0):
                 break
-            deadline.check()   # before each call of the model
-            found = t.continue_n_best([inputs[i] for i, _ in cuts], [t.tokenizer.encode(p) for _, p in cuts],
-                                      o.search, n=ADDRESS_WORDS)
-            for (i, prefix), candidates in zip(cuts, found):   # those that changed the address, not dropped it
-                weigh(i, [c for c in candidates if addresses(c[0], formality, len(prefix))])
         if coverage is not None and o.gap_words > 0:
             # Still leaving words out: the model's next words where one may belong, each completed.
             gaps = [(i, prefix) for i, (_, text, _, left_out) in sorted(best.items()) if left_out
