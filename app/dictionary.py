@@ -119,7 +119,7 @@ def coverage_of(app: Flask) -> Coverage | None:
     """The text pipeline's check for words a translation leaves out (``pipeline.coverage``), by the
     app's index; None when the dictionary is off."""
     index = index_of(app)
-    return Coverage(index.lookup) if index is not None else None
+    return Coverage.of(index) if index is not None else None
 
 
 def words(text: str) -> int:

@@ -39,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.outputs import bootstrap_p  # noqa: E402
 from commands import cli  # noqa: E402
 
 PROG = "bench/channel.py"
@@ -105,24 +106,6 @@ def oracle(hypotheses: list[list[str]], streams: list[list[str | None]]) -> list
         scores = [chrf.sentence_score(h, refs).score for h in options]
         picked.append(options[scores.index(max(scores))])
     return picked
-
-
-def bootstrap_p(served: list[str], systems: list[list[str]], streams: list[list[str | None]]) -> list[float | None]:
-    """Per system, sacreBLEU's paired bootstrap p-value of its corpus chrF against ``served``
-    (``sacrebleu --paired-bs``: 1,000 resamples, its fixed seed): how often a difference as large
-    comes about by chance. None for a system identical to ``served``: the test would count its zero
-    difference as significant."""
-    from sacrebleu.metrics import CHRF
-    from sacrebleu.significance import PairedTest
-
-    differing = [picks for picks in systems if picks != served]
-    found = iter([])
-    if differing:
-        named = [("served", served), *((str(k), picks) for k, picks in enumerate(differing))]
-        _, results = PairedTest(named, {"chrF": CHRF(references=streams)}, None, test_type="bs")()
-        (chrf,) = (scores for name, scores in results.items() if name != "System")
-        found = iter(result.p_value for result in chrf[1:])
-    return [next(found) if picks != served else None for picks in systems]
 
 
 def bare_cost(translator, scorer, sources: list[str], n: int) -> tuple[float, float, float]:

@@ -1,4 +1,5 @@
-"""What the benches that compare outputs share: line files, and ``--hyp NAME=FILE`` arguments."""
+"""What the benches that compare outputs share: line files, ``--hyp NAME=FILE`` arguments, and the
+paired bootstrap of chrF."""
 
 from __future__ import annotations
 
@@ -25,3 +26,22 @@ def parse_outputs(p: argparse.ArgumentParser, argv) -> argparse.Namespace:
         if "=" not in hyp:
             p.error(f"--hyp takes NAME=FILE, got {hyp!r}")
     return args
+
+
+def bootstrap_p(base: list[str], systems: list[list[str]], streams: list[list[str | None]],
+                samples: int = 1000) -> list[float | None]:
+    """Per system, sacreBLEU's paired bootstrap p-value of its corpus chrF against ``base``
+    (``sacrebleu --paired-bs``: ``samples`` resamples, its fixed seed): how often a difference as
+    large comes about by chance. None for a system identical to ``base``: the test would count its
+    zero difference as significant. ``streams``: the references, one list per reference."""
+    from sacrebleu.metrics import CHRF
+    from sacrebleu.significance import PairedTest
+
+    differing = [outputs for outputs in systems if outputs != base]
+    found = iter([])
+    if differing:
+        named = [("base", base), *((str(k), outputs) for k, outputs in enumerate(differing))]
+        _, results = PairedTest(named, {"chrF": CHRF(references=streams)}, None, test_type="bs", n_samples=samples)()
+        (chrf,) = (scores for name, scores in results.items() if name != "System")
+        found = iter(result.p_value for result in chrf[1:])
+    return [next(found) if outputs != base else None for outputs in systems]

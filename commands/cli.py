@@ -179,7 +179,7 @@ def load_coverage(args: argparse.Namespace, environ=os.environ) -> "Coverage | N
     from pipeline.coverage import Coverage
 
     path = dictionary_path(args, environ)
-    return Coverage(load_dictionary(path).lookup) if path is not None else None
+    return Coverage.of(load_dictionary(path)) if path is not None else None
 
 
 def output_path(path: str, flag: str = "--out") -> Path:

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import simplemma
 
-from model.data.ding import DictionaryEntry
+from model.data.ding import DictionaryEntry, DingDictionary
 
 # Verbs that carry tense, mood or voice rather than content of their own.
 AUXILIARIES = frozenset("sein haben werden können müssen sollen wollen dürfen mögen möchten lassen".split())
@@ -38,6 +38,7 @@ _SENSE_FILLERS = frozenset("""the a an to of in on at for with by up out be sb s
 PREFIX = 5                 # letters an inflected English word shares with its sense ("decided", "decide")
 _MIN_COMPOUND = 8          # shorter unknown words are not split into a compound's head
 _MIN_HEAD = 4              # the shortest head of a compound that is judged ("Gesetz", not "etz")
+MIN_COPIED = 4             # the shortest source word whose copy in the output is German left in it
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _BRACKETS = re.compile(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>")
 _SENTENCE_END = frozenset('.!?:"„“»«')
@@ -66,11 +67,19 @@ class Coverage:
 
     ``lookup`` is a Ding index's ``DingDictionary.lookup``; results are cached per word."""
 
-    def __init__(self, lookup: Callable[[str], list[DictionaryEntry]], cache_size: int = 65536):
+    def __init__(self, lookup: Callable[[str], list[DictionaryEntry]], cache_size: int = 65536,
+                 dictionary: DingDictionary | None = None):
         self.lookup = lookup
+        self.dictionary = dictionary   # the index ``lookup`` reads, where there is one (its noun plurals)
         self.senses = lru_cache(maxsize=cache_size)(self._senses)
         self.reads = lru_cache(maxsize=cache_size)(self._reads)
+        self.english_too = lru_cache(maxsize=cache_size)(self._english_too)
         self._english = lru_cache(maxsize=cache_size)(lambda word: lemma(word, "en").lower())
+
+    @classmethod
+    def of(cls, dictionary: DingDictionary) -> Coverage:
+        """The coverage of a Ding index (``model.data.ding.load_dictionary``)."""
+        return cls(dictionary.lookup, dictionary=dictionary)
 
     @staticmethod
     def load() -> None:
@@ -104,6 +113,26 @@ class Coverage:
         a place (``[geogr.]``: a name, "Wolfsburg")."""
         return any("geogr." not in e.labels for e in self._found(word, False)) or (
             (lemmatized := lemma(word, "de")) != word and any("geogr." not in e.labels for e in self._found(lemmatized, False)))
+
+    def _english_too(self, word: str) -> bool:
+        """``english_too``: whether English writes ``word`` as German does: it (lower case, or its
+        English lemma) is one of its own or its lemma's senses, or their lemmas ("Hotel",
+        "Internet", "Fans", "Downloads"), so a copy of it translates it."""
+        entries = self._found(word, False) + self._found(lemma(word, "de"), False)
+        own = {word.lower(), self._english(word)}   # "Fans": "fan"
+        return any(not own.isdisjoint({token, self._english(token)})   # "Downloads": "downloading"
+                   for e in entries for sense in e.senses for token in _WORD.findall(_BRACKETS.sub(" ", sense).lower()))
+
+    def copied(self, source: str, output: str, german: Callable[[str], bool]) -> list[tuple[int, str]]:
+        """Each German word of ``source`` that ``output`` carries over as written, and where in
+        ``output`` it starts (``MIN_COPIED`` letters or more; in lower case, "a novum" for "ein
+        Novum", it is too often an English word of its own: "diagnose", "manifest"): a word that
+        ``german`` says is German
+        (the pipeline's: the dictionary reads it, no name) and that English does not write so
+        (``english_too``). "Profite" copied into "Big cars, big Profite" left German in the English."""
+        words = {m.group() for m in _WORD.finditer(source) if len(m.group()) >= MIN_COPIED}
+        return [(m.start(), m.group()) for m in _WORD.finditer(output)
+                if m.group() in words and german(m.group()) and not self.english_too(m.group())]
 
     def place(self, word: str) -> bool:
         """Whether Ding knows ``word`` as a place (``[geogr.]``)."""
@@ -139,6 +168,8 @@ class Coverage:
                   for token in _WORD.findall(_BRACKETS.sub(" ", sense).lower()) for part in token.split("-")
                   if part not in _SENSE_FILLERS and len(part) > 1}
         return frozenset(lemmas) or None
+
+
 
     def _output_lemmas(self, output: str) -> tuple[set[str], set[str]]:
         words = [w.lower() for w in _WORD.findall(output)]

@@ -42,7 +42,8 @@ from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import CLOSED_SOURCES, close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .formality import (ADDRESS_ROUNDS, ADDRESS_WORDS, FORMALITIES, FORMALITY_BEAM, address_cuts, addresses,
                         cuts_before, mismatches)
-from .glossary import Glossary, fit_terms
+from .glossary import Glossary, Inflections, fit_terms
+from .hints import untranslated, with_hints
 from .harm import CHECKS, faults
 from .profanity import without_words
 from .language_pair import LanguagePair
@@ -88,6 +89,9 @@ class Options:
                                   # beam's hypotheses are (``coverage_weight``); 0 = off. Off: on the
                                   # dev sets 4 gained little for up to three times the time
                                   # (bench/README.md, "Left-out words: going on at the gap")
+    hints: bool = True            # a German noun that a sentence's translation carries over as written
+                                  # is given the dictionary's English, and the sentence translated
+                                  # again (``pipeline.hints``; with a dictionary only)
     without_rules: tuple[str, ...] = ()  # rule families left out (names of pipeline.rules.NAMES): the
                                          # ablation of bench/README.md; () = every rule
     formality: str = "formal"     # German output addresses the reader as "Sie" ("formal") or "du"
@@ -105,6 +109,8 @@ class Options:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        if not isinstance(self.hints, bool):
+            raise ValueError(f"hints must be True or False, got {self.hints!r}")
         if self.caps not in CAPS:
             raise ValueError(f"caps must be one of {', '.join(CAPS)}, got {self.caps!r}")
         if self.formality not in FORMALITIES:
@@ -206,6 +212,8 @@ class Pipeline:
         # German words the model can translate are no names without evidence (``rules.names``)
         self.dictionary = coverage
         self.reads = lru_cache(maxsize=65536)(self._german_word) if coverage is not None and german else None
+        # the plurals of a hint's noun (``pipeline.hints``), Ding's where the dictionary is an index
+        self.inflections = Inflections(coverage.dictionary) if self.reads is not None else None
         # how German output addresses the reader (None: English output has one "you", or "any")
         self.formality = options.formality if self.languages.target == "de" and options.formality != "any" else None
         tokenizer = translator.tokenizer
@@ -552,14 +560,20 @@ class Pipeline:
         changed = False
         for text, layout, sentences in zip(plan.texts, plan.layouts, plans):
             for k, (start, end) in enumerate(bound for line in layout for bound in line):
-                chunks = [chunk for chunk in sentences[k] if chunk.masked is not None]
-                if not self.first_try_checks(text[start:end]):
+                checks, hints = self.first_try_checks(text[start:end]), self.options.hints and self.reads is not None
+                if not (checks or hints):
                     continue
+                chunks = [chunk for chunk in sentences[k] if chunk.masked is not None]
                 restorers = {id(chunk): self.restorer(chunk.masked) for chunk in chunks}   # once per chunk
                 translation = " ".join(restorers[id(chunk)].text(outputs[position[id(chunk), unit]].target)
                                        for chunk in chunks for unit in chunk.units)
-                if not self.first_try_kept(text[start:end], translation):
-                    sentences[k] = self._chunks(text, start, end, glossary, second_try=True)
+                again = checks and not self.first_try_kept(text[start:end], translation)
+                hinted = glossary
+                if hints and (left := untranslated(text[start:end], translation, self.dictionary, self.reads,
+                                                   self.lexicon.names.__contains__ if self.lexicon else None)):
+                    hinted = with_hints(glossary, left, self.dictionary, self.inflections)
+                if again or hinted is not glossary:
+                    sentences[k] = self._chunks(text, start, end, hinted, second_try=again)
                     changed = True
         if not changed:
             return plan, outputs
@@ -652,10 +666,14 @@ class Pipeline:
 
         for i, candidates in sorted(hyps.items()):
             weigh(i, candidates)
+        gone_on: set[tuple[int, str]] = set()
+
         def go_on(cuts: list[tuple[int, str]], keep: Callable[[str, str], bool] = lambda prefix, text: True) -> bool:
             """The model's ``ADDRESS_WORDS`` most probable next words after each (index, prefix) of
-            ``cuts``, each completed by the search, weighed where ``keep(prefix, text)``; False
-            where there is nothing to go on from."""
+            ``cuts`` not gone on from before, each completed by the search, weighed where
+            ``keep(prefix, text)``; False where there is nothing new to go on from."""
+            cuts = [cut for cut in cuts if cut not in gone_on]
+            gone_on.update(cuts)
             if not cuts:
                 return False
             deadline.check()   # before each call of the model

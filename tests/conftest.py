@@ -241,6 +241,6 @@ def release_pipeline(release_checkpoint):
     from pipeline.coverage import Coverage
     from pipeline.translation import Options, Pipeline
 
-    coverage = Coverage(load_dictionary(DEBIAN_PATH).lookup) if os.path.isfile(DEBIAN_PATH) else None
+    coverage = Coverage.of(load_dictionary(DEBIAN_PATH)) if os.path.isfile(DEBIAN_PATH) else None
     return Pipeline(load_engine(release_checkpoint, engine="ct2", device="cpu", precision="fp32"), Options(),
                     coverage=coverage)

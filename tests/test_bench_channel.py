@@ -89,11 +89,3 @@ def test_what_reranking_costs_on_the_bare_engines(capsys, tiny_checkpoint, rever
     assert re.fullmatch(r"bench/channel\.py: 4 sources one at a time, bare engines \(forward ct2, channel ct2\), "
                         r"median ms: translate \d+\.\d, 4-best \d+\.\d, channel \d+\.\d; reranked / translate "
                         r"\d+\.\d\d\n", capsys.readouterr().out)
-
-
-def test_the_bootstrap_finds_a_gain_on_every_resample_and_tests_no_copy():
-    references = [["The cat sleeps.", "It is raining today.", "Where is the station?", "I love music."]]
-    worse = ["A dog barks.", "Snow fell yesterday.", "Who are you?", "We hate noise."]
-    assert bench_channel.bootstrap_p(worse, [references[0], worse, references[0]], references) == [
-        1 / 1001, None, 1 / 1001]
-    assert bench_channel.bootstrap_p(worse, [worse], references) == [None]

@@ -53,7 +53,7 @@ DING = [
 def coverage(tmp_path_factory) -> Coverage:
     path = tmp_path_factory.mktemp("ding") / "de-en"
     path.write_text("# Version :: test\n" + "\n".join(DING) + "\n", encoding="utf-8")
-    return Coverage(DingDictionary(path).lookup)
+    return Coverage.of(DingDictionary(path))
 
 
 @pytest.mark.parametrize("word, read", [
