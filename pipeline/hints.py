@@ -112,11 +112,20 @@ def untranslated(sentence: str, translation: str, coverage: Coverage, reads: Cal
     """The German words of ``sentence`` that ``translation`` carries over as written
     (``Coverage.copied``), in order: words ``reads`` reads (the pipeline's: Ding, or a compound
     of parts it reads), without evidence of a name (``rules.names.evidently_named``, with
-    ``named``: the model's lexicon's names) and not part of one (``in_a_name``)."""
+    ``named``: the model's lexicon's names), not part of one (``in_a_name``) and not opening the
+    sentence (``_opening``)."""
     def german(word: str) -> bool:
         return reads(word) and not evidently_named(word, named)
 
-    return [word for _, word in coverage.copied(sentence, translation, german) if not in_a_name(sentence, word, reads)]
+    return [word for _, word in coverage.copied(sentence, translation, german)
+            if not in_a_name(sentence, word, reads) and not _opening(sentence, word)]
+
+
+def _opening(sentence: str, word: str) -> bool:
+    """Whether ``word`` opens ``sentence`` (or a part after a colon or quote): there a capital says
+    nothing, and a surname is as often the subject ("Pilz prüft Arbeitszeiten" is Peter Pilz)."""
+    return any(_opens_sentence(sentence[:m.start()])
+               for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", sentence))
 
 
 def with_hints(glossary: Glossary | None, words: Iterable[str], coverage: Coverage,
