@@ -91,13 +91,14 @@ def main(argv=None) -> int:
                 and not english.lookup(word) and not english.lookup(word.lower()))
     names = frozenset(tables.words("first_names")) | frozenset(tables.words("surnames"))
     sources, references = read_lines(args.src), [read_lines(r) for r in args.ref]
-    result, first = {}, None
+    result, texts, first = {}, {}, None
     for hyp in args.hyp:
         name, _, path = hyp.partition("=")
         outputs = read_lines(path)
         if len(outputs) != len(sources) or any(len(r) != len(sources) for r in references):
             print(f"german_left: {path} or a reference has not {len(sources)} lines as {args.src}", file=sys.stderr)
             return 2
+        texts[name] = outputs
         result[name] = count(sources, outputs, references, german_word, names, args.min_letters)
         result[name]["chrf"] = round(sacrebleu.corpus_chrf(outputs, references).score, 2)
         if first is None:
@@ -111,9 +112,8 @@ def main(argv=None) -> int:
             print(f"{name:12} {r['german_left']:5} of {r['lines']} lines leave German, {r['other_copied']} copy "
                   f"other words; chrF {r['chrf']:.2f}{_p(r)}; most left: {', '.join(r['most_left'])}")
             if args.show:
-                outputs = read_lines(next(h for h in args.hyp if h.partition("=")[0] == name).partition("=")[2])
                 for w in r["where"]:
-                    print(f"  {w['line']:5}  {', '.join(w['words'])}: {outputs[w['line'] - 1]}")
+                    print(f"  {w['line']:5}  {', '.join(w['words'])}: {texts[name][w['line'] - 1]}")
     return 0
 
 

@@ -169,8 +169,6 @@ class Coverage:
                   if part not in _SENSE_FILLERS and len(part) > 1}
         return frozenset(lemmas) or None
 
-
-
     def _output_lemmas(self, output: str) -> tuple[set[str], set[str]]:
         words = [w.lower() for w in _WORD.findall(output)]
         parts = {part for w in words for part in w.split("-")} | set(words)

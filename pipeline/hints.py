@@ -43,7 +43,7 @@ def hint(word: str, coverage: Coverage) -> tuple[str, str] | None:
     entries = coverage.lookup(word) or coverage.lookup(lemma(word, "de"))
     if not entries:
         return _compound_hint(word, coverage)
-    return _first_reading(entries, coverage)
+    return _first_reading(entries)
 
 
 _LINKS = ("es", "s", "en", "n", "e")   # a compound's linking elements ("Wartungs|modus")
@@ -71,7 +71,7 @@ def _plain(sense: str) -> str | None:
     return english if not _NOT_A_TERM.search(english) and _PLAIN.fullmatch(english) else None
 
 
-def _first_reading(entries, coverage: Coverage) -> tuple[str, str] | None:
+def _first_reading(entries) -> tuple[str, str] | None:
     first = entries[0]
     if not (first.word_class or "").startswith("noun") or "geogr." in first.labels or not first.senses:
         return None
@@ -91,12 +91,17 @@ def _opens_sentence(before: str) -> bool:
     return not before or before[-1] in _SENTENCE_MARKS
 
 
+def _occurrences(sentence: str, word: str):
+    """``word``'s occurrences in ``sentence`` as a whole word (matches)."""
+    return re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", sentence)
+
+
 def in_a_name(sentence: str, word: str, reads: Callable[[str], bool]) -> bool:
     """Whether ``word`` stands in ``sentence`` as part of a person's name: after a first name
     ("Florian David Fitz", not "line tangle") or beside a capitalized word the dictionary cannot
     read ("Bram Schot", not "topgallant mast"; one opening the sentence read in lower case too),
     but a first name ("Tormann Damian Hallas": a noun before a name says who the person is)."""
-    for match in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", sentence):
+    for match in _occurrences(sentence, word):
         before = re.search(rf"({WORD.pattern})[ \t]+\Z", sentence[:match.start()])
         after = re.match(rf"[ \t]+({WORD.pattern})", sentence[match.end():])
         if before and before[1][:1].isupper() and (before[1] in _FIRST_NAMES or not reads(before[1]) and not (
@@ -124,8 +129,7 @@ def untranslated(sentence: str, translation: str, coverage: Coverage, reads: Cal
 def _opening(sentence: str, word: str) -> bool:
     """Whether ``word`` opens ``sentence`` (or a part after a colon or quote): there a capital says
     nothing, and a surname is as often the subject ("Pilz prüft Arbeitszeiten" is Peter Pilz)."""
-    return any(_opens_sentence(sentence[:m.start()])
-               for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", sentence))
+    return any(_opens_sentence(sentence[:m.start()]) for m in _occurrences(sentence, word))
 
 
 def with_hints(glossary: Glossary | None, words: Iterable[str], coverage: Coverage,

@@ -124,6 +124,13 @@ TINY_ARGS = ["--preset", "tiny", "--max-steps", "150", "--warmup", "50", "--lr",
              "--no-lexicon"]  # it learns its 40 pairs by heart, "Anna" and "Berlin" included
 
 
+def ding_file(tmp_path_factory, lines: list[str]) -> Path:
+    """A dictionary in Ding's format of ``lines`` (written for a test), in a new folder."""
+    path = tmp_path_factory.mktemp("ding") / "de-en"
+    path.write_text("# Version :: test\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
 def read_pairs40() -> list[tuple[str, str]]:
     """(german, english) pairs of the test corpus, in file order."""
     lines = PAIRS40.read_text(encoding="utf-8").splitlines()

@@ -14,6 +14,7 @@ from model.data.ding import DingDictionary
 from model.search.options import SERVED
 from pipeline.coverage import Coverage
 from pipeline.translation import Options, Pipeline
+from tests.conftest import ding_file
 
 DING = [
     "Sohn {m} | Söhne {pl} :: son | sons",
@@ -51,9 +52,7 @@ DING = [
 
 @pytest.fixture(scope="module")
 def coverage(tmp_path_factory) -> Coverage:
-    path = tmp_path_factory.mktemp("ding") / "de-en"
-    path.write_text("# Version :: test\n" + "\n".join(DING) + "\n", encoding="utf-8")
-    return Coverage.of(DingDictionary(path))
+    return Coverage.of(DingDictionary(ding_file(tmp_path_factory, DING)))
 
 
 @pytest.mark.parametrize("word, read", [

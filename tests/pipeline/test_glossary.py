@@ -18,6 +18,7 @@ from pipeline.glossary import (
     indefinite_article, noun_forms)
 from pipeline.rules.verbatim import find_spans
 from pipeline.spans import Span, mask, slots_needed
+from tests.conftest import ding_file
 
 DING_PATH = os.environ.get("DING_PATH", "/usr/share/trans/de-en")
 DING = [
@@ -46,9 +47,7 @@ DING = [
 
 @pytest.fixture(scope="module")
 def ding(tmp_path_factory) -> Inflections:
-    path = tmp_path_factory.mktemp("ding") / "de-en"
-    path.write_text("# Version :: test\n" + "\n".join(DING) + "\n", encoding="utf-8")
-    return Inflections.from_path(path)
+    return Inflections.from_path(ding_file(tmp_path_factory, DING))
 
 
 def found(glossary: Glossary, sentence: str) -> list[tuple[str, str, str]]:

@@ -14,6 +14,7 @@ from pipeline.coverage import Coverage
 from pipeline.glossary import Glossary
 from pipeline.hints import hint, in_a_name, untranslated, with_hints
 from pipeline.translation import Options, Pipeline
+from tests.conftest import ding_file
 
 DING = [
     "Gewinn {m} | Gewinne {pl} :: profit; gain | profits; gains",
@@ -36,9 +37,7 @@ DING = [
 
 @pytest.fixture(scope="module")
 def coverage(tmp_path_factory) -> Coverage:
-    path = tmp_path_factory.mktemp("ding") / "de-en"
-    path.write_text("# Version :: test\n" + "\n".join(DING) + "\n", encoding="utf-8")
-    return Coverage.of(DingDictionary(path))
+    return Coverage.of(DingDictionary(ding_file(tmp_path_factory, DING)))
 
 
 @pytest.mark.parametrize("word, found", [
