@@ -37,7 +37,7 @@ from typing import Any
 import torch
 
 from model.inference.alignment import AlignedText
-from model.inference.channel import ranked
+from model.inference.channel import choice, ranked
 from model.inference.explain import (
     UnwritablePrefix, follow_confidences, nfc_spans_in, normalize_prefix, slots_as_placeholders, unwritable)
 from model.inference.translator import PrefixTooLong
@@ -162,8 +162,9 @@ class Inspector:
         (``Translator.beam_trace``); the translations of the winner and of every hypothesis that
         ended with spans restored and the input's casing style applied. Where the service reranks
         this model's beams by the other direction's model (``ServedModel.channel``), ``reranked``:
-        the ended hypotheses as it reranks them, best first, and its ``choice``. Log-probabilities
-        and scores rounded to 4 places."""
+        the ended hypotheses as its n-best lists rank them, best first, and the ``choice`` it
+        serves among the contenders (``channel.choice``). Log-probabilities and scores rounded to 4
+        places."""
         model_input = self._model_input(text)
         closed = self.pipeline.closed(model_input.text)
         channel = self.model.channel
@@ -185,9 +186,10 @@ class Inspector:
         if scores is not None:
             order = ranked([h["score"] for h in ended], scores, channel.options)  # as the served engine ranks
             rows = [(ended[i], scores[i], combined) for i, combined in order]
+            chosen = ended[choice([h["score"] for h in ended], scores, channel.options)]
             trace["reranked"] = {
                 "weight": channel.options.weight,
-                "choice": rows[0][0]["id"] if rows[0][1] is not None else winner["id"],
+                "choice": chosen["id"] if any(s is not None for s in scores) else winner["id"],
                 "hypotheses": [{"id": h["id"], "translation": h["translation"], "score": round(h["score"], 4),
                                 "channel": None if s is None else round(s.per_piece, 4),
                                 "combined": None if s is None else round(c, 4)} for h, s, c in rows]}

@@ -3,6 +3,7 @@
     python bench/channel.py --channel REVERSE.pt --data runs/v4a/dev.chat.tsv [--skip 0] [--limit 300]
     python bench/channel.py --channel REVERSE.pt --src newstest2019.de-en.de --ref newstest2019.de-en.en
            [--checkpoint CKPT] [--engine ct2] [--n 8] [--weights 0,0.3,0.5,1,2,3,5] [--length-bonuses 0]
+           [--margins inf,1.5] [--most 0,3]
            [--threads 1] [--channel-engine torch|ct2] [--channel-precision fp32|bf16] [--show]
 
 Sources and references are read as ``python -m commands.evaluate`` reads them (``--data``: each
@@ -18,11 +19,14 @@ dictionary's place names and left-out-word check): once by ``translate`` (what t
     forward score + weight * log p(de|en) / German pieces + bonus * English pieces / German pieces
 
 (``ChannelOptions``; the forward score is the n-best list's: log p(en|de) over the GNMT length
-penalty). Printed: corpus chrF and BLEU (sacreBLEU, all references, as commands.evaluate) of what is
+penalty), among the list's contenders (``channel.contenders``: within each --margins of the best
+forward score, at most each --most, 0 for no bound; ``channel.choice``, as the service chooses).
+Printed: corpus chrF and BLEU (sacreBLEU, all references, as commands.evaluate) of what is
 served, of every grid point, and of the oracle (per source the hypothesis of best sentence chrF:
 what any reranking of these lists could reach at most), how many picks differ from what is
-served, and for each grid point sacreBLEU's paired bootstrap p-value of its chrF against what is
-served; then the median milliseconds per source of ``translate``, of ``translate_n_best`` and of
+served, the pairs the channel scores there (none where the best stands alone) and the sources whose
+beam it leaves unscored, and for each grid point sacreBLEU's paired bootstrap p-value of its chrF
+against what is served; then the median milliseconds per source of ``translate``, of ``translate_n_best`` and of
 the channel scoring, and the grid point of best chrF (the first of equals). Chosen on the same
 sources, the best of a grid reads too high: confirm it on others, with --skip and that one point.
 --show prints the sources whose pick changes there. --bare measures instead what reranking the
@@ -32,6 +36,7 @@ n-best list plus the channel's scores (``bare_cost``).
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import sys
 import time
@@ -45,15 +50,18 @@ from commands import cli  # noqa: E402
 PROG = "bench/channel.py"
 
 
-def numbers(p, flag: str, text: str) -> list[float]:
-    """A comma-separated list of numbers >= 0, or the one-line usage error."""
+def numbers(p, flag: str, text: str, *, infinite: bool = False, whole: bool = False) -> list[float]:
+    """A comma-separated list of numbers >= 0 (``infinite``: "inf" too; ``whole``: integers), or
+    the one-line usage error."""
     try:
         values = [float(item) for item in text.split(",")]
     except ValueError:
         p.error(f"{flag} must be numbers separated by commas, got {text!r}")
-    if any(not 0 <= value < float("inf") for value in values):
-        p.error(f"{flag} must be numbers >= 0, got {text!r}")
-    return values
+    if any(not 0 <= value < float("inf") and not (infinite and value == float("inf")) for value in values):
+        p.error(f"{flag} must be numbers >= 0{' or inf' if infinite else ''}, got {text!r}")
+    if whole and any(value != int(value) for value in values):
+        p.error(f"{flag} must be integers >= 0, got {text!r}")
+    return [int(value) for value in values] if whole else values
 
 
 def parse_args(argv: list[str] | None):
@@ -76,6 +84,9 @@ def parse_args(argv: list[str] | None):
     p.add_argument("--weights", default="0,0.3,0.5,1,2,3,5", help="channel weights, comma-separated "
                    "(default: %(default)s)")
     p.add_argument("--length-bonuses", default="0", help="length bonuses, comma-separated (default: %(default)s)")
+    p.add_argument("--margins", default="inf", help="contenders within this of the best forward score, "
+                   "comma-separated; inf: all (default: %(default)s)")
+    p.add_argument("--most", default="0", help="contenders at most, comma-separated; 0: no bound (default: %(default)s)")
     p.add_argument("--show", action="store_true", help="print the sources whose pick changes at the best chrF")
     p.add_argument("--bare", action="store_true", help="instead: what a reranked request costs on the bare "
                    "engines (no pipeline, no scores)")
@@ -88,6 +99,8 @@ def parse_args(argv: list[str] | None):
     cli.require_min(p, args, "n", 2)
     args.weights = numbers(p, "--weights", args.weights)
     args.length_bonuses = numbers(p, "--length-bonuses", args.length_bonuses)
+    args.margins = numbers(p, "--margins", args.margins, infinite=True)
+    args.most = numbers(p, "--most", args.most, whole=True)
     return args
 
 
@@ -138,7 +151,7 @@ def _main(argv: list[str] | None) -> int:
     import torch
 
     from commands.evaluate import load_corpus, load_src_ref, score
-    from model.inference.channel import ChannelOptions, ChannelScorer, rerank
+    from model.inference.channel import ChannelOptions, ChannelScorer, choice, contenders
     from model.network.checkpoint import direction
     from pipeline.translation import Options, Pipeline
 
@@ -180,12 +193,15 @@ def _main(argv: list[str] | None) -> int:
     first_differs = sum(h[0] != s for h, s in zip(hypotheses, served))
 
     rows = [("served (translate)", served)]
-    grid = []
-    for bonus in args.length_bonuses:
-        for weight in args.weights:
-            options = ChannelOptions(weight=weight, length_bonus=bonus)
-            picks = [h[rerank(f, c, options)] for h, f, c in zip(hypotheses, forward, channel)]
-            grid.append((f"w={weight:g} bonus={bonus:g}", picks))
+    grid, costs = [], {}
+    for margin, most, bonus, weight in itertools.product(args.margins, args.most, args.length_bonuses, args.weights):
+        options = ChannelOptions(weight=weight, length_bonus=bonus, margin=margin, most=most)
+        picks = [h[choice(f, c, options)] for h, f, c in zip(hypotheses, forward, channel)]
+        label = f"w={weight:g} bonus={bonus:g}" + ("" if (margin, most) == (float("inf"), 0) else
+                                                   f" margin={margin:g} most={most}")
+        picked = [len(contenders(f, options)) for f in forward]
+        costs[label] = (sum(n for n in picked if n > 1), sum(n < 2 for n in picked))
+        grid.append((label, picks))
     rows += grid + [("oracle (sentence chrF)", oracle(hypotheses, streams))]
     results = {label: score(picks, streams) for label, picks in rows}
 
@@ -197,12 +213,13 @@ def _main(argv: list[str] | None) -> int:
     if first_differs:
         print(f"note: the n-best list's first hypothesis differs from translate's for {first_differs} sources")
     tests = dict(zip((label for label, _ in grid), bootstrap_p(served, [picks for _, picks in grid], streams)))
-    print("| rerank | chrF | BLEU | picks changed | p |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| rerank | chrF | BLEU | picks changed | pairs scored | beams unscored | p |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for label, picks in rows:
         s, p = results[label], tests.get(label)
         changed = sum(a != b for a, b in zip(picks, served))
-        print(f"| {label} | {s['chrf'].score:.2f} | {s['bleu'].score:.2f} | {changed} | "
+        scored, unscored = costs.get(label, ("–", "–"))
+        print(f"| {label} | {s['chrf'].score:.2f} | {s['bleu'].score:.2f} | {changed} | {scored} | {unscored} | "
               f"{'–' if p is None else f'{p:.3f}'} |")
     slow = statistics.quantiles(timings["channel"], n=10)[-1] if len(sources) > 1 else timings["channel"][0]
     print(f"median ms per source: translate {ms(timings['translate']):.1f}, n-best {ms(timings['n-best']):.1f}, "

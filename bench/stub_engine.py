@@ -25,6 +25,7 @@ def copied(text: str) -> AlignedText:
 class CopyEngine(TorchBacked):
     engine = "copy"
     parallel = 1
+    beam_exact = True
 
     def __init__(self, translator: Translator):
         self.torch = translator
@@ -44,6 +45,9 @@ class CopyEngine(TorchBacked):
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         self.torch.source_ids(texts)
         return [[(text, 0.0)] for text in texts]
+
+    def beam(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        return self.translate_n_best(texts, search)
 
     def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
                         n: int) -> list[list[tuple[str, float]]]:

@@ -29,6 +29,9 @@ cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-.venv/bin/python}
 RUN=${RUN:-runs/v4cpu}
 SHARDS=${SHARDS:-8}; BT_JOBS=${BT_JOBS:-2}; MIN_SHARDS=${MIN_SHARDS:-2}; EVAL_EVERY=${EVAL_EVERY:-2000}
+# OWN_WEIGHT multiplies the weights of v3.8's own corpora (Tatoeba, Ding, the catalogs, the help):
+# more of them keeps more of what v3.8 knew (its Tatoeba and UI scores) against the new text.
+OWN_WEIGHT=${OWN_WEIGHT:-1}
 CHANNEL=${CHANNEL:-checkpoints/en-de.pt}
 DING=${DING:-/usr/share/trans/de-en}; DEBIAN_REFERENCE=${DEBIAN_REFERENCE:-/usr/share/debian-reference}
 ACTION=${1:-start}
@@ -50,6 +53,8 @@ case $ACTION in
   start|_jobs) ;;
   *) echo "v4_cpu: unknown action '$ACTION' (start, status, stop)" >&2; exit 2 ;;
 esac
+[[ $OWN_WEIGHT =~ ^[0-9]+([.][0-9]+)?$ && ! $OWN_WEIGHT =~ ^0+([.]0+)?$ ]] ||
+  { echo "v4_cpu: OWN_WEIGHT must be a number > 0, got '$OWN_WEIGHT'" >&2; exit 2; }
 : "${V4DATA:?set V4DATA to the folder bench/v4_data.py wrote}" "${TATOEBA:?set TATOEBA to deu-eng.zip}"
 for f in "$V4DATA/europarl/en.txt" "$V4DATA/mlqe/mlqe-train.de" "$V4DATA/mlqe/mlqe-dev.de" "$V4DATA/mt4all/customer_support.deu" \
          "$V4DATA/wmt/newstest2019.de-en.de" "$V4DATA/debian/root/usr/lib/libreoffice/program/resource/de/LC_MESSAGES" "$TATOEBA" \
@@ -91,6 +96,8 @@ backtranslate() {  # shards not yet done, BT_JOBS at a time; then the whole file
   fi
 }
 
+own() { awk -v w="$1" -v m="$OWN_WEIGHT" 'BEGIN { printf "%g", w * m }'; }  # WEIGHT times OWN_WEIGHT
+
 train() {
   local deb=$V4DATA/debian/root debates=()
   while [ -z "${PRINT:-}" ] && [ ! -f "$RUN/debates.txt" ] \
@@ -106,13 +113,13 @@ train() {
   while read -r f; do debates+=(--data "$f"); done < "$listed"
   local start=(--init checkpoints/de-en.pt); [ -f "$RUN/last.pt" ] && start=(--resume)
   run niced "$PYTHON" train.py --out "$RUN" "${start[@]}" --seed 1 \
-    --data "$TATOEBA@2" \
-    --data "ding-sentences:$DING@3" \
-    --data "ding-words:$DING@0.3" \
-    --data gettext:/usr/share/locale/de/LC_MESSAGES@2 \
-    --data "gettext:$deb/usr/lib/libreoffice/program/resource/de/LC_MESSAGES@2" \
-    --data "mozilla:$deb/usr/lib@2" \
-    --data "libreoffice-help:$deb/usr/share/libreoffice/help" \
+    --data "$TATOEBA@$(own 2)" \
+    --data "ding-sentences:$DING@$(own 3)" \
+    --data "ding-words:$DING@$(own 0.3)" \
+    --data "gettext:/usr/share/locale/de/LC_MESSAGES@$(own 2)" \
+    --data "gettext:$deb/usr/lib/libreoffice/program/resource/de/LC_MESSAGES@$(own 2)" \
+    --data "mozilla:$deb/usr/lib@$(own 2)" \
+    --data "libreoffice-help:$deb/usr/share/libreoffice/help@$(own 1)" \
     --data "support:$V4DATA/mt4all/customer_support@5" \
     --data "$V4DATA/mlqe/mlqe-train@5" \
     --data "debian-reference:$DEBIAN_REFERENCE@2" \

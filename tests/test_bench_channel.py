@@ -29,6 +29,9 @@ DATA = ["--data", str(PAIRS40)]
     (["--channel", "r.pt", *DATA, "--weights", "0,x"], "--weights must be numbers separated by commas, got '0,x'"),
     (["--channel", "r.pt", *DATA, "--length-bonuses", "0,-1"], "--length-bonuses must be numbers >= 0, got '0,-1'"),
     (["--channel", "r.pt", *DATA, "--n", "1"], "--n must be >= 2, got 1"),
+    (["--channel", "r.pt", *DATA, "--margins", "1,-inf"], "--margins must be numbers >= 0 or inf, got '1,-inf'"),
+    (["--channel", "r.pt", *DATA, "--most", "inf"], "--most must be numbers >= 0, got 'inf'"),
+    (["--channel", "r.pt", *DATA, "--most", "2.5"], "--most must be integers >= 0, got '2.5'"),
     (["--channel", "r.pt", *DATA, "--limit", "0"], "--limit must be >= 1, got 0"),
     (["--channel", "r.pt", *DATA, "--skip", "-1"], "--skip must be >= 0, got -1"),
     (["--channel", "r.pt", *DATA, "--skip", "40"], "--skip 40 leaves no sources"),   # the 40 pairs' 40 sources
@@ -55,25 +58,31 @@ def test_a_run_on_the_tiny_models(capsys, tiny_checkpoint, reverse_checkpoint, c
         status = bench_channel.main(["--checkpoint", str(tiny_checkpoint), "--channel", str(reverse_checkpoint),
                                      "--engine", "torch", "--dictionary", "", *DATA, "--limit", "6", "--n", "3",
                                      "--threads", "1", "--weights", "0,100", "--length-bonuses", "0,100", "--show",
-                                     "--channel-engine", channel_engine])
+                                     "--channel-engine", channel_engine, "--margins", "inf,0"])
     finally:
         torch.set_num_threads(threads)
     out = capsys.readouterr().out.splitlines()
     assert status == 0
     assert out[0] == ("bench/channel.py: 6 sources, n=3 (3.00 distinct hypotheses per source), forward best.pt on "
                       f"torch, channel best.pt ({named}), 1 thread(s)")
-    assert out[1:3] == ["| rerank | chrF | BLEU | picks changed | p |", "| --- | --- | --- | --- | --- |"]
-    rows = {label: (float(chrf), float(bleu), int(changed), p)
-            for label, chrf, bleu, changed, p in (line.strip("| ").split(" | ") for line in out[3:9])}
+    assert out[1:3] == ["| rerank | chrF | BLEU | picks changed | pairs scored | beams unscored | p |",
+                        "| --- | --- | --- | --- | --- | --- | --- |"]
+    rows = {label: (float(chrf), float(bleu), int(changed), scored, unscored, p)
+            for label, chrf, bleu, changed, scored, unscored, p in (line.strip("| ").split(" | ") for line in out[3:13])}
     # Served, the forward model's first hypothesis is each reference; the reverse model agrees with
     # it whatever its weight; a large length bonus takes longer hypotheses instead.
-    for label in ("served (translate)", "w=0 bonus=0", "w=100 bonus=0", "oracle (sentence chrF)"):
-        assert rows[label] == (100.0, 100.0, 0, "–")
+    for label in ("w=0 bonus=0", "w=100 bonus=0"):
+        assert rows[label] == (100.0, 100.0, 0, "18", "0", "–")   # every hypothesis of every source scored
+    for label in ("served (translate)", "oracle (sentence chrF)"):
+        assert rows[label] == (100.0, 100.0, 0, "–", "–", "–")
     for label in ("w=0 bonus=100", "w=100 bonus=100"):
-        chrf, _, changed, p = rows[label]
-        assert chrf < 100.0 and changed >= 1 and 0 < float(p) <= 1
-    assert out[9].startswith("median ms per source: translate ")
-    assert out[10:] == ["best chrF at w=0 bonus=0: +0.00 over served",  # the first of equals
+        chrf, _, changed, scored, unscored, p = rows[label]
+        assert chrf < 100.0 and changed >= 1 and (scored, unscored) == ("18", "0") and 0 < float(p) <= 1
+    # margin 0: only hypotheses as good as the best contend; the tiny model's best stands alone
+    for label in ("w=0 bonus=100 margin=0 most=0", "w=100 bonus=100 margin=0 most=0"):
+        assert rows[label] == (100.0, 100.0, 0, "0", "6", "–")
+    assert out[13].startswith("median ms per source: translate ")
+    assert out[14:] == ["best chrF at w=0 bonus=0: +0.00 over served",  # the first of equals
                         "", "changed picks at w=0 bonus=0:"]
 
 

@@ -63,3 +63,20 @@ def test_missing_data_and_unknown_actions_are_one_line_errors(data, tmp_path):
     assert done.returncode == 2 and done.stderr.startswith(f"v4_cpu: no {data}/v4data/europarl/en.txt (")
     done = subprocess.run(["bash", "bench/v4_cpu.sh", "go"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert (done.returncode, done.stderr) == (2, "v4_cpu: unknown action 'go' (start, status, stop)\n")
+
+
+def test_own_weight_multiplies_the_weights_of_v38s_own_corpora_only(data, tmp_path):
+    train = [line for line in commands(data, tmp_path / "run", OWN_WEIGHT="2") if "train.py" in line][0]
+    assert f"--data {data}/deu-eng.zip@4 " in train and f"--data ding-sentences:{data}/de-en@6 " in train
+    assert f"--data ding-words:{data}/de-en@0.6 " in train and "resource/de/LC_MESSAGES@4 " in train
+    assert "libreoffice/help@2 " in train
+    assert "mlqe/mlqe-train@5 " in train and "mt4all/customer_support@5 " in train   # the new text as it was
+
+
+@pytest.mark.parametrize("weight", ["0", "0.0", "-1", "two", "1e3"])
+def test_an_own_weight_not_above_zero_is_a_one_line_error(data, tmp_path, weight):
+    env = {**os.environ, "V4DATA": str(data / "v4data"), "TATOEBA": str(data / "deu-eng.zip"), "PRINT": "1",
+           "RUN": str(tmp_path / "run"), "DING": str(data / "de-en"),
+           "DEBIAN_REFERENCE": str(data / "debian-reference"), "OWN_WEIGHT": weight}
+    done = subprocess.run(["bash", "bench/v4_cpu.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (2, f"v4_cpu: OWN_WEIGHT must be a number > 0, got '{weight}'\n")

@@ -138,6 +138,10 @@ class BatchingEngine(Wrapping):
         with self.lock:
             return super().translate_n_best(texts, search)
 
+    def beam(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        with self.lock:
+            return super().beam(texts, search)
+
     def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
                         n: int) -> list[list[tuple[str, float]]]:
         with self.lock:

@@ -13,10 +13,14 @@ model's own score cannot see.
     score = forward + weight * log p(src|hyp) / source pieces + length_bonus * hypothesis pieces / source pieces
 
 ``forward`` is the n-best list's own score (log p(hyp|src) over the GNMT length penalty, as the
-search ranks it), so weight 0 and bonus 0 keep the forward model's order. ``ChannelReranked`` is an
-engine whose searches do this: every beam search returns the hypothesis of best combined score.
-What it buys on the dev sets and what it costs: ``bench/channel.py`` (bench/README.md,
-"Noisy-channel reranking").
+search ranks it), so weight 0 and bonus 0 keep the forward model's order.
+
+Scoring a hypothesis costs a pass of the reverse model, so a served translation scores only the
+beam's *contenders* (``contenders``): those within ``ChannelOptions.margin`` of the best forward
+score, at most ``ChannelOptions.most``; where the best stands alone nothing is scored.
+``choice`` is the one that is served. ``ChannelReranked`` is an engine whose searches do this;
+its n-best lists rank the whole beam. What it buys on the dev sets and what it costs:
+``bench/channel.py`` (bench/README.md, "Noisy-channel reranking" and "At a fair price").
 """
 
 from __future__ import annotations
@@ -159,24 +163,38 @@ SERVED_WEIGHT = 2.0
 # (bench/README.md, "Served").
 SCORE_PIECES = 128
 
-# Reranked beams kept per process (``ChannelReranked``): the text pipeline asks for a sentence's
-# n-best list right after its best translation where the best leaves words out, a third of real
-# sentences (bench/README.md, "The beam searched once").
+# The served contenders (``ChannelOptions.margin`` and ``most``), chosen on the dev sets with
+# bench/channel.py --margins --most (bench/README.md, "At a fair price"): most of the channel's
+# gain for a fraction of its scoring.
+SERVED_MARGIN = 1.5
+SERVED_MOST = 3
+
+# Beams, and channel scores of (source, hypothesis) pairs, kept per process (``ChannelReranked``):
+# the text pipeline asks for a sentence's n-best list right after its best translation where the
+# best leaves words out, a third of real sentences (bench/README.md, "The beam searched once").
 RECENT_BEAMS = 256
+RECENT_SCORES = 8 * RECENT_BEAMS   # eight pairs a beam: the widest beam the pipeline asks for
 
 
 @dataclass(frozen=True)
 class ChannelOptions:
-    """How the channel score and the length reorder an n-best list (the module docstring)."""
+    """How the channel score and the length reorder an n-best list, and which hypotheses a served
+    choice scores (the module docstring)."""
 
     weight: float = 0.0        # of the channel's log p(src|hyp) per source piece
     length_bonus: float = 0.0  # per hypothesis piece per source piece: more output, less left out
+    margin: float = math.inf   # contenders: within this of the best forward score ...
+    most: int = 0              # ... and at most this many, best first (0: no bound)
 
     def __post_init__(self) -> None:
         for name in ("weight", "length_bonus"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
                 raise ValueError(f"{name} must be a number >= 0, got {value!r}")
+        if isinstance(self.margin, bool) or not isinstance(self.margin, (int, float)) or not self.margin >= 0:
+            raise ValueError(f"margin must be a number >= 0, got {self.margin!r}")
+        if isinstance(self.most, bool) or not isinstance(self.most, int) or self.most < 0:
+            raise ValueError(f"most must be an integer >= 0, got {self.most!r}")
 
     def combined(self, forward: float, channel: ChannelScore) -> float:
         """The reranking score of a hypothesis with forward score ``forward``."""
@@ -195,6 +213,28 @@ def ranked(forward: Sequence[float], channel: Sequence[ChannelScore | None],
     return sorted(enumerate(combined), key=lambda pair: -pair[1])
 
 
+def contenders(forward: Sequence[float], options: ChannelOptions) -> list[int]:
+    """The indices of one beam's hypotheses that a served choice scores, best forward score first
+    (the first of equals keeps its place): those within ``options.margin`` of the best, at most
+    ``options.most`` of them (0: all)."""
+    order = sorted(range(len(forward)), key=lambda i: -forward[i])
+    kept = [i for i in order if forward[i] >= forward[order[0]] - options.margin]
+    return kept[:options.most] if options.most else kept
+
+
+def choice(forward: Sequence[float], channel: Sequence[ChannelScore | None], options: ChannelOptions) -> int:
+    """The index of the hypothesis a served translation gives: of the ``contenders``, the one of
+    best combined score (``ranked``); the forward model's best where it stands alone or where the
+    channel could score none of them. Only the contenders' ``channel`` entries are read."""
+    if not forward:
+        raise ValueError("cannot choose from an empty beam")
+    if len(forward) != len(channel):
+        raise ValueError(f"{len(forward)!r} forward scores but {len(channel)!r} channel scores")
+    picked = contenders(forward, options)
+    first, _ = ranked([forward[i] for i in picked], [channel[i] for i in picked], options)[0]
+    return picked[first]
+
+
 def rerank(forward: Sequence[float], channel: Sequence[ChannelScore], options: ChannelOptions) -> int:
     """The index of the best hypothesis of one n-best list by ``options.combined`` (``ranked``: the
     first of equals)."""
@@ -205,20 +245,23 @@ def rerank(forward: Sequence[float], channel: Sequence[ChannelScore], options: C
 
 class ChannelReranked(Wrapping):
     """An engine (``interface.Engine``) in front of a forward one, ``inner``, whose beam searches
-    end with the noisy channel: each source's whole beam (n-best = beam size) is scored by
-    ``channel`` and reordered by ``options.combined``. ``translate``, ``output_ids`` and
-    ``translate_aligned`` give the hypothesis of best combined score, ``translate_n_best`` the
-    reordered list with the combined scores. Greedy search has no list: it is the inner engine's.
+    end with the noisy channel. ``translate``, ``output_ids`` and ``translate_aligned`` give the
+    served ``choice`` among the contenders of the inner engine's own beam (``Engine.beam``), which
+    scores only those; ``translate_n_best`` gives the whole beam (n-best = beam size), every
+    hypothesis scored by ``channel`` and reordered by ``options.combined``, with the combined
+    scores. Greedy search has no beam: it is the inner engine's.
 
     It sits under the cross-request batcher and the cache (``model.inference.engines.serve_engine``),
     so that a batch of requests is searched and scored together and a cached output is the
     reranked one. ``after_scoring`` (if given) runs after each scoring, on the calling thread:
     a server gives back there the memory that the scoring's logits took (``app.memory``).
 
-    The ``RECENT_BEAMS`` latest reranked beams are kept, by text and ``SearchOptions.output_key``:
-    a search and scoring that was just done is not done again when the same text's n-best list is
-    asked for next (the text pipeline does, ``Pipeline._with_better_hypotheses``). The engines are
-    deterministic, so a kept beam is the one a new search would give."""
+    The ``RECENT_BEAMS`` latest beams are kept, by text, ``SearchOptions.output_key`` and kind
+    (the served beam or the exact n-best list), and so are the channel scores of their pairs: a
+    search or scoring that was just done is not done again when the same text's n-best list is
+    asked for next (the text pipeline does, ``Pipeline._with_better_hypotheses``), and an n-best
+    list scores only the hypotheses the served choice did not. The engines are deterministic, so a
+    kept beam is the one a new search would give."""
 
     def __init__(self, inner: Any, channel: ChannelScorer, options: ChannelOptions,
                  after_scoring: Callable[[], None] | None = None):
@@ -230,41 +273,81 @@ class ChannelReranked(Wrapping):
         self.channel = channel
         self.options = options
         self.after_scoring = after_scoring
-        self._recent: OrderedDict[tuple[str, tuple], list[tuple[str, float]]] = OrderedDict()
+        self._recent: OrderedDict[tuple[str, tuple, bool], list[tuple[str, float]]] = OrderedDict()
+        self._scores: OrderedDict[tuple[str, str], ChannelScore | None] = OrderedDict()
         self._recent_lock = threading.Lock()
 
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         """Up to ``search.n_best`` (translation, combined score) pairs per text, best first, from
-        the inner engine's whole beam (the first of equal scores keeps its place); a beam among
-        the recent ones is not searched again."""
-        keys = [(text, search.output_key) for text in texts]
+        the inner engine's whole beam (the first of equal scores keeps its place). With
+        ``n_best`` 1, the served ``choice`` alone, with its combined score where contenders were
+        scored and its forward score where it stood alone."""
+        if search.n_best == 1:
+            return [[pair] for pair in self._chosen(texts, search)]
+        found = self._beams(texts, search, exact=True)
+        return self._reranked(texts, found, search.n_best)
+
+    def _chosen(self, texts: Sequence[str], search: SearchOptions) -> list[tuple[str, float]]:
+        found = self._beams(texts, search, exact=False)
+        picked = [contenders([score for _, score in hyps], self.options) for hyps in found]
+        scored = self._channel_scores([(text, hyps[i][0]) for text, hyps, indices in zip(texts, found, picked)
+                                       if len(indices) > 1 for i in indices])
+        results = []
+        for text, hyps in zip(texts, found):
+            if not hyps:
+                results.append(("", 0.0))
+                continue
+            channel = [scored.get((text, hyp)) for hyp, _ in hyps]
+            i = choice([score for _, score in hyps], channel, self.options)
+            results.append((hyps[i][0], hyps[i][1] if channel[i] is None else self.options.combined(hyps[i][1],
+                                                                                                   channel[i])))
+        return results
+
+    def _beams(self, texts: Sequence[str], search: SearchOptions, exact: bool) -> list[list[tuple[str, float]]]:
+        """Each text's beam as (translation, forward score) pairs, best first: the exact n-best
+        list, or the inner engine's own beam; kept ones are not searched again."""
+        exact = exact or self.inner.beam_exact   # then one search serves both
+        keys = [(text, search.output_key, exact) for text in texts]
         with self._recent_lock:
             beams = {key: self._recent[key] for key in keys if key in self._recent}
             for key in beams:
                 self._recent.move_to_end(key)
         todo = list(dict.fromkeys(key[0] for key in keys if key not in beams))
         if todo:
-            found = self.inner.translate_n_best(todo, replace(search, n_best=search.beam_size))
-            fresh = dict(zip(((text, search.output_key) for text in todo),
-                             self._reranked(todo, found, search.beam_size)))
+            whole = replace(search, n_best=search.beam_size)
+            found = self.inner.translate_n_best(todo, whole) if exact else self.inner.beam(todo, whole)
+            fresh = {(text, search.output_key, exact): hyps for text, hyps in zip(todo, found)}
             beams.update(fresh)
             with self._recent_lock:
                 self._recent.update(fresh)
                 while len(self._recent) > RECENT_BEAMS:
                     self._recent.popitem(last=False)
-        return [beams[key][:search.n_best] for key in keys]
+        return [beams[key] for key in keys]
+
+    def _channel_scores(self, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], ChannelScore | None]:
+        """The channel score of each (source, hypothesis) pair, None for one the reverse model
+        cannot read or write (an empty or a runaway output); kept ones are not scored again."""
+        pairs = list(dict.fromkeys(pairs))
+        with self._recent_lock:
+            known = {pair: self._scores[pair] for pair in pairs if pair in self._scores}
+        todo = [pair for pair in pairs if pair not in known]
+        if todo:
+            fresh = dict(zip(todo, self.channel.score_where_fits([s for s, _ in todo], [h for _, h in todo],
+                                                                 batch_pieces=SCORE_PIECES)))
+            if self.after_scoring is not None:
+                self.after_scoring()
+            known.update(fresh)
+            with self._recent_lock:
+                self._scores.update(fresh)
+                while len(self._scores) > RECENT_SCORES:
+                    self._scores.popitem(last=False)
+        return known
 
     def _reranked(self, texts: Sequence[str], found: list[list[tuple[str, float]]],
                   n_best: int) -> list[list[tuple[str, float]]]:
         """Each text's (translation, forward score) list as its first ``n_best`` (translation,
         combined score) pairs by ``ranked``; a list the channel could score none of stays as it is."""
-        # Each distinct pair once; a pair the reverse model cannot read or write (an empty or a
-        # runaway output) is not scored.
-        pairs = list(dict.fromkeys((source, text) for source, hyps in zip(texts, found) for text, _ in hyps))
-        scored = {pair: score for pair, score in zip(pairs, self.channel.score_where_fits(
-            [s for s, _ in pairs], [h for _, h in pairs], batch_pieces=SCORE_PIECES)) if score is not None}
-        if self.after_scoring is not None:
-            self.after_scoring()
+        scored = self._channel_scores([(source, text) for source, hyps in zip(texts, found) for text, _ in hyps])
         results = []
         for source, hyps in zip(texts, found):
             channel = [scored.get((source, text)) for text, _ in hyps]

@@ -128,6 +128,7 @@ class CT2Translator(TorchBacked):
     network itself comes from the PyTorch translator ``torch`` (``TorchBacked``)."""
 
     engine = "ct2"
+    beam_exact = False  # ``beam`` is CTranslate2's own (patience 1); the n-best list searches on
 
     def __init__(self, translator: Translator, *, quantization: str = "int8", threads: int = 0, parallel: int = 1):
         require_int("threads", threads, 0)
@@ -180,11 +181,18 @@ class CT2Translator(TorchBacked):
 
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         """As ``Translator.translate_n_best``: up to ``search.n_best`` (translation, score) pairs, best first."""
-        ids = self.torch.source_ids(texts)
-        found = self._beam(ids, search)
+        return self._decoded(texts, search, search.n_best)
+
+    def beam(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        """As ``Translator.beam``: the ``search.beam_size`` hypotheses of CTranslate2's own search
+        (patience 1, the search of ``translate``), best first; only the best is exactly ours (``_beam``)."""
+        return self._decoded(texts, replace(search, n_best=1), search.beam_size)
+
+    def _decoded(self, texts: Sequence[str], search: SearchOptions, n: int) -> list[list[tuple[str, float]]]:
+        found = self._beam(self.torch.source_ids(texts), search)
         results: list[list[tuple[str, float]]] = [[("", 0.0)] for _ in texts]
         for i, hyps in found.items():
-            results[i] = [(self.tokenizer.decode(tokens), score) for tokens, score in hyps[:search.n_best]]
+            results[i] = [(self.tokenizer.decode(tokens), score) for tokens, score in hyps[:n]]
         return results
 
     def translate_aligned(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[AlignedText]:

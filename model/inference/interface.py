@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 class Engine(Protocol):
     engine: str                        # "torch" or "ct2"
     parallel: int                      # searches it runs at once when called from several threads
+    beam_exact: bool                   # whether ``beam`` is the exact n-best list (``translate_n_best``)
 
     @property
     def torch(self) -> Translator: ...
@@ -52,6 +53,8 @@ class Engine(Protocol):
     def translate(self, texts: Sequence[str], search: SearchOptions = ...) -> list[str]: ...
     def translate_aligned(self, texts: Sequence[str], search: SearchOptions = ...) -> list[AlignedText]: ...
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]: ...
+    # the hypotheses of translate's own beam search, best first (cheaper than an exact n-best list)
+    def beam(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]: ...
     # translations that begin with given output pieces, one per distinct next word
     def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
                         n: int) -> list[list[tuple[str, float]]]: ...
@@ -122,11 +125,18 @@ class Wrapping(TorchBacked):
         return self.inner.parallel
 
     @property
+    def beam_exact(self) -> bool:
+        return self.inner.beam_exact
+
+    @property
     def torch(self) -> Translator:
         return self.inner.torch
 
     def translate_n_best(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         return self.inner.translate_n_best(texts, search)
+
+    def beam(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        return self.inner.beam(texts, search)
 
     def continue_n_best(self, texts: Sequence[str], prefixes: Sequence[Sequence[int]], search: SearchOptions, *,
                         n: int) -> list[list[tuple[str, float]]]:

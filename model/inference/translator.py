@@ -72,6 +72,7 @@ class Translator:
 
     engine = "torch"
     parallel = 1  # one search at a time: its threads are torch's intra-op threads
+    beam_exact = True  # ``beam`` is the n-best list
 
     def __init__(self, model: Transformer, tokenizer: Tokenizer, meta: dict[str, Any], device: torch.device,
                  checkpoint: str = "", lexicon: Lexicon | None = None):
@@ -184,6 +185,12 @@ class Translator:
             for i, sent_hyps in zip(chunk, hyps):
                 results[i] = [(self.tokenizer.decode(h.tokens), h.score) for h in sent_hyps]
         return results
+
+    def beam(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        """The hypotheses of the beam search of ``translate`` (``search.beam_size`` of them), as
+        (translation, score) pairs, best first: what a choice among them (the noisy channel's
+        contenders) reads. Here the n-best list itself; an engine may search them more cheaply."""
+        return self.translate_n_best(texts, replace(search, n_best=search.beam_size))
 
     def translate(self, texts: Sequence[str], search: SearchOptions = DEFAULT) -> list[str]:
         """One English line per German input, same order. Beam size 1 is greedy search.

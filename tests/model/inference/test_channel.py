@@ -13,7 +13,8 @@ import pytest
 import torch
 
 from model.data import normalize
-from model.inference.channel import ChannelOptions, ChannelReranked, ChannelScore, ChannelScorer, ranked, rerank
+from model.inference.channel import (ChannelOptions, ChannelReranked, ChannelScore, ChannelScorer, choice,
+                                     contenders, ranked, rerank)
 from model.inference.batching import BatchingEngine, BatchingOptions
 from model.inference.engines import CachedTranslator, bare_engine, serve_engine
 from model.search.options import DEFAULT, SERVED, SearchOptions
@@ -192,8 +193,44 @@ def test_ranked_puts_the_unscored_last_and_keeps_the_forward_order_of_equals():
         ranked([0.0], [short, None], options)
 
 
+def test_contenders_are_the_best_within_the_margin_at_most_most():
+    forward = [-1.0, -0.2, -3.0, -1.6, -0.2]   # best first: 1, 4 (a tie keeps its place), 0, 3, 2
+    assert contenders(forward, ChannelOptions()) == [1, 4, 0, 3, 2]
+    assert contenders(forward, ChannelOptions(margin=1.0)) == [1, 4, 0]
+    assert contenders(forward, ChannelOptions(margin=1.0, most=2)) == [1, 4]
+    assert contenders(forward, ChannelOptions(margin=0.5, most=3)) == [1, 4]
+    assert contenders(forward, ChannelOptions(margin=0.0)) == [1, 4]
+    assert contenders([-0.5], ChannelOptions(margin=1.0, most=3)) == [0]
+    assert contenders([], ChannelOptions()) == []
+
+
+def test_the_choice_is_the_contender_of_best_combined_score():
+    short = ChannelScore(logprob=-6.0, pieces=4, hypothesis_pieces=2)   # -1.5 a piece
+    full = ChannelScore(logprob=-2.0, pieces=4, hypothesis_pieces=5)    # -0.5 a piece
+    forward = [-0.25, -0.75, -2.0]
+    # combined at weight 1: -1.75, -1.25, -2.5
+    assert choice(forward, [short, full, full], ChannelOptions(weight=1.0)) == 1
+    assert choice(forward, [short, full, full], ChannelOptions(weight=1.0, margin=0.25)) == 0   # it stands alone
+    assert choice(forward, [short, full, full], ChannelOptions(weight=1.0, most=1)) == 0
+    # only the contenders' channel scores are read: the others may be missing
+    assert choice(forward, [short, full, None], ChannelOptions(weight=1.0, margin=1.0)) == 1
+    assert choice(forward, [None, None, full], ChannelOptions(weight=1.0, margin=1.0)) == 0    # none scored
+    # a third hypothesis of far better combined score is no contender beyond the margin
+    assert choice(forward, [short, short, ChannelScore(-0.4, 4, 5)], ChannelOptions(weight=9.0, margin=1.0)) == 0
+    assert choice(forward, [short, short, ChannelScore(-0.4, 4, 5)], ChannelOptions(weight=9.0)) == 2
+    with pytest.raises(ValueError, match="^cannot choose from an empty beam$"):
+        choice([], [], ChannelOptions())
+    with pytest.raises(ValueError, match="^3 forward scores but 1 channel scores$"):
+        choice(forward, [short], ChannelOptions())
+
+
 @pytest.mark.parametrize(("knobs", "message"), [
     ({"weight": -0.1}, "weight must be a number >= 0, got -0.1"),
+    ({"margin": -1}, "margin must be a number >= 0, got -1"),
+    ({"margin": math.nan}, "margin must be a number >= 0, got nan"),
+    ({"most": 1.5}, "most must be an integer >= 0, got 1.5"),
+    ({"most": -1}, "most must be an integer >= 0, got -1"),
+    ({"most": True}, "most must be an integer >= 0, got True"),
     ({"length_bonus": math.inf}, "length_bonus must be a number >= 0, got inf"),
     ({"weight": True}, "weight must be a number >= 0, got True"),
     ({"length_bonus": "1"}, "length_bonus must be a number >= 0, got '1'"),
@@ -291,13 +328,14 @@ def test_a_large_weight_changes_what_the_forward_model_chose(forward_torch, chan
     assert engine.translate(SOURCES, search) != forward_torch.translate(SOURCES, search)
 
 
-def test_after_scoring_runs_once_per_scored_beam_search(forward_torch, channel_torch):
+def test_after_scoring_runs_once_per_call_that_scored(forward_torch, channel_torch):
     calls = []
     engine = ChannelReranked(forward_torch, channel_torch, ChannelOptions(weight=2.0), lambda: calls.append(1))
     search = SearchOptions(beam_size=4, no_repeat_ngram_size=6)
     assert engine.translate(SOURCES, search) == ChannelReranked(
         forward_torch, channel_torch, ChannelOptions(weight=2.0)).translate(SOURCES, search)
-    engine.translate_n_best(SOURCES[:1], replace(search, beam_size=3, n_best=2))
+    assert len(calls) == 1
+    engine.translate_n_best(["Katze Musik."], replace(search, beam_size=3, n_best=2))   # a new text
     assert len(calls) == 2
     engine.translate_n_best(SOURCES[:1], replace(search, n_best=2))  # that beam was just scored
     assert len(calls) == 2
@@ -428,6 +466,34 @@ def test_a_beam_just_searched_and_scored_is_not_searched_again(forward_torch, ch
     engine.translate_n_best([third, first, third], replace(search, n_best=2))
     engine.translate_n_best([first], replace(search, beam_size=2, n_best=2))
     assert inner.n_best_calls == [[first, second], [third], [first]]
+
+
+def test_a_served_translation_scores_only_the_contenders(forward_torch, channel_torch):
+    from bench.stub_engine import NBest
+
+    first, second, third = TABLE   # forward gaps: 0.4 and 0.9; 0.4; 0.6
+    scored: list[tuple[str, str]] = []
+
+    class Counting(ChannelScorer):
+        def score_where_fits(self, sources, hypotheses, **kwargs):
+            scored.extend(zip(sources, hypotheses))
+            return super().score_where_fits(sources, hypotheses, **kwargs)
+
+    counting = Counting(channel_torch.reverse)
+    options = ChannelOptions(weight=2.0, margin=0.5, most=3)
+    engine = ChannelReranked(NBest(forward_torch, TABLE), counting, options)
+    search = SearchOptions(beam_size=3)
+    served = engine.translate([first, second, third], search)
+    assert scored == [(first, "I love music."), (first, "I like music."),
+                      (second, "Where is the station?"), (second, "Where's the station?")]   # "It rains." is 0.6 off
+    assert served[2] == "It is raining."
+    for source, hyps, got in zip((first, second), (TABLE[first][:2], TABLE[second]), served):
+        channel = channel_torch.score([source] * 2, [h for h, _ in hyps])
+        combined = [f + 2.0 * c.per_piece for (_, f), c in zip(hyps, channel)]
+        assert got == hyps[0 if combined[0] >= combined[1] else 1][0]
+    # the n-best list then scores only what the choice did not
+    engine.translate_n_best([first], replace(search, n_best=3))
+    assert scored[4:] == [(first, "Me love music.")]
 
 
 def test_only_the_latest_beams_are_kept(forward_torch, channel_torch, monkeypatch):
