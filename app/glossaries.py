@@ -47,7 +47,8 @@ from typing import Any, Protocol
 
 from flask import Blueprint, Flask, current_app, jsonify, request, url_for
 
-from pipeline.glossary import Glossary, GlossaryError, Inflections, check_entries
+from pipeline.glossary import Glossary, GlossaryError, check_entries
+from pipeline.inflection import Inflections
 
 from . import sqlite, validation
 from .api import allow_cross_origin

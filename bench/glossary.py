@@ -69,7 +69,7 @@ def has(output: str, words: str) -> bool:
 
 def judge(output: str, english: str, number: str) -> tuple[bool, bool]:
     """(term used, right number) of one output."""
-    from pipeline.glossary import english_plural
+    from pipeline.inflection import english_plural
 
     plural = english_plural(english)
     used = has(output, english) or has(output, plural)
@@ -80,7 +80,8 @@ def judge(output: str, english: str, number: str) -> tuple[bool, bool]:
 
 
 def _main(argv: list[str] | None) -> int:
-    from pipeline.glossary import Glossary, Inflections
+    from pipeline.glossary import Glossary
+    from pipeline.inflection import Inflections
     from pipeline.translation import Options, Pipeline
 
     args = parse_args(argv)

@@ -24,7 +24,8 @@ from model.data.lexicon import WORD
 
 from . import tables
 from .coverage import Coverage, lemma
-from .glossary import Glossary, Inflections
+from .glossary import Glossary
+from .inflection import Inflections
 from .rules.names import evidently_named
 
 # A sense's glosses and labels: "appeal (to sb.)", "goalie [coll.]", "{pl}".

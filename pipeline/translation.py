@@ -42,7 +42,8 @@ from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import CLOSED_SOURCES, close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .formality import (ADDRESS_ROUNDS, ADDRESS_WORDS, FORMALITIES, FORMALITY_BEAM, address_cuts, addresses,
                         cuts_before, mismatches)
-from .glossary import Glossary, Inflections, fit_terms
+from .glossary import Glossary, fit_terms
+from .inflection import Inflections
 from .hints import untranslated, with_hints
 from .harm import CHECKS, faults
 from .profanity import without_words

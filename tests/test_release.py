@@ -27,7 +27,8 @@ from model.inference.alignment import AlignedText, target_words
 from model.inference.explain import attention_sources, occlusion_sources, retranslations
 from model.inference.translator import Translator
 from model.search.options import SERVED, SearchOptions
-from pipeline.glossary import Glossary, Inflections
+from pipeline.glossary import Glossary
+from pipeline.inflection import Inflections
 from pipeline.markup import translate_html
 from pipeline.translation import Options, Pipeline
 from app import create_app, inspection
@@ -42,7 +43,7 @@ from tests.test_bench_places import run_bench as run_places_bench
 
 CARD = ROOT / "MODEL_CARD.md"
 RELEASES = ROOT / "docs" / "releases"
-DING_PATH = os.environ.get("DING_PATH", DEBIAN_PATH)  # German plurals for glossary terms, as tests/pipeline/test_glossary.py
+DING_PATH = os.environ.get("DING_PATH", DEBIAN_PATH)  # German plurals for glossary terms, as tests/pipeline/test_inflection.py
 # SHA-256 of what the release model (v3.8: v3.7 averaged with its continuation F3, 29.5M parameters, trained on lent GPUs) was trained on:
 # deu-eng.zip (163,021 pairs), Debian trans-de-en 1.9-6's /usr/share/trans/de-en (the Ding dictionary),
 # the system's gettext catalogs, LibreOffice 7.4.7's UI catalogs, Firefox ESR's and Thunderbird's
