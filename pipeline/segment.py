@@ -36,46 +36,20 @@ from typing import NamedTuple
 
 from model.inference.alignment import Range
 
+from . import tables
 
-# Lower-cased, without the final period. Multi-part ones ("z.B.") are matched as one token because
-# the token before a boundary is everything back to the previous whitespace. Not "MwSt.", "USt.":
-# they end a sentence more often than not ("19,99 € inkl. MwSt. Versand ist frei.").
-ABBREVIATIONS = frozenset("""
-    abb abs abt adr allg anm apr aug bd bde bsp bspw bzgl bzw ca chr co dez di dipl do dr d.h ebd
-    eigtl einschl engl entspr etc ev evtl exkl feb fa fr frl ggf gegr geb gebr gest ges hbf hg hr
-    hrsg i.a i.d.r inkl insb jan jh jhd jr jul jun kap kfz kl lt max mi min mio mind mo mrd mrz
-    nov nr o.a o.ä o.g okt pkw pl prof rd s.o s.u sa sek sep sept sog so st std str tel tsd u.a u.ä
-    u.a.m u.u usw v.a v.chr vgl vs z.b z.t z.zt zb zt ziff zzgl zzt
-""".split())
 
-# English ones, lower-cased, without the final period: titles, months and days, and the Latin
-# ones ("e.g.", "i.e.", "et al."). Not "etc.", "a.m.", "p.m.": before a capital they end a sentence
-# more often than not ("... at 5 p.m. The doors open ...").
-ENGLISH_ABBREVIATIONS = frozenset("""
-    mr mrs ms messrs dr prof st jr sr rev hon gen col capt lt sgt gov sen rep mt ave blvd
-    jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun
-    e.g i.e cf al vs approx appt apt dept est inc ltd corp co u.s u.k u.n
-""".split())
-# English ones that abbreviate only before a number ("No. 5", "Vol. 2", "pp. 10-12"); elsewhere
-# the word ends a sentence ("I said no. Then ...").
-ENGLISH_BEFORE_NUMBER = frozenset("no nos vol fig pp art sec ch".split())
+# The word lists are tables (pipeline/tables/), each saying what it is for: lower-cased, the
+# abbreviations without their final period.
+ABBREVIATIONS = frozenset(tables.words("sentence_abbreviations"))
+ENGLISH_ABBREVIATIONS = frozenset(tables.words("english_sentence_abbreviations"))
+ENGLISH_BEFORE_NUMBER = frozenset(tables.words("english_before_number"))  # only before a number: "No. 5"
 LANGUAGES = ("de", "en")
 
-# Words that open a clause when they follow clause punctuation: conjunctions, subordinators,
-# relative pronouns ("..., der ...") and infinitive-clause openers ("..., um ... zu").
-CLAUSE_OPENERS = frozenset("""
-    und oder aber denn sondern doch jedoch weil dass daß ob wenn als während obwohl obgleich damit
-    bevor ehe nachdem seit seitdem sodass bis falls sobald solange indem wie wo wohin woher warum
-    weshalb wieso wobei womit wodurch worauf was wer wessen der die das dem den dessen deren denen
-    welche welcher welches welchem welchen um ohne statt anstatt zumal sofern soweit
-""".split())
-
-# Conjunctions worth cutting before even without a comma. Deliberately no pronouns or words that
-# are more often prepositions or comparisons ("die", "als", "wie", "bis", "seit", "um", "ohne").
-BARE_CONJUNCTIONS = frozenset("""
-    und oder aber denn sondern weil dass daß obwohl obgleich nachdem bevor sodass falls sobald
-    solange indem wenn jedoch
-""".split())
+# Words that open a clause after clause punctuation ("..., der ..."), and conjunctions worth cutting
+# before even without a comma ("... gegangen und dann ...").
+CLAUSE_OPENERS = frozenset(tables.words("clause_openers"))
+BARE_CONJUNCTIONS = frozenset(tables.words("bare_conjunctions"))
 
 _BOUNDARY = re.compile(
     r"""(?<![.!?…])(?P<end>[.!?…]++)  # sentence-final punctuation (a whole run: no O(n²) retries)

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from pipeline.segment import (
-    BARE_CONJUNCTIONS, Joined, has_loop, implausibly_short, join_layout, line_spans, segment, sentences,
+    ABBREVIATIONS, BARE_CONJUNCTIONS, CLAUSE_OPENERS, ENGLISH_ABBREVIATIONS, ENGLISH_BEFORE_NUMBER, Joined, has_loop, implausibly_short, join_layout, line_spans, segment, sentences,
     smaller_pieces, split_long, split_sentences,
 )
 
@@ -93,6 +93,27 @@ def test_german_abbreviations_are_not_english_ones():
     assert sentences("Dear Mr. Smith, thank you.") == ["Dear Mr.", "Smith, thank you."]
     assert sentences("Am 3. Mai kam er.", "en") == ["Am 3.", "Mai kam er."]
     assert segment("Mr. Smith.\nMr. Jones.", "en") == [[(0, 10)], [(11, 21)]]
+
+
+@pytest.mark.parametrize("words, members, non_members", [
+    # pipeline/tables/: lower-cased, the abbreviations without their final period
+    (ABBREVIATIONS, {"z.b", "d.h", "usw", "dr", "nr", "u.a.m", "o.ä"}, {"z.b.", "Dr", "mwst", "ust"}),
+    (ENGLISH_ABBREVIATIONS, {"mr", "e.g", "i.e", "al", "oct", "u.s"}, {"etc", "a.m", "p.m", "no"}),
+    (ENGLISH_BEFORE_NUMBER, {"no", "vol", "pp", "ch"}, {"mr", "p"}),
+    (CLAUSE_OPENERS, {"und", "daß", "der", "um", "während", "soweit"}, {"und,", "auch"}),
+    (BARE_CONJUNCTIONS, {"und", "daß", "sodass", "jedoch"}, {"die", "als", "wie", "bis", "seit", "um", "ohne"}),
+])
+def test_word_lists_from_the_tables(words, members, non_members):
+    assert isinstance(words, frozenset)
+    assert members <= words and not non_members & words
+    assert all(word == word.lower() and "#" not in word for word in words)   # no comment line read as words
+
+
+def test_the_tables_drive_the_sentence_cuts():
+    assert sentences("Er kam z.B. Montag. Dann ging er.") == ["Er kam z.B. Montag.", "Dann ging er."]
+    assert sentences("Er zahlt inkl. MwSt. Versand ist frei.") == ["Er zahlt inkl. MwSt.", "Versand ist frei."]
+    assert sentences("See Vol. 2 of it. I said no. Then I left.", "en") == [
+        "See Vol. 2 of it.", "I said no.", "Then I left."]
 
 
 @pytest.mark.parametrize("language", ["fr", "", "DE"])
