@@ -26,6 +26,9 @@ it) are printed too.
 and sends every other request English->German (the English column of the same lines): the memory
 of two models. The bare-engine throughput comparisons (de-en alone) are then left out; ``--single``
 then alternates German and English sentences and gives each direction's latencies.
+``--channel CKPT`` (with --checkpoint) serves the same two models, so that German->English is
+reranked by the noisy channel of CKPT (``CHANNEL_WEIGHT``; 0 in the environment turns it off), but
+sends German alone: every comparison with the bare engine stays, and says what the channel costs.
 ``--html`` sends each sentence as ``<p>sentence</p>`` with ``format=html``, so that every request
 aligns its output with its source (as pages, documents and placeholders do): the memory of a
 server that has run every part of the text pipeline, which plain sentences reach only now and then.
@@ -339,6 +342,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=bounded(1, 16), help="WEB_CONCURRENCY for --checkpoint")
     parser.add_argument("--reverse", help="with --checkpoint: an en-de checkpoint served beside it "
                                           "(MODEL_PATHS), every other request English->German")
+    parser.add_argument("--channel", help="with --checkpoint: an en-de checkpoint served beside it (MODEL_PATHS), "
+                                          "the noisy channel of German->English; German requests only")
     parser.add_argument("--sentences", type=Path, default=DEFAULT_SENTENCES,
                         help="corpus TSV whose German sentences are sent, each once (default: %(default)s)")
     parser.add_argument("--single", type=bounded(0, 10_000), default=0,
@@ -352,6 +357,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--single needs --checkpoint (the bare engine runs the same checkpoint)")
     if args.reverse and not args.checkpoint:
         parser.error("--reverse needs --checkpoint")
+    if args.channel and not args.checkpoint:
+        parser.error("--channel needs --checkpoint")
+    if args.channel and args.reverse:
+        parser.error("give --reverse or --channel, not both")
     return args
 
 
@@ -368,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"bench/load.py: error: --url must be http:// on loopback, got {args.url!r}")
         host, port = url.hostname, url.port or 80
     else:
-        process, port = start_server(args.checkpoint, args.workers, args.reverse)
+        process, port = start_server(args.checkpoint, args.workers, args.reverse or args.channel)
         host = "127.0.0.1"
     # Warm-up (each worker makes its CTranslate2 translator on its first request) with sentences
     # of their own, at the end of the list, so that the measured ones stay unseen.

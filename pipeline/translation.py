@@ -648,7 +648,8 @@ class Pipeline:
         hyps: dict[int, list[tuple[str, float]]] = {}
         for group, beam in ((narrow, o.search.beam_size), (wide, max(o.search.beam_size, FORMALITY_BEAM))):
             if group:
-                found = t.translate_n_best([inputs[i] for i in group], replace(o.search, beam_size=beam, n_best=beam))
+                # the served beam: for the served width, the one just searched (and kept)
+                found = t.beam([inputs[i] for i in group], replace(o.search, beam_size=beam))
                 hyps.update(zip(group, found))
         # index -> ((-faults, -words addressing the reader the other way, score), the hypothesis as
         # the model wrote it, as a translation of the source, words it leaves out): the greatest key

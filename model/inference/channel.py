@@ -247,9 +247,10 @@ class ChannelReranked(Wrapping):
     """An engine (``interface.Engine``) in front of a forward one, ``inner``, whose beam searches
     end with the noisy channel. ``translate``, ``output_ids`` and ``translate_aligned`` give the
     served ``choice`` among the contenders of the inner engine's own beam (``Engine.beam``), which
-    scores only those; ``translate_n_best`` gives the whole beam (n-best = beam size), every
-    hypothesis scored by ``channel`` and reordered by ``options.combined``, with the combined
-    scores. Greedy search has no beam: it is the inner engine's.
+    scores only those; ``beam`` gives that beam and ``translate_n_best`` the exact n-best list
+    (n-best = beam size), every hypothesis scored by ``channel`` and reordered by
+    ``options.combined``, with the combined scores. Greedy search has no beam: it is the inner
+    engine's.
 
     It sits under the cross-request batcher and the cache (``model.inference.engines.serve_engine``),
     so that a batch of requests is searched and scored together and a cached output is the
@@ -286,6 +287,12 @@ class ChannelReranked(Wrapping):
             return [[pair] for pair in self._chosen(texts, search)]
         found = self._beams(texts, search, exact=True)
         return self._reranked(texts, found, search.n_best)
+
+    def beam(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
+        """The served beam (the inner engine's ``beam``, the one a served translation chose from),
+        every hypothesis scored and reordered as ``translate_n_best`` reorders its list: where the
+        pipeline looks past the served choice, the beam just searched is not searched again."""
+        return self._reranked(texts, self._beams(texts, search, exact=False), search.beam_size)
 
     def _chosen(self, texts: Sequence[str], search: SearchOptions) -> list[tuple[str, float]]:
         found = self._beams(texts, search, exact=False)

@@ -385,6 +385,16 @@ def test_load_benchmark_refuses_other_hosts():
         load.main(["--url", "http://127.0.0.1:1", "--single", "5"])
 
 
+@pytest.mark.parametrize("args, message", [
+    (["--url", "http://127.0.0.1:1", "--channel", "r.pt"], "--channel needs --checkpoint"),
+    (["--checkpoint", "c.pt", "--channel", "r.pt", "--reverse", "r.pt"], "give --reverse or --channel, not both"),
+])
+def test_load_benchmark_refuses_a_channel_it_cannot_serve(capsys, args, message):
+    with pytest.raises(SystemExit) as exit:
+        load.main(args)
+    assert exit.value.code == 2 and capsys.readouterr().err.endswith(f"error: {message}\n")
+
+
 @pytest.mark.parametrize("query, logged", [
     ("q=Hallo&api_key=s3cret", "q=Hallo&api_key=[redacted]"),
     ("API_KEY=s3cret&q=Hallo", "API_KEY=[redacted]&q=Hallo"),

@@ -210,8 +210,9 @@ def test_each_model_has_its_own_redis_namespace(both_config, redis_url):
     prefixes = {name: model.cache.store.prefix for name, model in service.models.items()}
     # each reranked by the other's model (CHANNEL_WEIGHT), which is in its name too
     model, channel = (prefixes["de-en"].split(":")[2], prefixes["en-de"].split(":")[2])
-    assert prefixes["de-en"].endswith(f":torch:float32:channel:{channel}:2.0:")
-    assert prefixes["en-de"].endswith(f":torch:float32:channel:{model}:2.0:") and model != channel
+    assert prefixes["de-en"].endswith(f":torch:float32:channel:{channel}:2.0:{SERVED_MARGIN!r}:{SERVED_MOST!r}:")
+    assert prefixes["en-de"].endswith(f":torch:float32:channel:{model}:2.0:{SERVED_MARGIN!r}:{SERVED_MOST!r}:")
+    assert model != channel
     assert service.translate(["Good morning."], source="en", target="de") == ["Guten Morgen."]
 
 

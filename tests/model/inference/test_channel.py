@@ -496,6 +496,39 @@ def test_a_served_translation_scores_only_the_contenders(forward_torch, channel_
     assert scored[4:] == [(first, "Me love music.")]
 
 
+def test_the_served_beam_is_searched_once_and_apart_from_the_exact_n_best_list(forward_torch, channel_torch):
+    # CTranslate2's own beam (patience 1) is not its exact n-best list: the served choice and
+    # ``beam`` read the first, searched once; ``translate_n_best`` searches the second.
+    from bench.stub_engine import NBest
+
+    first = "Ich liebe Musik."
+    quick = {first: [("I love music.", -0.5), ("I like the music.", -0.8), ("Love music.", -1.1)]}
+
+    class TwoSearches(NBest):
+        beam_exact = False
+
+        def __init__(self, *args):
+            super().__init__(*args)
+            self.beam_calls: list[list[str]] = []
+
+        def beam(self, texts, search):
+            self.beam_calls.append(list(texts))
+            return [quick[text] for text in texts]
+
+    inner = TwoSearches(forward_torch, TABLE)
+    engine = ChannelReranked(inner, channel_torch, ChannelOptions(weight=2.0, margin=1.5, most=3))
+    search = SearchOptions(beam_size=3)
+    served = engine.translate([first], search)[0]
+    channel = channel_torch.score([first] * 3, [h for h, _ in quick[first]])
+    combined = sorted(((f + 2.0 * c.per_piece, h) for (h, f), c in zip(quick[first], channel)), key=lambda p: -p[0])
+    assert served == combined[0][1]
+    assert engine.beam([first], search) == [[(h, pytest.approx(s)) for s, h in combined]]
+    assert (inner.beam_calls, inner.n_best_calls) == ([[first]], [])    # the served beam, kept
+    listed = engine.translate_n_best([first], replace(search, n_best=3))
+    assert sorted(h for h, _ in listed[0]) == sorted(h for h, _ in TABLE[first])   # the exact list's own
+    assert (inner.beam_calls, inner.n_best_calls) == ([[first]], [[first]])
+
+
 def test_only_the_latest_beams_are_kept(forward_torch, channel_torch, monkeypatch):
     from bench.stub_engine import NBest
     from model.inference import channel
