@@ -49,12 +49,6 @@ from .harm import CHECKS, faults
 from .profanity import without_words
 from .language_pair import LanguagePair
 from .rules import NAMES as RULE_NAMES, Context, rules_for
-from .rules.abbreviations import respell_abbreviations
-from .rules.english_titles import addresses as english_addresses, addresses_kept as english_addresses_kept
-from .rules.german_notation import month_dates, month_dates_kept
-from .rules.letters import signature
-from .rules.measures import find_measures, find_number_words, kept as measures_kept, number_words_kept
-from .rules.years import kept as years_kept, may_have_years
 from .segment import has_loop, implausibly_short, join_layout, segment, smaller_pieces, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, mask, merge, slot_key, slots_needed,
@@ -222,8 +216,6 @@ class Pipeline:
         self.truecase = options.caps == "truecase"
         self.lexicon = translator.lexicon
         self.rules = tuple(rule for rule in rules_for(self.source) if rule.name not in options.without_rules)
-        # a letter's signature is the letters rule's too
-        self.signs = any(rule.name == "letters" for rule in self.rules)
         self.representable: Callable[[str], bool] = lru_cache(maxsize=65536)(
             lambda ch: UNK_ID not in tokenizer.encode(ch))
         # Pieces of a text as the model reads it, a full stop added where it has none (``closed``);
@@ -349,7 +341,7 @@ class Pipeline:
         word so, also when truecased: software messages are written so ("klingt wie" -> "sounds
         like"; capitalized, "Bell is how"). Where it may be respelled
         (``respell``): in ALL CAPS with ß for SS where the vocabulary has it, and its abbreviations
-        that are conjunctions or adverbs written out (``respell_abbreviations``), ``original_span``
+        that are conjunctions or adverbs written out (the rules' ``respell``), ``original_span``
         still mapping back."""
         text_style = style(words_only(original, spans))
         if text_style != "normal" and self.truecase:
@@ -363,8 +355,9 @@ class Pipeline:
                 masked = masked.respelled(cased, changes) if changes else replace(masked, text=cased)
         elif self.truecase and initial and not fragment:
             masked = replace(masked, text=capital_start(masked.text))
-        respell = respell and any(rule.name == "abbreviations" for rule in self.rules)
-        return text_style, respell_abbreviations(masked) if respell else masked
+        for rule in self.rules if respell else ():
+            masked = rule.respell(masked)
+        return text_style, masked
 
     def finish(self, output: str, model_input: ModelInput) -> str:
         """The model's ``output`` for ``model_input`` as ``translate`` finishes it: the input's
@@ -380,8 +373,9 @@ class Pipeline:
         vocabulary without placeholders, translated parts with verbatim spans between them."""
         sentence = text[start:end]
         spans = self._spans(sentence, glossary, second_try)
-        if self.signs and (name := signature(text, start, end)) is not None:  # the writer's name under a closing
-            spans = merge(spans, [name])
+        for rule in self.rules:   # the writer's name under a closing
+            if (name := rule.signature(text, start, end)) is not None:
+                spans = merge(spans, [name])
         if self.placeholders:
             groups = _slot_groups(sentence, spans)
             chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group],
@@ -529,21 +523,17 @@ class Pipeline:
         return self.assemble(*self.second_try(plan, self.model_outputs(plan.sources, aligned), aligned, glossary))
 
     def first_try_checks(self, text: str) -> bool:
-        """Whether ``text`` has what ``first_try_kept`` checks: in German a measure, a number word or
-        a year; in English a date with a month name or a title before a name (for any other, every
-        translation keeps them: no need to restore one to check it)."""
-        if self.source == "en":
-            return bool(month_dates(text)) or bool(english_addresses(text))
-        return may_have_years(text) or bool(find_measures(text)) or bool(find_number_words(text))
+        """Whether ``text`` has what ``first_try_kept`` checks (``Rule.first_try_checks``): in German a
+        measure, a number word or a year; in English a date with a month name or a title before a
+        name (for any other, every translation keeps them: no need to restore one to check it)."""
+        return any(rule.first_try_checks(text) for rule in self.rules)
 
     def first_try_kept(self, text: str, translation: str) -> bool:
         """Whether ``translation`` kept the measures, number words and years of ``text`` (a German
         sentence), or wrote the dates with a month name and the titles before a name of an English
-        one as German writes them; where it did not, ``second_try`` plans and translates it again."""
-        if self.source == "en":
-            return month_dates_kept(text, translation) and english_addresses_kept(text, translation)
-        return (measures_kept(text, translation) and number_words_kept(text, translation)
-                and years_kept(text, translation))
+        one as German writes them (``Rule.first_try_kept``); where it did not, ``second_try`` plans
+        and translates it again."""
+        return all(rule.first_try_kept(text, translation) for rule in self.rules)
 
     def second_try(self, plan: Plan, outputs: list[AlignedText], aligned: bool,
                    glossary: Glossary | None = None) -> tuple[Plan, list[AlignedText]]:

@@ -171,3 +171,14 @@ p.add_argument("--length-penalty", type=float, default=SERVED.length_penalty)
         "x.py:14 Options.min_len = -1", "x.py:16 add_argument(--beam, default=4)"]
     assert _knob_defaults(source, "x.py", commands=True)[-2:] == [
         "x.py:16 add_argument(--beam, default=4)", "x.py:17 add_argument(--length-penalty, default=SERVED.length_penalty)"]
+
+
+def test_the_pipeline_names_no_rule():
+    # Pipeline reaches its rules through the contract of pipeline.rules.base.Rule alone: it imports
+    # no rule module and tests no rule's name (a new family is a module and a place in RULES).
+    tree = ast.parse((ROOT / "pipeline" / "translation.py").read_text(encoding="utf-8"))
+    imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module]
+    assert [m for m in imported if m.startswith("rules.") or m.startswith("pipeline.rules.")] == []
+    named = [ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Compare)
+             and "rule.name" in ast.unparse(node.left) and any(isinstance(c, ast.Constant) for c in node.comparators)]
+    assert named == []

@@ -120,4 +120,15 @@ def respell_abbreviations(masked: Masked) -> Masked:
     return masked.respelled("".join(pieces) + masked.text[position:], changes)
 
 
-RULE = Finder("abbreviations", with_abbreviations)
+class Abbreviations(Finder):
+    """The rule: abbreviations as spans (``with_abbreviations``); those that are conjunctions or
+    adverbs written out in the model's input (``respell_abbreviations``)."""
+
+    def __init__(self) -> None:
+        super().__init__("abbreviations", with_abbreviations)
+
+    def respell(self, masked: Masked) -> Masked:
+        return respell_abbreviations(masked)
+
+
+RULE = Abbreviations()

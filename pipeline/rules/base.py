@@ -7,16 +7,20 @@ family's placeholders ("at ⦅N1⦆ o'clock" where ⦅N1⦆ is "8:15 p.m."), or 
 nothing to mend. Repairs work on the word list (``pipeline.words``), the one form every output
 takes before its spans are put back, so each is written once.
 
-``Pipeline`` holds an ordered tuple of rules (``pipeline.rules.RULES``): a later rule sees the
-spans of the earlier ones. Switching one off (``Options.without_rules``) is how
-``bench/README.md``'s ablation measures what each earns.
+Besides, a rule may take part where the pipeline asks all of its rules (``Rule``'s hooks, each
+doing nothing unless the rule overrides it): whether a first try's translation must be checked
+and whether it kept what the family protects in a second try (``first_try_checks``,
+``first_try_kept``), how a model input is respelled (``respell``) and which span a letter's
+signature is (``signature``). ``Pipeline`` holds an ordered tuple of rules
+(``pipeline.rules.RULES``), calls them only through this contract and names none: a later rule
+sees the spans of the earlier ones. Switching one off (``Options.without_rules``) takes its hooks
+with it, which is how ``bench/README.md``'s ablation measures what each earns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from ..spans import Masked, Span
 from ..words import Fix
@@ -45,17 +49,38 @@ class Context:
     places: Mapping[str, str] | None = None
 
 
-class Rule(Protocol):
-    """One family of spans: see the module docstring."""
+class Rule:
+    """One family of spans (the module docstring): ``find`` is its own; every other hook has a
+    default that does nothing."""
 
     name: str
 
-    def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]: ...
+    def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
+        raise NotImplementedError(f"rule {self.name!r} finds nothing")
 
-    def repair(self, masked: Masked) -> Fix | None: ...
+    def repair(self, masked: Masked) -> Fix | None:
+        """How to mend the model's output words around this family's placeholders; None: nothing."""
+        return None
+
+    def first_try_checks(self, text: str) -> bool:
+        """Whether ``text`` (a source sentence) has what ``first_try_kept`` checks."""
+        return False
+
+    def first_try_kept(self, text: str, translation: str) -> bool:
+        """Whether a first try's ``translation`` of ``text`` kept what this family protects only in a
+        second try (``Context.second_try``); where it did not, the sentence is planned again."""
+        return True
+
+    def respell(self, masked: Masked) -> Masked:
+        """The model input ``masked`` as this family respells it before the model reads it."""
+        return masked
+
+    def signature(self, text: str, start: int, end: int) -> Span | None:
+        """The writer's name under a letter's closing at ``text[start:end]``, as a span; None."""
+        return None
 
 
-class Finder:
+class Finder(Rule):
     """A rule that only finds: ``find`` calls ``function(text, spans)``; nothing to repair."""
 
     def __init__(self, name: str, function: Callable[[str, Sequence[Span]], list[Span]]):
@@ -63,9 +88,6 @@ class Finder:
 
     def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
         return self.function(text, spans)
-
-    def repair(self, masked: Masked) -> Fix | None:
-        return None
 
     def __repr__(self) -> str:
         return f"Finder({self.name!r})"

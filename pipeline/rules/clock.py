@@ -15,7 +15,7 @@ from dataclasses import replace
 from ..numbers import NUMBERS, clock_number, number_word
 from ..spans import THIN, Masked, Span, merge
 from ..words import ENDS_WITH_PLACEHOLDER, Fix, Word
-from .base import Context
+from .base import Context, Rule
 
 _OCLOCK = re.compile(r"o['’]clock(?![\w'’])", re.IGNORECASE)
 _CLOCK_WORD = re.compile(r"clock(?![\w'’])", re.IGNORECASE)
@@ -166,7 +166,7 @@ def _oclock_at(words: list[Word], i: int) -> tuple[int, str]:
     return 0, ""
 
 
-class ClockTimes:
+class ClockTimes(Rule):
     """The rule: ``with_clock_times`` finds; ``without_oclock`` repairs, with the chunk's
     ``oclock_spans``."""
 

@@ -17,9 +17,8 @@ import re
 from collections.abc import Sequence
 
 from .. import tables
-from ..spans import Masked, Span, merge
-from ..words import Fix
-from .base import Context
+from ..spans import Span, merge
+from .base import Context, Rule
 
 GERMAN_TITLES = tables.pairs("english_address_titles")
 _TITLE = "|".join(sorted(map(re.escape, GERMAN_TITLES), key=len, reverse=True))
@@ -54,8 +53,9 @@ def addresses_kept(text: str, translation: str) -> bool:
     return True
 
 
-class EnglishTitles:
-    """The rule, for an English source, in a second try only (the module docstring)."""
+class EnglishTitles(Rule):
+    """The rule, for an English source, in a second try only (the module docstring): where the
+    first try's translation did not write a title before a name as German does (``addresses_kept``)."""
 
     name = "english_titles"
 
@@ -66,8 +66,11 @@ class EnglishTitles:
         return merge(spans, [a for a in addresses(text)
                              if not any(s.start < a.end and a.start < s.end for s in taken)])
 
-    def repair(self, masked: Masked) -> Fix | None:
-        return None
+    def first_try_checks(self, text: str) -> bool:
+        return bool(addresses(text))
+
+    def first_try_kept(self, text: str, translation: str) -> bool:
+        return addresses_kept(text, translation)
 
 
 RULE = EnglishTitles()

@@ -24,7 +24,7 @@ from dataclasses import replace
 from .. import tables
 from ..spans import Masked, Span, merge
 from ..words import ENDS_WITH_PLACEHOLDER, Fix, Word
-from .base import Context
+from .base import Context, Rule
 
 # An English number: thousands apart by commas in groups of three, a decimal point ("1,234.50",
 # "12,000", "3.5", "-0.25"); a number with more dots ("2.1.3") is not one.
@@ -182,9 +182,10 @@ def without_uhr(words: list[Word], slots: dict[str, str]) -> list[Word]:
     return out
 
 
-class GermanNotation:
+class GermanNotation(Rule):
     """The rule, for an English source: ``with_german_notation`` finds (the dates with a month name
-    in a second try only: ``Pipeline.second_try``); ``without_uhr`` repairs."""
+    in a second try only: ``Pipeline.second_try``, where the first try's translation did not write
+    them as German does, ``month_dates_kept``); ``without_uhr`` repairs."""
 
     name = "german_notation"
 
@@ -193,6 +194,12 @@ class GermanNotation:
 
     def repair(self, masked: Masked) -> Fix | None:
         return without_uhr
+
+    def first_try_checks(self, text: str) -> bool:
+        return bool(month_dates(text))
+
+    def first_try_kept(self, text: str, translation: str) -> bool:
+        return month_dates_kept(text, translation)
 
 
 RULE = GermanNotation()

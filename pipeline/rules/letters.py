@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 from .. import tables
 from ..casing import style
-from ..spans import Masked, Span, merge, words_only
-from .base import Context
+from ..spans import Span, merge, words_only
+from .base import Context, Rule
 
 # A form of address and the name after it ("Frau Schmidt", "Herrn Wagner", "Frau Dr. Koch", "Herr
 # Professor Wagner"): the name is a name even when it is also a word, and the whole is written in
@@ -188,10 +188,9 @@ def normal_case(text: str, spans: Sequence[Span]) -> bool:
     return style(words_only(text, [s for s in spans if s.kind != "letter"])) == "normal"
 
 
-class Letters:
+class Letters(Rule):
     """The rule: the letter formula that opens a sentence (``letter_formula``), with the model's
-    lexicon and in normally cased text; ``Pipeline`` adds the writer's name under a closing
-    (``signature``) while this rule is on."""
+    lexicon and in normally cased text; and the writer's name under a closing (``signature``)."""
 
     name = "letters"
 
@@ -201,8 +200,8 @@ class Letters:
         taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
         return merge(spans, letter_formula(text, taken))
 
-    def repair(self, masked: Masked):
-        return None
+    def signature(self, text: str, start: int, end: int) -> Span | None:
+        return signature(text, start, end)
 
 
 RULE = Letters()

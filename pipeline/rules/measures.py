@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..numbers import number_word
 from ..spans import Span, english_number, merge
-from .base import Context
+from .base import Context, Rule
 
 # German unit -> English singular, and the forms that count as that unit in an English output.
 UNITS = {
@@ -223,16 +223,20 @@ def _has_number(text: str, number: str) -> bool:
     return re.search(rf"(?<![\w.,]){re.escape(number)}(?![^\W_]|[.,][0-9])", text) is not None
 
 
-class Measures:
-    """The rule, in a second try only (``Pipeline.second_try``): measures, then number words, as spans."""
+class Measures(Rule):
+    """The rule, in a second try only (``Pipeline.second_try``: where the first try's translation
+    lost a measure's number or unit, or a number word): measures, then number words, as spans."""
 
     name = "measures"
 
     def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
         return with_number_words(text, with_measures(text, spans)) if context.second_try else list(spans)
 
-    def repair(self, masked):
-        return None
+    def first_try_checks(self, text: str) -> bool:
+        return bool(find_measures(text)) or bool(find_number_words(text))
+
+    def first_try_kept(self, text: str, translation: str) -> bool:
+        return kept(text, translation) and number_words_kept(text, translation)
 
 
 RULE = Measures()

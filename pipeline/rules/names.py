@@ -22,7 +22,7 @@ from model.data.lexicon import WORD
 from .. import tables
 from ..spans import Masked, Span, merge
 from ..words import Fix, without_word_before
-from .base import Context
+from .base import Context, Rule
 from .letters import NAME_WORD, addresses, letter_formula, normal_case
 
 _SENTENCE_OPENERS = frozenset(".!?:;„\"“‚‘»«(–—")
@@ -255,7 +255,7 @@ def _without_preposition(words, slots):
     return without_word_before(words, slots, lambda word, english: word.lower() == leading_preposition(english))
 
 
-class Names:
+class Names(Rule):
     """The rule: ``with_names`` where the model has a lexicon and the words are normally cased."""
 
     name = "names"

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..spans import Masked, Span, merge
-from .base import Context
+from .base import Context, Rule
 
 
-class Terms:
+class Terms(Rule):
     name = "terms"
 
     def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:

@@ -68,7 +68,7 @@ from .. import tables
 from ..casing import style
 from ..spans import NUM_END, Masked, Span, merge, words_only
 from ..words import Fix, unglued, without_word_before
-from .base import Context
+from .base import Context, Rule
 from .keys import with_keys
 
 def _emoji_class() -> str:
@@ -293,7 +293,7 @@ def english_command(span: Span) -> Span | None:
     return Span(span.start, span.start + end, span.kind, text)
 
 
-class Verbatim:
+class Verbatim(Rule):
     """The rule: ``find_spans`` finds, with the context's ``representable`` (text in ALL CAPS is
     read truecased: a capital the vocabulary lacks whose lower case it has, ẞ, is read as that);
     "the" before a day-first date goes, and what the model glued to a format directive that the

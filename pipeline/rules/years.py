@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from .. import tables
 from ..spans import Span
-from .base import Context
+from .base import Context, Rule
 from .verbatim import find_spans
 
 _YEAR = re.compile(r"1[5-9][0-9]{2}|20[0-9]{2}")
@@ -57,16 +57,20 @@ def kept(source: str, output: str) -> bool:
     return all(len(re.findall(rf"(?<![0-9]){year}(?![0-9])", output)) == n for year, n in years.items())
 
 
-class Years:
-    """The rule: in a first try a year is no span (``without_years``); in the second try it stays one."""
+class Years(Rule):
+    """The rule: in a first try a year is no span (``without_years``); in the second try it stays
+    one, where the first try's translation lost a year (``kept``)."""
 
     name = "years"
 
     def find(self, text: str, spans: Sequence[Span], context: Context) -> list[Span]:
         return list(spans) if context.second_try else without_years(text, spans)
 
-    def repair(self, masked):
-        return None
+    def first_try_checks(self, text: str) -> bool:
+        return may_have_years(text)
+
+    def first_try_kept(self, text: str, translation: str) -> bool:
+        return kept(text, translation)
 
 
 RULE = Years()
