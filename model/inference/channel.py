@@ -260,7 +260,7 @@ class ChannelReranked(Wrapping):
     The ``RECENT_BEAMS`` latest beams are kept, by text, ``SearchOptions.output_key`` and kind
     (the served beam or the exact n-best list), and so are the channel scores of their pairs: a
     search or scoring that was just done is not done again when the same text's n-best list is
-    asked for next (the text pipeline does, ``Pipeline._with_better_hypotheses``), and an n-best
+    asked for next (the text pipeline does, ``pipeline.choosing.Chooser``), and an n-best
     list scores only the hypotheses the served choice did not. The engines are deterministic, so a
     kept beam is the one a new search would give."""
 
