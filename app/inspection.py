@@ -45,7 +45,8 @@ from model.network.tokenizer import UNK_ID
 from pipeline import words as W
 from pipeline.segment import join_layout, segment
 from pipeline.spans import PLACEHOLDER_RE, Masked
-from pipeline.translation import ModelInput, Pipeline
+from pipeline.plan import ModelInput
+from pipeline.translation import Pipeline
 
 from .service import TooManyPieces, TranslationService, get_service
 

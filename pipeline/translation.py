@@ -18,6 +18,12 @@ the span is carried over verbatim between them: less fluent, never lossy.
 word alignment with its input, as character spans of the original text (for HTML markup and the
 inspector). Both take a ``glossary`` (``pipeline.glossary``) for the call: its terms become spans
 whose placeholders come back as the English terms.
+
+Three stages, three modules: planning is here (``Pipeline.plan``: sentences, spans, casing, into
+the types of ``pipeline.plan``), choosing the model's output is ``pipeline.choosing`` (the one
+caller of the engine for translations) and assembling is ``pipeline.assembling`` (spans restored,
+placeholders repaired, layout rebuilt); ``Pipeline`` runs them in turn, with a second try between
+the last two where a translation lost what the rules check (``second_try``).
 """
 
 from __future__ import annotations
@@ -27,10 +33,10 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from model.inference.alignment import AlignedText, Range
+from model.inference.alignment import AlignedText
 from model.network.checkpoint import direction
 from model.network.tokenizer import UNK_ID
 from model.inference.interface import Engine
@@ -39,17 +45,19 @@ from model.search.options import SERVED, SearchOptions
 from . import deadline
 from . import words as W
 from .coverage import Coverage, lemma
+from .assembling import assembled, unit_words
 from .choosing import Chooser
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import CLOSED_SOURCES, close_output, close_sentence, kept_ellipsis, reopen_sentence
 from .formality import FORMALITIES
-from .glossary import Glossary, fit_terms
+from .glossary import Glossary
 from .inflection import Inflections
 from .hints import untranslated, with_hints
 from .harm import CHECKS
 from .language_pair import LanguagePair
+from .plan import Chunk, ModelInput, Plan, Trace, units_of
 from .rules import NAMES as RULE_NAMES, Context, rules_for
-from .segment import join_layout, segment, split_long
+from .segment import segment, split_long
 from .spans import (
     NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, mask, merge, slot_key, slots_needed,
     words_only,
@@ -122,65 +130,6 @@ class Options:
 
 
 CAPS = ("truecase", "as_is")
-
-
-@dataclass
-class _Chunk:
-    """A stretch of one text that is either carried over verbatim or translated as a whole."""
-
-    start: int                    # in the original text
-    end: int
-    masked: Masked | None = None  # None: carried over, as ``verbatim``
-    verbatim: str = ""            # the English form of a carried-over span (numbers converted)
-    style: str = "normal"
-    # ``masked.text`` is what the model reads (truecased where asked; the Translator normalizes
-    # whitespace and maps word spans back)
-    units: list[Range] = field(default_factory=list)  # model inputs, spans of ``masked.text``
-    initial: bool = True          # no words of its sentence come before it
-    whole: bool = True            # the sentence's only chunk
-
-
-@dataclass(frozen=True)
-class ModelInput:
-    """A whole text as the model reads it in one input (``Pipeline.model_input``): ``text`` with
-    placeholders for its spans (``masked``; None with a vocabulary without placeholders, or when
-    there are more spans than placeholders), truecased when the words are ALL CAPS or Title Case
-    (``style``)."""
-
-    text: str
-    masked: Masked | None
-    style: str = "normal"
-
-
-@dataclass
-class Plan:
-    """Texts cut for translation (``Pipeline.plan``): per text its layout (lines of sentences) and
-    chunks, and ``units``, every model input as (chunk, span of the chunk's ``masked.text``)."""
-
-    texts: list[str]
-    layouts: list
-    plans: list[list[list[_Chunk]]]
-    units: list[tuple[_Chunk, Range]]
-
-    @property
-    def sources(self) -> list[str]:
-        """The model inputs, in order."""
-        return [chunk.masked.text[s:e] for chunk, (s, e) in self.units]
-
-
-@dataclass
-class Trace:
-    """What a translation went through, stage by stage (``Pipeline.trace``), for the inspector to
-    show rather than run the stages again: the ``plan`` (sentences, chunks, masked model inputs;
-    after ``second_try``), the model's ``outputs`` for ``plan.units``, each unit's output ``words``
-    as repaired and restored (``output_words``: ``{(id(chunk), unit): [Word, ...]}``), and the
-    ``results``, one aligned translation per text."""
-
-    plan: Plan
-    outputs: list[AlignedText]
-    words: dict
-    results: list[AlignedText]
-
 
 
 class Pipeline:
@@ -366,7 +315,7 @@ class Pipeline:
         return self.restore(styled, model_input.masked)
 
     def _chunks(self, text: str, start: int, end: int, glossary: Glossary | None = None,
-                second_try: bool = False) -> list[_Chunk]:
+                second_try: bool = False) -> list[Chunk]:
         """The sentence text[start:end] as chunks: one masked chunk; with more distinct spans than
         placeholders, masked parts that each have room for theirs (``_slot_groups``); with a
         vocabulary without placeholders, translated parts with verbatim spans between them."""
@@ -388,7 +337,7 @@ class Pipeline:
             position += self._leading_punctuation(text, start + position, start + span.start, chunks)
             if sentence[position:span.start].strip():
                 chunks.append(self._masked_chunk(text, start + position, start + span.start, [], initial=not chunks))
-            chunks.append(_Chunk(start + span.start, start + span.end, verbatim=mask(span.text, [
+            chunks.append(Chunk(start + span.start, start + span.end, verbatim=mask(span.text, [
                 Span(0, len(span.text), span.kind, span.text, span.target)]).slots.popitem()[1]))
             position = span.end
         position += self._leading_punctuation(text, start + position, end, chunks)
@@ -399,26 +348,26 @@ class Pipeline:
         return chunks
 
     @staticmethod
-    def _leading_punctuation(text: str, start: int, end: int, chunks: list[_Chunk]) -> int:
+    def _leading_punctuation(text: str, start: int, end: int, chunks: list[Chunk]) -> int:
         """Carry over the punctuation right after a span ("anna@example.de, wenn ...") as it is:
         alone at the start of a piece the model would drop it. Returns the characters consumed."""
         match = _LEADING_PUNCTUATION.match(text, start, end)
         if not match or not chunks:
             return 0
-        chunks.append(_Chunk(match.start(1), match.end(1), verbatim=match.group(1)))
+        chunks.append(Chunk(match.start(1), match.end(1), verbatim=match.group(1)))
         return match.end() - start
 
-    def _masked_chunk(self, text: str, start: int, end: int, spans: Sequence[Span], *, initial: bool = True) -> _Chunk:
+    def _masked_chunk(self, text: str, start: int, end: int, spans: Sequence[Span], *, initial: bool = True) -> Chunk:
         while start < end and text[start].isspace():
             start += 1
         while end > start and text[end - 1].isspace():
             end -= 1
         masked = mask(text[start:end], [s for s in spans])
         if not any(c.isalpha() for c in masked.text):  # no word (digits, symbols): nothing to translate
-            return _Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]))
+            return Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]))
         text_style, masked = self._cased(masked, text[start:end], spans, initial=initial,
                                          fragment=_fragment(text, start, end))
-        chunk = _Chunk(start, end, masked, style=text_style)
+        chunk = Chunk(start, end, masked, style=text_style)
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(masked.text)]
         chunk.units = split_long(masked.text, (0, len(masked.text)), self.closed_count, self.options.max_pieces,
                                  protected, self.source, most=self.translator.config.max_source_pieces)
@@ -450,7 +399,7 @@ class Pipeline:
         results: list[list[tuple[str, float]]] = []
         for i, args in enumerate(zip(texts, layouts, plans)):
             mine = [options[0][1] for options, j in zip(hyps, owner) if j == i]
-            results.append([(self._assemble(*args, best).target, sum(mine) / len(mine) if mine else 0.0)])
+            results.append([(assembled(*args, best).target, sum(mine) / len(mine) if mine else 0.0)])
         # from the beam's first on: where the best was another of its hypotheses (``Chooser``),
         # the model's own first is an alternative too
         for k in range(n):
@@ -458,7 +407,7 @@ class Pipeline:
             alternatives = [self.reopened(AlignedText(inp, text), src) for src, inp, (text, _) in zip(sources, inputs, picked)]
             kth = self.output_words(units, self.chooser.realign(alternatives))
             for i, (options, args) in enumerate(zip(results, zip(texts, layouts, plans))):
-                text = self._assemble(*args, kth).target
+                text = assembled(*args, kth).target
                 mine = [score for (_, score), j in zip(picked, owner) if j == i]
                 if text not in (t for t, _ in options) and len(options) < n:
                     options.append((text, sum(mine) / len(mine) if mine else 0.0))
@@ -474,9 +423,9 @@ class Pipeline:
         layouts = [segment(t, self.source) for t in texts]
         plans = [[self._planned(t, s, e, glossary, second_try) for line in layout for s, e in line]
                  for t, layout in zip(texts, layouts)]
-        return Plan(texts, layouts, plans, _units(plans))
+        return Plan(texts, layouts, plans, units_of(plans))
 
-    def _planned(self, text: str, start: int, end: int, glossary: Glossary | None, second_try: bool) -> list[_Chunk]:
+    def _planned(self, text: str, start: int, end: int, glossary: Glossary | None, second_try: bool) -> list[Chunk]:
         deadline.check()   # a sentence at a time: a long text stops within its budget
         try:
             return self._chunks(text, start, end, glossary, second_try)
@@ -498,7 +447,7 @@ class Pipeline:
         translation per text, spans restored, placeholders repaired, casing and layout kept
         (``words``: ``output_words`` of them, where the caller has it already)."""
         words = self.output_words(plan.units, outputs) if words is None else words
-        return [self._assemble(*args, words) for args in zip(plan.texts, plan.layouts, plan.plans)]
+        return [assembled(*args, words) for args in zip(plan.texts, plan.layouts, plan.plans)]
 
     def trace(self, texts: Sequence[str], glossary: Glossary | None = None) -> Trace:
         """``translate_aligned(texts)`` with what each stage made on the way (``Trace``)."""
@@ -514,7 +463,8 @@ class Pipeline:
         for chunk, _ in units:
             if id(chunk) not in restorers:
                 restorers[id(chunk)] = self.restorer(chunk.masked)
-        return {(id(chunk), unit): self._unit_words(chunk, unit, output, restorers[id(chunk)])
+        return {(id(chunk), unit): unit_words(chunk, unit, output, restorers[id(chunk)], truecase=self.truecase,
+                                              target=self.languages.target)
                 for (chunk, unit), output in zip(units, outputs)}
 
     def _run(self, texts: list[str], aligned: bool, glossary: Glossary | None = None) -> list[AlignedText]:
@@ -567,84 +517,11 @@ class Pipeline:
                     changed = True
         if not changed:
             return plan, outputs
-        retried = Plan(plan.texts, plan.layouts, plans, _units(plans))
+        retried = Plan(plan.texts, plan.layouts, plans, units_of(plans))
         fresh = [(chunk, unit) for chunk, unit in retried.units if (id(chunk), unit) not in position]
         translated = iter(self.model_outputs([chunk.masked.text[s:e] for chunk, (s, e) in fresh], aligned))
         return retried, [outputs[position[id(chunk), unit]] if (id(chunk), unit) in position else next(translated)
                          for chunk, unit in retried.units]
-
-    def _unit_words(self, chunk: _Chunk, unit: Range, output: AlignedText,
-                    restorer: W.Restorer) -> list[W.Word]:
-        """The unit's output as words linked to original-text spans, placeholders repaired and
-        restored by the chunk's ``restorer``."""
-        offset = unit[0]
-
-        def original(i: int) -> Range:
-            s, e = output.source_words[i]
-            o_start, o_end = chunk.masked.original_span(offset + s, offset + e)
-            return chunk.start + o_start, chunk.start + o_end
-
-        words = W.from_aligned(output, original) if output.target_words else W.from_text(output.target)
-        if not (chunk.whole and len(chunk.units) == 1):  # a piece of a sentence: make it fit in
-            W.fit_boundaries(words, output.source, initial=chunk.initial and offset == 0)
-        anchors = [original(i) for i in range(len(output.source_words))]
-        occurrences: dict[str, list[Range]] = {}  # each placeholder's source words, one per occurrence
-        for i, (s, e) in enumerate(output.source_words):
-            for symbol in PLACEHOLDER_RE.findall(output.source[s:e]):
-                occurrences.setdefault(symbol, []).append(anchors[i])
-        edges = _edges(output, anchors)
-        for symbol, sources in occurrences.items():
-            W.repair_placeholder(words, symbol, sources, anchors, edges)
-        styled = W.restyle(words, chunk.style)
-        if chunk.initial and offset == 0:
-            styled = W.capitalize_first(styled, chunk.masked)
-            if self.truecase:
-                styled = W.capitalize_start(styled, chunk.masked)
-        slots = chunk.masked.slots
-        if chunk.masked.glossary:
-            slots = fit_terms(styled, chunk.masked, chunk.style, initial=chunk.initial and offset == 0,
-                              target=self.languages.target)
-        return restorer.words(styled, slots)
-
-    def _assemble(self, text: str, layout, plan, results) -> AlignedText:
-        """The text's translation and alignment from its sentences' chunks and units."""
-        sentence_words: list[list[W.Word]] = []
-        for sentence in plan:
-            out: list[W.Word] = []
-            for chunk in sentence:
-                if chunk.masked is None:
-                    pieces = [[W.Word(chunk.verbatim, " ", ((chunk.start, chunk.end),))]]
-                    starts = [chunk.start]
-                else:
-                    pieces = [results[id(chunk), unit] for unit in chunk.units]
-                    starts = [chunk.start + chunk.masked.original_span(s, s)[0]
-                              for s, _ in chunk.units]
-                for begin, words in zip(starts, pieces):
-                    if words:
-                        # As in the source, unless that would merge two words into one.
-                        glued = bool(out) and begin > 0 and not text[begin - 1].isspace() and not (
-                            words[0].text[:1].isalnum() and out[-1].text[-1:].isalnum())
-                        words[0] = W.Word(words[0].text, "" if glued else " ", words[0].sources)
-                        out.extend(words)
-            sentence_words.append(out)
-        rendered = [W.render(words) for words in sentence_words]
-        joined = join_layout(layout, [r[0] for r in rendered])
-        source_words = sorted({span for words in sentence_words for w in words for span in w.sources})
-        number = {span: i for i, span in enumerate(source_words)}
-        target_words, links = [], []
-        for offset, words, (_, spans) in zip(joined.offsets, sentence_words, rendered):
-            for w, (s, e) in zip(words, spans):
-                t = len(target_words)
-                target_words.append((offset + s, offset + e))
-                links.extend((t, number[span]) for span in w.sources)
-        return AlignedText(text, joined.text, source_words, target_words, sorted(set(links)))
-
-
-def _units(plans: list[list[list[_Chunk]]]) -> list[tuple[_Chunk, Range]]:
-    """Every model input of the texts' ``plans`` (sentences of chunks), in order."""
-    return [(chunk, unit) for plan in plans for sentence in plan for chunk in sentence
-            if chunk.masked is not None for unit in chunk.units]
-
 
 def _slot_groups(sentence: str, spans: Sequence[Span]) -> list[tuple[int, int, list[Span]]]:
     """The sentence cut into parts (start, end, spans) whose distinct spans fit the placeholders of
@@ -682,24 +559,6 @@ def _fragment(text: str, start: int, end: int) -> bool:
 
 def _shift(span: Span, by: int) -> Span:
     return Span(span.start + by, span.end + by, span.kind, span.text, span.target)
-
-
-def _edges(output: AlignedText, anchors: Sequence[Range]) -> dict[Range, str]:
-    """Source words that open or close the text behind nothing but placeholders and punctuation
-    ("Es regnet. ⦅X1⦆ ⦅X2⦆", "⦅X1⦆: Hallo"), as ``words.insert_placeholder``'s edges."""
-    texts = [output.source[s:e] for s, e in output.source_words]
-    filler = [bool(PLACEHOLDER_RE.fullmatch(t)) or not any(c.isalnum() for c in t) for t in texts]
-    edges: dict[Range, str] = {}
-    for i, t in enumerate(texts):
-        if not PLACEHOLDER_RE.fullmatch(t) or all(filler):
-            continue
-        if all(filler[:i]):
-            edges[anchors[i]] = "start"
-        elif all(filler[i + 1:]):
-            last_word = max(k for k in range(i) if not filler[k])
-            final = any(texts[k] and texts[k][-1] in ".!?…" for k in range(last_word + 1, i))
-            edges[anchors[i]] = "end" if final else "end_before_punctuation"
-    return edges
 
 
 class GlossaryPipeline:
