@@ -110,9 +110,13 @@ class Coverage:
 
     def _reads(self, word: str) -> bool:
         """``reads``: whether Ding knows ``word`` or its lemma ("Kaufes": "Kauf") as a word, not as
-        a place (``[geogr.]``: a name, "Wolfsburg")."""
-        return any("geogr." not in e.labels for e in self._found(word, False)) or (
-            (lemmatized := lemma(word, "de")) != word and any("geogr." not in e.labels for e in self._found(lemmatized, False)))
+        a place (``[geogr.]`` with a capital: a name, "Wolfsburg"; a place's adjective,
+        "kaukasisch", is a word)."""
+        def word_entry(e: DictionaryEntry) -> bool:
+            return "geogr." not in e.labels or e.headword[:1].islower()
+
+        return any(word_entry(e) for e in self._found(word, False)) or (
+            (lemmatized := lemma(word, "de")) != word and any(word_entry(e) for e in self._found(lemmatized, False)))
 
     def _english_too(self, word: str) -> bool:
         """``english_too``: whether English writes ``word`` as German does: it (lower case, or its

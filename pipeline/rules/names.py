@@ -106,7 +106,8 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
     A country of its ``countries`` takes the German article before it into its span
     (``_country_phrase``): the model wrote "in der Schweiz" as "in the Switzerland".
     ``reads`` (the German dictionary's): an unknown word it reads is a German word, not a name,
-    without evidence that it is one (``evidently_named``, with ``named``: the lexicon's names)."""
+    without evidence that it is one (``evidently_named``, with ``named``: the lexicon's names); one
+    that opens its sentence is read in lower case too."""
     taken = sorted((s.start, s.end) for s in spans if s.kind != "unrepresentable")
     names = letter_formula(text, taken) if letters else []   # (the pipeline's letters rule finds them first)
     taken = sorted(taken + [(n.start, n.end) for n in names])
@@ -128,8 +129,11 @@ def with_names(text: str, spans: Sequence[Span], knows: Callable[..., bool],
                 start, english = phrase
             names.append(Span(start, end, "name", text[start:end], english))
             continue
-        if not knows(word, initial=_opens_sentence(text[:start])):
-            if reads is not None and reads(word) and not evidently_named(word, named):
+        initial = _opens_sentence(text[:start])
+        if not knows(word, initial=initial):
+            # Where any word is capitalized, its capital is no evidence: the dictionary may read its
+            # lower-case form ("Kaukasisches Albanisch", "Argentinischer Peso" opening a label).
+            if reads is not None and (reads(word) or initial and reads(word.lower())) and not evidently_named(word, named):
                 continue   # German the model has not seen: carried over, it stayed German in the English
             names.append(_designation(text, start, end, spans) or Span(start, end, "name", word))
     return merge(spans, [_with_ordinal_stop(text, name) for name in names])

@@ -383,7 +383,8 @@ def test_with_names(text, names):
 
 # What a German dictionary reads (as Coverage.reads does with Ding): these words, and compounds
 # ending in them.
-READ = {"Kauf", "Kaufes", "Pack", "Packs", "Rechnung", "Belag", "Beläge", "Bremse", "Vogel", "Anna", "Wagen"}
+READ = {"Kauf", "Kaufes", "Pack", "Packs", "Rechnung", "Belag", "Beläge", "Bremse", "Vogel", "Anna", "Wagen",
+        "ostfriesischer", "finnische", "ernst"}
 
 
 def reads(word: str) -> bool:
@@ -397,13 +398,20 @@ def reads(word: str) -> bool:
     # evidence of a name: the name tables, the lexicon's names, capitals; no dictionary reading
     ("Vogel und Anna kommen mit Kowalczyk.", ["Vogel", "Anna", "Kowalczyk"]),
     ("Der Volkswagen und die PACKS.", ["Volkswagen", "PACKS"]),
+    # opening a sentence or a label, any word is capitalized: its lower case may be what is read
+    ("Ostfriesischer Tee und finnische Sprachen.", []),
+    ("Finnische Sprachen. Ostfriesischer Tee.", []),
+    ("Der Ostfriesischer und die Finnische.", ["Ostfriesischer", "Finnische"]),   # inside: capitals are evidence
+    ("Ernst und Anna kommen.", ["Ernst", "Anna"]),                                # a first name still is one
 ])
 def test_a_word_the_dictionary_reads_is_a_name_only_with_evidence(text, names):
-    lexicon = Lexicon(["Die", "und", "die", "des", "sind", "neu", "kommen", "mit", "Der"], names=["Volkswagen"])
+    lexicon = Lexicon(["Die", "und", "die", "des", "sind", "neu", "kommen", "mit", "Der", "Tee", "Sprachen"],
+                      names=["Volkswagen"])
     found = with_names(text, find_spans(text), lexicon.knows, reads=reads, named=lexicon.names.__contains__)
     assert [s.text for s in found if s.kind == "name"] == names
     assert [s.text for s in with_names(text, find_spans(text), lexicon.knows) if s.kind == "name"] == [
-        w for w in text.rstrip(".").split() if w[0].isupper() and w not in ("Die", "Der")]   # before: all names
+        w.rstrip(".") for w in text.rstrip(".").split()
+        if w[0].isupper() and w.rstrip(".") not in ("Die", "Der", "Tee", "Sprachen")]   # before: all names
 
 
 @pytest.mark.parametrize("text, names", [
