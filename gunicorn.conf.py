@@ -52,7 +52,7 @@ def parallel_batches(environ) -> bool:
 # (PARALLEL_BATCHES); else (the PyTorch engine, one batch at a time) a worker per core; publish the
 # final worker count for that. One worker with two batches at once served more requests than two
 # workers with one each, in less memory: one copy of the weights and of the app instead of two;
-# with PyTorch two workers served more (bench/README.md, "Parallel batches"). More batches per
+# with PyTorch two workers served more (docs/journal/serving-load.md, "Parallel batches"). More batches per
 # worker would make its Python (HTTP, the text pipeline) the limit, as it holds the GIL. On a GPU:
 # one worker per GPU (each would hold its own copy of the model in GPU memory, and one process
 # keeps the GPU busy).
@@ -119,7 +119,7 @@ limit_request_line = 8190
 max_requests = 20000
 max_requests_jitter = 2000
 
-# Memory (bench/README.md, "Memory"). Under load, each request thread that runs the model (the
+# Memory (docs/journal/serving-load.md, "Memory"). Under load, each request thread that runs the model (the
 # torch alignment of spans) got its own glibc malloc arena and its own pool of MKL buffers, and
 # kept them: with 8 threads a worker grew by about 100 MiB. Two arenas and MKL without its pool
 # keep that near 30 MiB, at no measured cost in speed. And glibc raises its mmap threshold each
@@ -162,7 +162,7 @@ def when_ready(server):
     gc.freeze()
     if preload_app:
         # The app is loaded, so importable. The library code that loading ran stays mapped in the
-        # master alone and counted in full in its PSS (about 45 MiB: bench/README.md, "Memory").
+        # master alone and counted in full in its PSS (about 45 MiB: docs/journal/serving-load.md, "Memory").
         from app.memory import unmap_clean_file_pages
 
         unmap_clean_file_pages()

@@ -9,7 +9,7 @@ fixes the threshold for the server). ``release_free_memory`` asks it to return w
 floats, are the largest blocks a worker allocates), never after the other engine calls of a busy
 worker: a trim takes about a millisecond. The settings that keep the allocators lean from the start
 (``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_``, ``MKL_DISABLE_FAST_MM``) are in gunicorn.conf.py;
-the figures are in bench/README.md, "Memory".
+the figures are in docs/journal/serving-load.md, "Memory".
 
 ``unmap_clean_file_pages`` is for gunicorn's master, once it has loaded the app and before it forks:
 the library code that importing torch, loading the checkpoint and converting it ran (tens of MiB of

@@ -46,7 +46,7 @@ DEFAULTS: dict[str, Any] = {
     # Noisy-channel reranking (model/inference/channel.py): where the reverse model is served too,
     # each beam's hypotheses are reordered by how well they explain the source, read by that model
     # at this weight; 0 = off. Translations that leave less out, for more time and memory per
-    # request (bench/README.md, "Served").
+    # request (docs/journal/channel.md, "Served: CHANNEL_WEIGHT").
     "CHANNEL_WEIGHT": SERVED_WEIGHT,
     # Concurrent requests' sentences are translated in one engine call (model.inference.batching):
     # under load a batch waits up to this long for more; a lone request never waits.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Model v4 on the CPU (docs/v4-data.md, "The CPU track"): one command starts or resumes it.
+# Model v4 on the CPU (docs/data.md, "The CPU track"): one command starts or resumes it.
 #
 #   V4DATA=DIR TATOEBA=deu-eng.zip bash bench/v4_cpu.sh [start]   # start, or resume what stopped
 #   bash bench/v4_cpu.sh status                                   # where it stands

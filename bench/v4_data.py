@@ -2,12 +2,12 @@
 
     python bench/v4_data.py --mirrors DIR --out DATA [--debian] [--catalogs]
 
-A machine comes without the corpora that docs/v4-data.md lists, and a GPU session has minutes, not
+A machine comes without the corpora that docs/data.md lists, and a GPU session has minutes, not
 hours. This writes them where train.py's ``--data`` and ``commands.mixture`` read them:
 
 * ``--mirrors DIR``: the repositories of ``SNAPSHOTS`` as bare git directories ``DIR/OWNER+NAME/repo``
   (``git clone --bare https://github.com/OWNER/NAME DIR/OWNER+NAME/repo``, or a mirror of them).
-  Each file is read from its pinned commit and its SHA-256 checked against the one docs/v4-data.md
+  Each file is read from its pinned commit and its SHA-256 checked against the one docs/data.md
   records (a mismatch stops it): BConTrasT, MT4All, UD German PUD, XQuAD, the WMT newstest dev and
   test sets (research only: never trained on), UD English EWT's web text for back-translation
   (one CoNLL-U file per document), MLQE-PE's post-edited Wikipedia sentences and EuroParlMin's
@@ -19,10 +19,10 @@ hours. This writes them where train.py's ``--data`` and ``commands.mixture`` rea
   ``libreoffice-help:``). Debian updates them, so their versions are recorded, not pinned.
 * ``--catalogs``: ``DATA/catalogs``, this system's German gettext catalogs whose package's
   ``copyright`` names no GPL-2.0-only, GPL-1.0-only or unstated licence (``gpl3_compatible``), so that
-  a model trained on them beside CC BY-SA text can be GPL-3.0-or-later (docs/v4-data.md, "Licence").
+  a model trained on them beside CC BY-SA text can be GPL-3.0-or-later (docs/data.md, "Licence of trained weights").
 
 ``DATA/MANIFEST.tsv`` lists every file written, its SHA-256 and its source. The commands that follow
-(back-translation, the mixture, the vocabulary): docs/v4-data.md, "Rebuilding the data".
+(back-translation, the mixture, the vocabulary): docs/data.md, "Rebuilding the data".
 Exit status: 0, or 2 with one "v4_data: error:" line.
 """
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Model v4's training mixture (docs/v4-data.md), written by commands.mixture for a GPU machine.
+# Model v4's training mixture (docs/data.md), written by commands.mixture for a GPU machine.
 #
 #   V4DATA=DIR TATOEBA=deu-eng.zip bash bench/v4_mixture.sh [OUT]     # OUT: .gpu/mix4b by default
 #
@@ -9,7 +9,7 @@
 # GNOME's help come from their Debian packages (trans-de-en, debian-reference-de/-en,
 # gnome-user-docs). Fourteen corpora at v4a's weights plus the manuals, MLQE-PE's post-edited
 # Wikipedia sentences and the back-translation; the back-translated debates ($V4DATA/bt/europarl.tsv.gz)
-# where they have been made (docs/v4-data.md: hours on a CPU). Under the only licence that covers
+# where they have been made (docs/data.md: hours on a CPU). Under the only licence that covers
 # them all, GPL-3.0-or-later. Then learn the vocabulary here:
 #   mapfile -t MIX < OUT/train-args.txt
 #   python train.py "${MIX[@]}" --preset medium --encoder-layers 10 --decoder-layers 3 --out .gpu/vocab4b --vocab-only

@@ -3,7 +3,7 @@ English output translates, by the Ding dictionary.
 
 The model sometimes drops a word or a clause ("Mein Sohn hat seit gestern Fieber und
 Halsschmerzen." -> "My son has had a fever since yesterday."). Its own cross-attention does not
-single such words out (bench/README.md, "Dropped clauses"); a dictionary does, well enough to pick
+single such words out (docs/journal/coverage.md, "Dropped clauses"); a dictionary does, well enough to pick
 among the beam's hypotheses (``Pipeline``, ``Options.coverage_weight``).
 
 A word of the source is judged when it is a **content word**: its first Ding entry is a noun, a
@@ -47,7 +47,7 @@ _SENTENCE_END = frozenset('.!?:"„“»«')
 def lemma(word: str, language: str) -> str:
     """``word``'s lemma (simplemma). ``low_memory``: its data are read as compressed streams and
     looked up where needed, 17 MiB in all for German and English instead of 120 as dictionaries,
-    for the same lemmas, slower only uncached (bench/README.md, "Two models")."""
+    for the same lemmas, slower only uncached (docs/journal/serving-load.md, "Two models")."""
     return simplemma.lemmatize(word, lang=language, low_memory=True)
 
 

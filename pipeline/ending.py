@@ -33,7 +33,7 @@ _ADDED = "."
 _ENDS = frozenset(".!?…")
 # The sources closed, by language: measured per model, closing helps German→English (above) and
 # costs the English→German model on software strings ("Page %1 of %2." gave "Seite %1 Von %2."),
-# bench/README.md "Closing English input": an English input goes to the model as it is.
+# docs/journal/pipeline-rules.md "Closing English input": an English input goes to the model as it is.
 CLOSED_SOURCES = frozenset({"de"})
 
 

@@ -76,7 +76,7 @@ class Identifier:
     of Python ints, one pair of lists per identifier (we need two), and every lookup writes to the
     reference counts of the ints it reads, so each forked worker copies the pages that hold them.
     Here they are ``array``s, plain bytes that reading leaves shared, held once for both rankings
-    (bench/README.md, "Two models": the language identifier)."""
+    (docs/journal/serving-load.md, "Two models": the language identifier)."""
 
     def __init__(self, model: LanguageIdentifier):
         self._nextmove = model.tk_nextmove                               # 256 next states per row

@@ -91,7 +91,7 @@ class Options:
                                   # (``Coverage.gaps``), each completed by beam search, weighed as the
                                   # beam's hypotheses are (``coverage_weight``); 0 = off. Off: on the
                                   # dev sets 4 gained little for up to three times the time
-                                  # (bench/README.md, "Left-out words: going on at the gap")
+                                  # (docs/journal/coverage.md, "Left-out words: going on at the gap")
     hints: bool = True            # a German noun that a sentence's translation carries over as written
                                   # is given the dictionary's English, and the sentence translated
                                   # again (``pipeline.hints``; with a dictionary only)

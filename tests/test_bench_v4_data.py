@@ -84,7 +84,7 @@ def test_the_manifest_names_every_file_its_hash_and_source(mirrors, tmp_path, ca
 
 
 def test_the_pinned_snapshots_are_those_docs_v4_data_records():
-    docs = (ROOT / "docs" / "v4-data.md").read_text(encoding="utf-8")
+    docs = (ROOT / "docs" / "data.md").read_text(encoding="utf-8")
     for snapshot in v4_data.SNAPSHOTS:
         assert snapshot.sha256 in docs, snapshot.out
         assert snapshot.commit[:7] in docs, snapshot.repo

@@ -2,7 +2,7 @@
 
 Imports the network layer only. ``corpus`` reads and cleans parallel files; ``ding``, ``gettext``
 and ``helppages`` read the dictionary, localization catalogs and help pages that Debian ships;
-``general`` the chat, e-mail, news and Wikipedia corpora of general German (docs/v4-data.md);
+``general`` the chat, e-mail, news and Wikipedia corpora of general German (docs/data.md);
 ``manuals`` the Debian Reference and GNOME's help, translated element by element;
 ``monolingual`` the one-language text that ``commands.backtranslate`` gives a machine-translated side;
 ``software`` knows format directives and accelerators; ``specs`` names a corpus on the command line

@@ -2,7 +2,7 @@
 
 The other corpora are phrasebook sentences, a dictionary and software strings; what people write
 (chats, e-mails, news) is what they lack. Each reader takes the layout its source publishes
-(docs/v4-data.md says where each comes from and under which licence):
+(docs/data.md says where each comes from and under which licence):
 
 * ``read_bconstrast(DIR)``: the BConTrasT customer-agent chats (Unbabel, WMT 2020 chat task),
   ``train.json``, ``dev.json`` and ``test1_corpus-with_gold_references.json``: ``{dialogue id:

@@ -15,7 +15,7 @@ it instead of mangling it ("Liebe Anna," became "Love"; "Hallo Lukas," became "H
 
 The word forms are held in a MARISA trie (marisa-trie): the release model's 351,289 forms take
 about 4 MiB there against 40 MiB as a Python set, in the process that every server worker shares
-(bench/README.md, "Memory").
+(docs/journal/serving-load.md, "Memory").
 """
 
 from __future__ import annotations

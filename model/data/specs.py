@@ -38,7 +38,7 @@ class CorpusKind:
 # own to select on ("ding"); its word pairs are not sentences and only train. The general-domain
 # corpora (model.data.general): BConTrasT's chats hold out the shared task's own dev and test sets
 # ("chat"); the customer-support e-mails a split of their own; UD PUD's and XQuAD's few news and
-# Wikipedia sentences only train (newstest serves as their dev, docs/v4-data.md). The manuals
+# Wikipedia sentences only train (newstest serves as their dev, docs/data.md). The manuals
 # (model.data.manuals) only train too: a held-out split of each would take a third of its few thousand
 # pairs, and "help" already tests the kind.
 KINDS: tuple[CorpusKind, ...] = (

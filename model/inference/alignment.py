@@ -58,7 +58,7 @@ DEFAULT_LAYERS: tuple[int, ...] | None = None
 # An engine that returns one layer's attention (CTranslate2: ``alignment_layer``, all heads
 # averaged) aligns by layer L-2, the better single layer above: served, CTranslate2 aligns with
 # the weights it translates with, and the PyTorch weights stay out of a worker's memory
-# (bench/README.md, "Alignment by CTranslate2").
+# (docs/journal/memory.md, "Alignment by CTranslate2").
 SINGLE_LAYER = -2
 
 

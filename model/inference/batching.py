@@ -21,7 +21,7 @@ front of an engine:
 - except for an engine that runs several searches at once (``parallel`` > 1: CTranslate2 with
   ``inter_threads``, each search on its own cores): then ``parallel`` scheduler threads gather and
   send batches side by side, outside the lock. A worker's small batches use a core each better
-  than two cores together (bench/README.md, "Parallel batches").
+  than two cores together (docs/journal/serving-load.md, "Parallel batches").
 
 A batch gives each sentence exactly the output it gets alone: the engines translate every
 sentence of a call independently (padding is masked), and a test checks it on both engines.

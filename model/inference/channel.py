@@ -153,14 +153,14 @@ def _chunks(lengths: Sequence[int], batch_size: int, batch_pieces: int | None) -
 
 
 # The served weight (the app's CHANNEL_WEIGHT, the commands' --channel-weight), chosen on the dev
-# sets (bench/README.md, "With the released English->German model").
+# sets (docs/journal/channel.md, "With the released English->German model").
 SERVED_WEIGHT = 2.0
 
 
 # Source pieces (the positions it writes) the reverse model scores at once when serving: teacher
 # forcing holds the logits of every position of every pair of a batch ([pairs, length, vocabulary]
 # floats), which a served worker should not, while short pairs still go several to a call
-# (bench/README.md, "Served").
+# (docs/journal/channel.md, "Served: CHANNEL_WEIGHT").
 SCORE_PIECES = 128
 
 # The served contenders (``ChannelOptions.margin`` and ``most``), chosen on the dev sets with
@@ -171,7 +171,7 @@ SERVED_MOST = 3
 
 # Beams, and channel scores of (source, hypothesis) pairs, kept per process (``ChannelReranked``):
 # the text pipeline asks for a sentence's n-best list right after its best translation where the
-# best leaves words out, a third of real sentences (bench/README.md, "The beam searched once").
+# best leaves words out, a third of real sentences (docs/journal/channel.md, "The beam searched once").
 RECENT_BEAMS = 256
 RECENT_SCORES = 8 * RECENT_BEAMS   # eight pairs a beam: the widest beam the pipeline asks for
 

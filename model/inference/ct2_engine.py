@@ -34,11 +34,11 @@ A ``ctranslate2.Translator`` owns worker threads, which do not survive ``fork``:
 first use in each process (gunicorn forks its workers after ``create_app``), from the model files
 written once to a private temporary directory (``ModelDirectory``). Not from the files in memory:
 CTranslate2 keeps its own copy of files given in memory besides the weights it loads from them, a
-second copy per process (bench/README.md, "Memory").
+second copy per process (docs/journal/serving-load.md, "Parallel batches").
 
 ``parallel`` batches are translated at once (CTranslate2's ``inter_threads``, sharing one copy of
 the weights on the CPU), each on ``threads`` threads: small batches gain little from a second
-thread, and a server's batches are small (bench/README.md, "Parallel batches").
+thread, and a server's batches are small (docs/journal/serving-load.md, "Parallel batches").
 """
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ class Translator:
         instead of in this process's own memory. Its pages are read on first use and are the page
         cache's: every process forked from this one (gunicorn's workers) shares them, the kernel
         can drop them under memory pressure and read them again, and a process that never runs
-        the PyTorch model (CTranslate2 translates) never holds them (bench/README.md, "Two models").
+        the PyTorch model (CTranslate2 translates) never holds them (docs/journal/serving-load.md, "Two models").
         The same weights, bit for bit; written atomically."""
         if self.device.type != "cpu":
             raise ValueError(f"only weights on the CPU can be mapped from a file, these are on {self.device.type}")

@@ -72,6 +72,6 @@ class SearchOptions:
 DEFAULT = SearchOptions()
 
 # n-gram blocking of 6 is the pipeline's loop guard: smaller n block legitimate repeats ("you don't
-# ... you don'"), and 6 changed no measured output (bench/README.md, "Text pipeline:
-# pipeline.translation.Options").
+# ... you don'"), and 6 changed no measured output (docs/journal/2026-11-readme-figures.md,
+# "Text pipeline: pipeline.translation.Options").
 SERVED = SearchOptions(beam_size=4, no_repeat_ngram_size=6)

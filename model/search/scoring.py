@@ -110,7 +110,7 @@ def cross_attention(model: Transformer, src_ids: Sequence[Sequence[int]], out_id
     is the step that produced it; the last row produced EOS), source piece (the last column is the
     source EOS). Word alignment needs nothing else, so the pass stops at the decoder's states: no
     output projection and softmax, (B, T, V) floats each, and the encoder runs its fused attention
-    (bench/README.md, "Alignment without the logits")."""
+    (docs/journal/memory.md, "Alignment without the logits")."""
     result: list[Tensor] = [torch.empty(0)] * len(src_ids)
     for chunk, batch in _forced_batches(model, src_ids, out_ids, batch_size):
         weights = AttentionWeights()

@@ -8,7 +8,7 @@
 
 The model, trained on short sentences that seldom have them, wrote "donnerstags" as "off",
 "mittwochs" as "with weeks", "dienstags bis samstags" as "the day before Saturdays" and "montags
-bis freitags" as "on Mondays": in opening hours and appointments, a wrong day (bench/README.md,
+bis freitags" as "on Mondays": in opening hours and appointments, a wrong day (docs/journal/pipeline-rules.md,
 "Days of the week"). The model keeps what it translates well, and what a placeholder would spoil:
 a name alone ("am Montag", "bis Freitag"), a range of names after "von" ("von Montag bis
 Freitag"), and days that open the sentence, which it read as the subject ("Dienstags gehe ich
