@@ -187,7 +187,8 @@ class Inspector:
         if scores is not None:
             order = ranked([h["score"] for h in ended], scores, channel.options)  # as the served engine ranks
             rows = [(ended[i], scores[i], combined) for i, combined in order]
-            chosen = ended[choice([h["score"] for h in ended], scores, channel.options)]
+            pieces = len(self.translator.source_ids([closed])[0])
+            chosen = ended[choice([h["score"] for h in ended], scores, channel.options, pieces)]
             trace["reranked"] = {
                 "weight": channel.options.weight,
                 "choice": chosen["id"] if any(s is not None for s in scores) else winner["id"],

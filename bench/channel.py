@@ -3,7 +3,7 @@
     python bench/channel.py --channel REVERSE.pt --data runs/v4a/dev.chat.tsv [--skip 0] [--limit 300]
     python bench/channel.py --channel REVERSE.pt --src newstest2019.de-en.de --ref newstest2019.de-en.en
            [--checkpoint CKPT] [--engine ct2] [--n 8] [--weights 0,0.3,0.5,1,2,3,5] [--length-bonuses 0]
-           [--margins inf,1.5] [--most 0,3]
+           [--margins inf,1.5] [--most 0,3] [--shortest 0,8]
            [--threads 1] [--channel-engine torch|ct2] [--channel-precision fp32|bf16] [--show]
 
 Sources and references are read as ``python -m commands.evaluate`` reads them (``--data``: each
@@ -20,7 +20,8 @@ dictionary's place names and left-out-word check): once by ``translate`` (what t
 
 (``ChannelOptions``; the forward score is the n-best list's: log p(en|de) over the GNMT length
 penalty), among the list's contenders (``channel.contenders``: within each --margins of the best
-forward score, at most each --most, 0 for no bound; ``channel.choice``, as the service chooses).
+forward score, at most each --most, 0 for no bound, none for a source of fewer than each
+--shortest pieces; ``channel.choice``, as the service chooses).
 Printed: corpus chrF and BLEU (sacreBLEU, all references, as commands.evaluate) of what is
 served, of every grid point, and of the oracle (per source the hypothesis of best sentence chrF:
 what any reranking of these lists could reach at most), how many picks differ from what is
@@ -87,6 +88,8 @@ def parse_args(argv: list[str] | None):
     p.add_argument("--margins", default="inf", help="contenders within this of the best forward score, "
                    "comma-separated; inf: all (default: %(default)s)")
     p.add_argument("--most", default="0", help="contenders at most, comma-separated; 0: no bound (default: %(default)s)")
+    p.add_argument("--shortest", default="0", help="no contender but the best for sources of fewer pieces, "
+                   "comma-separated; 0: none (default: %(default)s)")
     p.add_argument("--show", action="store_true", help="print the sources whose pick changes at the best chrF")
     p.add_argument("--bare", action="store_true", help="instead: what a reranked request costs on the bare "
                    "engines (no pipeline, no scores)")
@@ -101,6 +104,7 @@ def parse_args(argv: list[str] | None):
     args.length_bonuses = numbers(p, "--length-bonuses", args.length_bonuses)
     args.margins = numbers(p, "--margins", args.margins, infinite=True)
     args.most = numbers(p, "--most", args.most, whole=True)
+    args.shortest = numbers(p, "--shortest", args.shortest, whole=True)
     return args
 
 
@@ -194,12 +198,15 @@ def _main(argv: list[str] | None) -> int:
 
     rows = [("served (translate)", served)]
     grid, costs = [], {}
-    for margin, most, bonus, weight in itertools.product(args.margins, args.most, args.length_bonuses, args.weights):
-        options = ChannelOptions(weight=weight, length_bonus=bonus, margin=margin, most=most)
-        picks = [h[choice(f, c, options)] for h, f, c in zip(hypotheses, forward, channel)]
+    pieces = [len(ids) for ids in translator.source_ids(sources)]
+    for margin, most, shortest, bonus, weight in itertools.product(args.margins, args.most, args.shortest,
+                                                                   args.length_bonuses, args.weights):
+        options = ChannelOptions(weight=weight, length_bonus=bonus, margin=margin, most=most, shortest=shortest)
+        picks = [h[choice(f, c, options, n)] for h, f, c, n in zip(hypotheses, forward, channel, pieces)]
         label = f"w={weight:g} bonus={bonus:g}" + ("" if (margin, most) == (float("inf"), 0) else
-                                                   f" margin={margin:g} most={most}")
-        picked = [len(contenders(f, options)) for f in forward]
+                                                   f" margin={margin:g} most={most}") + (
+            f" shortest={shortest}" if shortest else "")
+        picked = [len(contenders(f, options, n)) for f, n in zip(forward, pieces)]
         costs[label] = (sum(n for n in picked if n > 1), sum(n < 2 for n in picked))
         grid.append((label, picks))
     rows += grid + [("oracle (sentence chrF)", oracle(hypotheses, streams))]

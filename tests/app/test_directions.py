@@ -11,7 +11,7 @@ import re
 import pytest
 
 from app.settings import DEFAULTS
-from model.inference.channel import SERVED_MARGIN, SERVED_MOST
+from model.inference.channel import SERVED_MARGIN, SERVED_MOST, SERVED_SHORTEST
 
 BOTH = ": this service translates German (de) into English (en) and English (en) into German (de)"
 DE_EN = {"source": "de", "target": "en"}
@@ -210,8 +210,9 @@ def test_each_model_has_its_own_redis_namespace(both_config, redis_url):
     prefixes = {name: model.cache.store.prefix for name, model in service.models.items()}
     # each reranked by the other's model (CHANNEL_WEIGHT), which is in its name too
     model, channel = (prefixes["de-en"].split(":")[2], prefixes["en-de"].split(":")[2])
-    assert prefixes["de-en"].endswith(f":torch:float32:channel:{channel}:2.0:{SERVED_MARGIN!r}:{SERVED_MOST!r}:")
-    assert prefixes["en-de"].endswith(f":torch:float32:channel:{model}:2.0:{SERVED_MARGIN!r}:{SERVED_MOST!r}:")
+    served = f"2.0:{SERVED_MARGIN!r}:{SERVED_MOST!r}:{SERVED_SHORTEST!r}"
+    assert prefixes["de-en"].endswith(f":torch:float32:channel:{channel}:{served}:")
+    assert prefixes["en-de"].endswith(f":torch:float32:channel:{model}:{served}:")
     assert model != channel
     assert service.translate(["Good morning."], source="en", target="de") == ["Guten Morgen."]
 
@@ -426,9 +427,12 @@ def test_the_beam_view_shows_the_ended_hypotheses_as_the_service_reranks_them(bo
     combined = [h["combined"] for h in reranked["hypotheses"]]
     assert combined == sorted(combined, reverse=True)
     # the choice served: of the contenders (within SERVED_MARGIN of the best score, at most
-    # SERVED_MOST), the one of best combined score; the best alone where none contends with it
+    # SERVED_MOST, none in a source of fewer than SERVED_SHORTEST pieces), the one of best combined
+    # score; the best alone where none contends with it
     by_score = sorted(ended.values(), key=lambda h: -h["score"])
     contending = [h["id"] for h in by_score if h["score"] >= by_score[0]["score"] - SERVED_MARGIN][:SERVED_MOST]
+    if len(model.translator.source_ids([model.pipeline.closed(q)])[0]) < SERVED_SHORTEST:
+        contending = contending[:1]
     best = {h["id"]: h["combined"] for h in reranked["hypotheses"]}
     assert reranked["choice"] == (max(contending, key=best.get) if len(contending) > 1 else body["winner"]["id"])
     # the channel's scores are the served model's own

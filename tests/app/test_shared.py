@@ -128,7 +128,7 @@ def test_model_namespace_names_checkpoint_and_engine(tiny_checkpoint, tmp_path):
     # reranked by a channel: its checkpoint and weight too
     reranked = model_namespace(tiny_checkpoint, "ct2", "int8", other, 2.0)
     # the contenders of the served choice too: outputs cached under other ones are not served
-    assert reranked == f"{first}:channel:{model_namespace(other, 'ct2', 'int8').split(':')[0]}:2.0:1.5:3"
+    assert reranked == f"{first}:channel:{model_namespace(other, 'ct2', 'int8').split(':')[0]}:2.0:1.5:3:8"
     assert model_namespace(tiny_checkpoint, "ct2", "int8", other, 1.0) != reranked
 
 

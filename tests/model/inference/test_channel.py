@@ -202,6 +202,10 @@ def test_contenders_are_the_best_within_the_margin_at_most_most():
     assert contenders(forward, ChannelOptions(margin=0.0)) == [1, 4]
     assert contenders([-0.5], ChannelOptions(margin=1.0, most=3)) == [0]
     assert contenders([], ChannelOptions()) == []
+    # a source of fewer than ``shortest`` pieces: the best alone; its length unknown: not checked
+    assert contenders(forward, ChannelOptions(shortest=6), pieces=5) == [1]
+    assert contenders(forward, ChannelOptions(shortest=6), pieces=6) == [1, 4, 0, 3, 2]
+    assert contenders(forward, ChannelOptions(shortest=6)) == [1, 4, 0, 3, 2]
 
 
 def test_the_choice_is_the_contender_of_best_combined_score():
@@ -218,6 +222,8 @@ def test_the_choice_is_the_contender_of_best_combined_score():
     # a third hypothesis of far better combined score is no contender beyond the margin
     assert choice(forward, [short, short, ChannelScore(-0.4, 4, 5)], ChannelOptions(weight=9.0, margin=1.0)) == 0
     assert choice(forward, [short, short, ChannelScore(-0.4, 4, 5)], ChannelOptions(weight=9.0)) == 2
+    assert choice(forward, [short, full, full], ChannelOptions(weight=1.0, shortest=3), pieces=2) == 0
+    assert choice(forward, [short, full, full], ChannelOptions(weight=1.0, shortest=3), pieces=3) == 1
     with pytest.raises(ValueError, match="^cannot choose from an empty beam$"):
         choice([], [], ChannelOptions())
     with pytest.raises(ValueError, match="^3 forward scores but 1 channel scores$"):
@@ -231,6 +237,8 @@ def test_the_choice_is_the_contender_of_best_combined_score():
     ({"most": 1.5}, "most must be an integer >= 0, got 1.5"),
     ({"most": -1}, "most must be an integer >= 0, got -1"),
     ({"most": True}, "most must be an integer >= 0, got True"),
+    ({"shortest": -2}, "shortest must be an integer >= 0, got -2"),
+    ({"shortest": 2.0}, "shortest must be an integer >= 0, got 2.0"),
     ({"length_bonus": math.inf}, "length_bonus must be a number >= 0, got inf"),
     ({"weight": True}, "weight must be a number >= 0, got True"),
     ({"length_bonus": "1"}, "length_bonus must be a number >= 0, got '1'"),
@@ -494,6 +502,14 @@ def test_a_served_translation_scores_only_the_contenders(forward_torch, channel_
     # the n-best list then scores only what the choice did not
     engine.translate_n_best([first], replace(search, n_best=3))
     assert scored[4:] == [(first, "Me love music.")]
+    # a source shorter than ``shortest`` pieces is served the forward model's best, unscored
+    pieces = len(forward_torch.source_ids([second])[0])
+    short = ChannelReranked(NBest(forward_torch, TABLE), counting, replace(options, shortest=pieces + 1))
+    scored.clear()
+    assert short.translate([second], search) == ["Where is the station?"] and scored == []
+    just = ChannelReranked(NBest(forward_torch, TABLE), counting, replace(options, shortest=pieces))
+    just.translate([second], search)
+    assert scored == [(second, "Where is the station?"), (second, "Where's the station?")]
 
 
 def test_the_served_beam_is_searched_once_and_apart_from_the_exact_n_best_list(forward_torch, channel_torch):
