@@ -8,11 +8,13 @@ Planning (``pipeline.translation``) writes these, choosing (``pipeline.choosing`
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from model.inference.alignment import AlignedText, Range
 
-from .spans import Masked
+from .spans import SLOTS, Masked, Span, slot_key
 
 
 @dataclass
@@ -77,3 +79,41 @@ def units_of(plans: list[list[list[Chunk]]]) -> list[tuple[Chunk, Range]]:
     """Every model input of the texts' ``plans`` (sentences of chunks), in order."""
     return [(chunk, unit) for plan in plans for sentence in plan for chunk in sentence
             if chunk.masked is not None for unit in chunk.units]
+
+
+def slot_groups(sentence: str, spans: Sequence[Span]) -> list[tuple[int, int, list[Span]]]:
+    """The sentence cut into parts (start, end, spans) whose distinct spans fit the placeholders of
+    each family: one part when they all fit, else cuts at the last space before the first span
+    that would not fit (a part never ends inside a span). Parts are stripped of outer whitespace."""
+    parts: list[tuple[int, int, list[Span]]] = []
+    begin, current, seen = 0, [], {family: set() for family in SLOTS}
+    for span in spans:
+        if slot_key(span) not in seen[span.family] and len(seen[span.family]) == SLOTS[span.family]:
+            space = sentence.rfind(" ", current[-1].end, span.start)
+            cut = space if space >= 0 else span.start
+            parts.append((begin, cut, current))
+            begin, current, seen = cut, [], {family: set() for family in SLOTS}
+        seen[span.family].add(slot_key(span))
+        current.append(span)
+    parts.append((begin, len(sentence), current))
+    trimmed = []
+    for s, e, group in parts:
+        piece = sentence[s:e]
+        s, e = s + len(piece) - len(piece.lstrip()), e - (len(piece) - len(piece.rstrip()))
+        trimmed.append((s, e, group))
+    return trimmed
+
+
+_SENTENCE_END = re.compile(r"[.!?…][\"'“”»«)\]]*\s*$")
+
+
+def fragment(text: str, start: int, end: int) -> bool:
+    """Whether the sentence ``text[start:end]`` opens the text and ends without a sentence's
+    punctuation (". ! ? …"): a label or software message ("konnte Datei nicht öffnen"), whose lower
+    case is meant, rather than a sentence typed in lower case ("ich habe keine zeit.") or a
+    letter's body after its salutation."""
+    return not text[:start].strip() and not _SENTENCE_END.search(text, start, end)
+
+
+def shifted(span: Span, by: int) -> Span:
+    return Span(span.start + by, span.end + by, span.kind, span.text, span.target)

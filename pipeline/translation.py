@@ -29,18 +29,16 @@ the last two where a translation lost what the rules check (``second_try``).
 from __future__ import annotations
 
 import logging
-import math
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
 from model.inference.alignment import AlignedText
 from model.network.checkpoint import direction
 from model.network.tokenizer import UNK_ID
 from model.inference.interface import Engine
-from model.search.options import SERVED, SearchOptions
 
 from . import deadline
 from . import words as W
@@ -49,17 +47,16 @@ from .assembling import assembled, unit_words
 from .choosing import Chooser
 from .casing import apply_style, capital_start, sharp_s_regions, style, truecase
 from .ending import CLOSED_SOURCES, close_output, close_sentence, kept_ellipsis, reopen_sentence
-from .formality import FORMALITIES
 from .glossary import Glossary
 from .inflection import Inflections
 from .hints import untranslated, with_hints
-from .harm import CHECKS
 from .language_pair import LanguagePair
-from .plan import Chunk, ModelInput, Plan, Trace, units_of
-from .rules import NAMES as RULE_NAMES, Context, rules_for
+from .options import Options
+from .plan import Chunk, ModelInput, Plan, Trace, fragment, shifted, slot_groups, units_of
+from .rules import Context, rules_for
 from .segment import segment, split_long
 from .spans import (
-    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, SLOTS, Masked, Span, mask, merge, slot_key, slots_needed,
+    NUMBER_SLOTS, OTHER_SLOTS, PLACEHOLDER_RE, PLACEHOLDERS, Masked, Span, mask, merge, slots_needed,
     words_only,
 )
 
@@ -68,68 +65,6 @@ log = logging.getLogger(__name__)
 _LEADING_PUNCTUATION = re.compile(r"\s*([,;:.!?)\]}»“”…]+)\s*")
 
 
-@dataclass(frozen=True)
-class Options:
-    search: SearchOptions = SERVED  # how the model searches (model/search/options.py): beam, length
-                                  # penalty, n-gram blocking, batch size
-    max_pieces: int = 24          # longest model input; longer sentences are cut at clauses. 24 kept
-                                  # short-sentence BLEU and lost least on long ones (bench/README.md)
-    retries: int = 2              # rounds of re-translating implausibly short or looping outputs
-    caps: str = "truecase"        # ALL-CAPS, headline and lower-case input: "truecase" (rewritten in the
-                                  # casing the vocabulary knows, casing.truecase, and a sentence's
-                                  # lower-case start capitalized; in the output too where a
-                                  # placeholder hid the input's capital: words.capitalize_start)
-                                  # or "as_is"; truecasing reads
-                                  # capitals far better than the model can (bench/README.md, casing.py)
-    coverage_weight: float = 1.0  # what one source content word left out costs a beam hypothesis, in
-                                  # its score's units (log-probability per length-penalized token):
-                                  # outputs that leave words out (``pipeline.coverage``) take the
-                                  # hypothesis of best score - weight x words left out; 0 = off.
-                                  # Chosen on the dev sets (bench/README.md, coverage.py)
-    gap_words: int = 0            # where the chosen hypothesis still leaves content words out, the
-                                  # model's first words tried at each place one may belong
-                                  # (``Coverage.gaps``), each completed by beam search, weighed as the
-                                  # beam's hypotheses are (``coverage_weight``); 0 = off. Off: on the
-                                  # dev sets 4 gained little for up to three times the time
-                                  # (docs/journal/coverage.md, "Left-out words: going on at the gap")
-    hints: bool = True            # a German noun that a sentence's translation carries over as written
-                                  # is given the dictionary's English, and the sentence translated
-                                  # again (``pipeline.hints``; with a dictionary only)
-    without_rules: tuple[str, ...] = ()  # rule families left out (names of pipeline.rules.NAMES): the
-                                         # ablation of bench/README.md; () = every rule
-    formality: str = "formal"     # German output addresses the reader as "Sie" ("formal") or "du"
-                                  # ("informal"): the best beam hypothesis that does
-                                  # (``pipeline.formality``), or as the model writes it ("any");
-                                  # a German target only
-    checks: tuple[str, ...] = tuple(CHECKS)  # what no translation may do, weighed before anything
-                                  # else among the hypotheses (``pipeline.harm``: "negation" lost or
-                                  # added, "profanity" the source has not); () = none
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.search, SearchOptions):
-            raise ValueError(f"search must be a SearchOptions, got {self.search!r}")
-        for name, minimum in (("max_pieces", 8), ("retries", 0), ("gap_words", 0)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-                raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-        if not isinstance(self.hints, bool):
-            raise ValueError(f"hints must be True or False, got {self.hints!r}")
-        if self.caps not in CAPS:
-            raise ValueError(f"caps must be one of {', '.join(CAPS)}, got {self.caps!r}")
-        if self.formality not in FORMALITIES:
-            raise ValueError(f"formality must be one of {', '.join(FORMALITIES)}, got {self.formality!r}")
-        weight = self.coverage_weight
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 <= weight < math.inf:
-            raise ValueError(f"coverage_weight must be a number >= 0, got {weight!r}")
-        if not isinstance(self.checks, tuple) or any(name not in CHECKS for name in self.checks):
-            raise ValueError(f"checks must be a tuple of check names ({', '.join(CHECKS)}), got {self.checks!r}")
-        unknown = [name for name in self.without_rules if name not in RULE_NAMES]
-        if not isinstance(self.without_rules, tuple) or unknown:
-            raise ValueError(f"without_rules must be a tuple of rule names ({', '.join(RULE_NAMES)}), "
-                             f"got {self.without_rules!r}")
-
-
-CAPS = ("truecase", "as_is")
 
 
 class Pipeline:
@@ -252,7 +187,7 @@ class Pipeline:
         fits = self.placeholders and needed["N"] <= NUMBER_SLOTS and needed["X"] <= OTHER_SLOTS
         text_style, masked = self._cased(mask(text, spans if fits else []), text, spans if fits else [],
                                          respell=fits,  # without a Masked, offsets must not move
-                                         fragment=_fragment(text, 0, len(text)))
+                                         fragment=fragment(text, 0, len(text)))
         return ModelInput(masked.text, masked if fits else None, text_style)
 
     def _spans(self, sentence: str, glossary: Glossary | None = None, second_try: bool = False) -> list[Span]:
@@ -284,7 +219,7 @@ class Pipeline:
         """The casing style of the words of ``original`` (not of its spans), and ``masked``
         truecased where that style is ALL CAPS, Title Case or all lower case, or else, where it
         starts a sentence (``initial``), with a lower-case first word capitalized (a letter's body
-        after the salutation's comma; ``casing.capital_start``). A ``fragment`` (``_fragment``:
+        after the salutation's comma; ``casing.capital_start``). A ``fragment`` (``plan.fragment``:
         a text that opens lower case and ends without a sentence's punctuation) keeps its first
         word so, also when truecased: software messages are written so ("klingt wie" -> "sounds
         like"; capitalized, "Bell is how"). Where it may be respelled
@@ -317,7 +252,7 @@ class Pipeline:
     def _chunks(self, text: str, start: int, end: int, glossary: Glossary | None = None,
                 second_try: bool = False) -> list[Chunk]:
         """The sentence text[start:end] as chunks: one masked chunk; with more distinct spans than
-        placeholders, masked parts that each have room for theirs (``_slot_groups``); with a
+        placeholders, masked parts that each have room for theirs (``plan.slot_groups``); with a
         vocabulary without placeholders, translated parts with verbatim spans between them."""
         sentence = text[start:end]
         spans = self._spans(sentence, glossary, second_try)
@@ -325,8 +260,8 @@ class Pipeline:
             if (name := rule.signature(text, start, end)) is not None:
                 spans = merge(spans, [name])
         if self.placeholders:
-            groups = _slot_groups(sentence, spans)
-            chunks = [self._masked_chunk(text, start + s, start + e, [_shift(span, -s) for span in group],
+            groups = slot_groups(sentence, spans)
+            chunks = [self._masked_chunk(text, start + s, start + e, [shifted(span, -s) for span in group],
                                          initial=k == 0)
                       for k, (s, e, group) in enumerate(groups)]
             for k, chunk in enumerate(chunks):
@@ -366,7 +301,7 @@ class Pipeline:
         if not any(c.isalpha() for c in masked.text):  # no word (digits, symbols): nothing to translate
             return Chunk(start, end, None, verbatim=masked.text, style=style(text[start:end]))
         text_style, masked = self._cased(masked, text[start:end], spans, initial=initial,
-                                         fragment=_fragment(text, start, end))
+                                         fragment=fragment(text, start, end))
         chunk = Chunk(start, end, masked, style=text_style)
         protected = [m.span() for m in PLACEHOLDER_RE.finditer(masked.text)]
         chunk.units = split_long(masked.text, (0, len(masked.text)), self.closed_count, self.options.max_pieces,
@@ -522,44 +457,6 @@ class Pipeline:
         translated = iter(self.model_outputs([chunk.masked.text[s:e] for chunk, (s, e) in fresh], aligned))
         return retried, [outputs[position[id(chunk), unit]] if (id(chunk), unit) in position else next(translated)
                          for chunk, unit in retried.units]
-
-def _slot_groups(sentence: str, spans: Sequence[Span]) -> list[tuple[int, int, list[Span]]]:
-    """The sentence cut into parts (start, end, spans) whose distinct spans fit the placeholders of
-    each family: one part when they all fit, else cuts at the last space before the first span
-    that would not fit (a part never ends inside a span). Parts are stripped of outer whitespace."""
-    parts: list[tuple[int, int, list[Span]]] = []
-    begin, current, seen = 0, [], {family: set() for family in SLOTS}
-    for span in spans:
-        if slot_key(span) not in seen[span.family] and len(seen[span.family]) == SLOTS[span.family]:
-            space = sentence.rfind(" ", current[-1].end, span.start)
-            cut = space if space >= 0 else span.start
-            parts.append((begin, cut, current))
-            begin, current, seen = cut, [], {family: set() for family in SLOTS}
-        seen[span.family].add(slot_key(span))
-        current.append(span)
-    parts.append((begin, len(sentence), current))
-    trimmed = []
-    for s, e, group in parts:
-        piece = sentence[s:e]
-        s, e = s + len(piece) - len(piece.lstrip()), e - (len(piece) - len(piece.rstrip()))
-        trimmed.append((s, e, group))
-    return trimmed
-
-
-_SENTENCE_END = re.compile(r"[.!?…][\"'“”»«)\]]*\s*$")
-
-
-def _fragment(text: str, start: int, end: int) -> bool:
-    """Whether the sentence ``text[start:end]`` opens the text and ends without a sentence's
-    punctuation (". ! ? …"): a label or software message ("konnte Datei nicht öffnen"), whose lower
-    case is meant, rather than a sentence typed in lower case ("ich habe keine zeit.") or a
-    letter's body after its salutation."""
-    return not text[:start].strip() and not _SENTENCE_END.search(text, start, end)
-
-
-def _shift(span: Span, by: int) -> Span:
-    return Span(span.start + by, span.end + by, span.kind, span.text, span.target)
-
 
 class GlossaryPipeline:
     """A ``Pipeline`` with a glossary for the calls made through it (``Pipeline.with_glossary``):

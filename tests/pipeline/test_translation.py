@@ -240,10 +240,10 @@ def test_every_span_comes_back_as_often_as_it_was_sent(text, model, pipeline, le
 def test_more_spans_than_placeholders_split_the_sentence(pipeline):
     """25 distinct numbers: the sentence is cut into parts that each have placeholders for all of
     theirs (not carried over verbatim between unmasked parts), and every number comes back."""
-    from pipeline.translation import _slot_groups
+    from pipeline.plan import slot_groups
 
     text = "Die Nummern sind " + " und ".join(str(100 + k) for k in range(25)) + "."
-    groups = _slot_groups(text, find_spans(text))
+    groups = slot_groups(text, find_spans(text))
     assert [len(spans) for _, _, spans in groups] == [20, 5]
     assert [text[s:e] for s, e, _ in groups] == [text[:text.index(" 120")], text[text.index("120"):]]
     plan = pipeline.plan([text])
