@@ -139,7 +139,7 @@ def counted(elements: Any, scan: Callable[[Any], Paragraph | None], budget: Budg
 
 class _Reader(HTMLParser):
     """A translated fragment as tokens, in output order. Spans and links come back nested where the
-    markup pipeline put a run or link around its whole sentence (``markup._take_in``): the
+    markup pipeline put a run or link around its whole sentence (``placement._take_in``): the
     innermost one owns the text, and the enclosing one owns it again after the inner one ends."""
 
     def __init__(self) -> None:

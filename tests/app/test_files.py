@@ -113,7 +113,7 @@ def test_docx_keeps_paragraphs_styles_and_a_bold_run(client):
     assert [p.style.name for p in out.paragraphs] == ["Heading 1", "Normal", "Normal"]
     assert [p.text for p in out.paragraphs] == ["Good morning.", "The cat is sleeping.", ""]
     # the tiny model aligns "sleeping" to "Katze" alone: no credible place for the bold run, so it
-    # goes around its sentence (pipeline.markup._credible)
+    # goes around its sentence (pipeline.placement._credible)
     assert [r.text for r in out.paragraphs[1].runs if r.bold] == ["The cat is sleeping."]
     assert out.tables[0].cell(0, 0).text == "It is raining."
 

@@ -15,7 +15,8 @@ import pytest
 
 from model.inference.alignment import AlignedText
 from pipeline.language_pair import EN_DE
-from pipeline.markup import Segment, covered_words, parse_html, target_lang, translate_html
+from pipeline.markup import Segment, parse_html, target_lang, translate_html
+from pipeline.placement import covered_words
 
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
          "track", "wbr"}
@@ -368,13 +369,6 @@ def test_parse_html_gives_plain_text_and_element_ranges():
     assert covered_words((b.start, b.end), words(segment.text)) == [1, 2]
 
 
-@pytest.mark.parametrize(("span", "expected"), [
-    ((0, 3), [0]), ((2, 5), [0, 1]), ((3, 4), []), ((4, 4), []), ((4, 11), [1, 2]), ((10, 20), [2]),
-])
-def test_covered_words(span, expected):
-    assert covered_words(span, [(0, 3), (4, 7), (8, 11)]) == expected
-
-
 @pytest.mark.parametrize(("result", "message"), [
     ([], "translate returned 0 alignments for 1 texts"),
     ([aligned("Hallo Welt", "Hello world", [])], "translate returned an alignment for 'Hallo Welt' instead of 'Hallo'"),
@@ -413,7 +407,7 @@ def test_a_visible_point_keeps_the_whitespace_it_had_on_either_side():
 
 
 # Where the alignment gives an element no credible place, it goes around its whole sentence
-# (markup._credible): bold on the wrong words misinforms, bold on the sentence only fails to single
+# (placement._credible): bold on the wrong words misinforms, bold on the sentence only fails to single
 # words out. Links are (output word, source word), words as ``words`` splits them.
 
 # "Freitag, dem 12. Juli feiern wir ..." -> "Friday, we will celebrate 12 July ...": "we" translates
