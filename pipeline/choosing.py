@@ -191,6 +191,13 @@ class Chooser:
             for i, output in zip(chosen, realigned):
                 outputs[i] = self.reopened(output, sources[i])
 
+    def alternatives(self, inputs: list[str], n: int) -> list[list[tuple[str, float]]]:
+        """The model's ``n`` best (translation, score) pairs for each of ``inputs`` (closed model
+        inputs), best first: the exact n-best list of a beam at least ``n`` wide, the alternatives a
+        user is offered (``Pipeline.translate_n_best``)."""
+        search = self.options.search
+        return self.translator.translate_n_best(inputs, replace(search, beam_size=max(search.beam_size, n), n_best=n))
+
     def realign(self, outputs: list[AlignedText]) -> list[AlignedText]:
         """Outputs whose placeholders need repair get their word alignment (it says where)."""
         t = self.translator

@@ -326,8 +326,7 @@ class Pipeline:
     def _n_best(self, plan: Plan, n: int, best_outputs: list[AlignedText]) -> list[list[tuple[str, float]]]:
         texts, layouts, plans, units, sources = plan.texts, plan.layouts, plan.plans, plan.units, plan.sources
         inputs = [self.closed(s) for s in sources]
-        search = self.options.search
-        hyps = self.translator.translate_n_best(inputs, replace(search, beam_size=max(search.beam_size, n), n_best=n))
+        hyps = self.chooser.alternatives(inputs, n)
         owner = [i for i, plan in enumerate(plans) for sentence in plan for chunk in sentence
                  if chunk.masked is not None for _ in chunk.units]
         best = self.output_words(units, best_outputs)
