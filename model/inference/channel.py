@@ -302,8 +302,15 @@ class ChannelReranked(Wrapping):
     def beam(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         """The served beam (the inner engine's ``beam``, the one a served translation chose from),
         every hypothesis scored and reordered as ``translate_n_best`` reorders its list: where the
-        pipeline looks past the served choice, the beam just searched is not searched again."""
-        return self._reranked(texts, self._beams(texts, search, exact=False), search.beam_size)
+        pipeline looks past the served choice, the beam just searched is not searched again. The
+        beam of a source shorter than ``options.shortest`` pieces, which the channel does not
+        choose in, keeps the forward model's order and scores, unscored."""
+        found = self._beams(texts, search, exact=False)
+        pieces = [len(ids) for ids in self.inner.source_ids(texts)] if self.options.shortest else []
+        long = [k for k in range(len(texts)) if not pieces or pieces[k] >= self.options.shortest]
+        reranked = dict(zip(long, self._reranked([texts[k] for k in long], [found[k] for k in long],
+                                                 search.beam_size)))
+        return [reranked.get(k, found[k][:search.beam_size]) for k in range(len(texts))]
 
     def _chosen(self, texts: Sequence[str], search: SearchOptions) -> list[tuple[str, float]]:
         found = self._beams(texts, search, exact=False)

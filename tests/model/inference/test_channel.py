@@ -507,6 +507,7 @@ def test_a_served_translation_scores_only_the_contenders(forward_torch, channel_
     short = ChannelReranked(NBest(forward_torch, TABLE), counting, replace(options, shortest=pieces + 1))
     scored.clear()
     assert short.translate([second], search) == ["Where is the station?"] and scored == []
+    assert short.beam([second], search) == [TABLE[second]] and scored == []   # its beam: the forward order
     just = ChannelReranked(NBest(forward_torch, TABLE), counting, replace(options, shortest=pieces))
     just.translate([second], search)
     assert scored == [(second, "Where is the station?"), (second, "Where's the station?")]
