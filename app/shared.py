@@ -78,11 +78,13 @@ def model_namespace(checkpoint: str | Path, engine: str, quantization: str, chan
     """What the outputs depend on besides the input and the search: the checkpoint's bytes, the
     engine that runs them (CTranslate2 int8 and PyTorch may differ in a rare word) and, where the
     beam is reranked, the channel's checkpoint and weight and the contenders it chooses among."""
-    from model.inference.channel import SERVED_MARGIN, SERVED_MOST, SERVED_SHORTEST
+    from model.inference.channel import served_options
 
     name = f"{_digest(checkpoint)}:{engine}:{quantization if engine == 'ct2' else 'float32'}"
-    return name if channel is None else (f"{name}:channel:{_digest(channel)}:{channel_weight!r}:"
-                                         f"{SERVED_MARGIN!r}:{SERVED_MOST!r}:{SERVED_SHORTEST!r}")
+    if channel is None:
+        return name
+    options = served_options(channel_weight)
+    return f"{name}:channel:{_digest(channel)}:{options.weight!r}:{options.margin!r}:{options.most!r}:{options.shortest!r}"
 
 
 def _digest(path: str | Path) -> str:

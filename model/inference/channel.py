@@ -219,6 +219,12 @@ def ranked(forward: Sequence[float], channel: Sequence[ChannelScore | None],
     return sorted(enumerate(combined), key=lambda pair: -pair[1])
 
 
+def served_options(weight: float) -> ChannelOptions:
+    """The options the service reranks with: ``weight`` and the served contenders
+    (``SERVED_MARGIN``, ``SERVED_MOST``, ``SERVED_SHORTEST``)."""
+    return ChannelOptions(weight=weight, margin=SERVED_MARGIN, most=SERVED_MOST, shortest=SERVED_SHORTEST)
+
+
 def contenders(forward: Sequence[float], options: ChannelOptions, pieces: int | None = None) -> list[int]:
     """The indices of one beam's hypotheses that a served choice scores, best forward score first
     (the first of equals keeps its place): those within ``options.margin`` of the best, at most
@@ -306,15 +312,14 @@ class ChannelReranked(Wrapping):
         beam of a source shorter than ``options.shortest`` pieces, which the channel does not
         choose in, keeps the forward model's order and scores, unscored."""
         found = self._beams(texts, search, exact=False)
-        pieces = [len(ids) for ids in self.inner.source_ids(texts)] if self.options.shortest else []
-        long = [k for k in range(len(texts)) if not pieces or pieces[k] >= self.options.shortest]
+        long = [k for k, n in enumerate(self._pieces(texts)) if n is None or n >= self.options.shortest]
         reranked = dict(zip(long, self._reranked([texts[k] for k in long], [found[k] for k in long],
                                                  search.beam_size)))
         return [reranked.get(k, found[k][:search.beam_size]) for k in range(len(texts))]
 
     def _chosen(self, texts: Sequence[str], search: SearchOptions) -> list[tuple[str, float]]:
         found = self._beams(texts, search, exact=False)
-        pieces = [len(ids) for ids in self.inner.source_ids(texts)] if self.options.shortest else [None] * len(texts)
+        pieces = self._pieces(texts)
         picked = [contenders([score for _, score in hyps], self.options, n) for hyps, n in zip(found, pieces)]
         scored = self._channel_scores([(text, hyps[i][0]) for text, hyps, indices in zip(texts, found, picked)
                                        if len(indices) > 1 for i in indices])
@@ -328,6 +333,12 @@ class ChannelReranked(Wrapping):
             results.append((hyps[i][0], hyps[i][1] if channel[i] is None else self.options.combined(hyps[i][1],
                                                                                                    channel[i])))
         return results
+
+    def _pieces(self, texts: Sequence[str]) -> list[int | None]:
+        """Each text's source pieces where ``options.shortest`` asks for them, else None."""
+        if not self.options.shortest:
+            return [None] * len(texts)
+        return [len(ids) for ids in self.inner.source_ids(texts)]
 
     def _beams(self, texts: Sequence[str], search: SearchOptions, exact: bool) -> list[list[tuple[str, float]]]:
         """Each text's beam as (translation, forward score) pairs, best first: the exact n-best

@@ -151,18 +151,16 @@ def serve_engine(translator: Engine, *, cache_size: int = 0, batching: BatchingO
                  after_scoring: Callable[[], None] | None = None) -> Engine:
     """A bare ``translator`` as it is served: with a ``channel`` (the reverse model's scorer, on its
     bare engine) and ``channel_weight`` > 0, its beam searches reranked by the noisy channel
-    (``channel.ChannelReranked``: the served contenders, ``SERVED_MARGIN``, ``SERVED_MOST`` and
-    ``SERVED_SHORTEST``; it
-    calls ``after_scoring`` after each scoring); with ``batching``, behind a scheduler that batches concurrent
+    (``channel.ChannelReranked`` with ``channel.served_options``: the served contenders; it calls
+    ``after_scoring`` after each scoring); with ``batching``, behind a scheduler that batches concurrent
     callers (``BatchingEngine``); then in a cache of this process when ``cache_size`` > 0 (its
     ``store`` may be replaced by a shared one), so that only misses are batched and a cached output
     is the reranked one."""
-    from model.inference.channel import SERVED_MARGIN, SERVED_MOST, SERVED_SHORTEST, ChannelOptions, ChannelReranked
+    from model.inference.channel import ChannelReranked, served_options
 
     check_serving(cache_size, channel_weight)
     if channel is not None and channel_weight > 0:
-        options = ChannelOptions(weight=channel_weight, margin=SERVED_MARGIN, most=SERVED_MOST, shortest=SERVED_SHORTEST)
-        translator = ChannelReranked(translator, channel, options, after_scoring)
+        translator = ChannelReranked(translator, channel, served_options(channel_weight), after_scoring)
     if batching is not None:
         translator = BatchingEngine(translator, batching)
     return CachedTranslator(translator, cache_size) if cache_size else translator
