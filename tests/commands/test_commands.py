@@ -273,7 +273,7 @@ def test_evaluate_subprocess_json(tiny_checkpoint, texts):
     assert proc.returncode == 0, proc.stderr.decode()
     (line,) = proc.stdout.decode().splitlines()
     data = json.loads(line)
-    assert data["bleu"] == 100.0 and data["chrf"] == 100.0
+    assert (data["bleu"], data["chrf"], data["length_ratio"]) == (100.0, 100.0, 1.0)
     assert data["bleu_signature"].startswith("nrefs:1|") and "tok:13a" in data["bleu_signature"]
     assert data["chrf_signature"].startswith("nrefs:1|")
     assert (data["sentences"], data["beam"]) == (40, 4)
