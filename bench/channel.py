@@ -45,7 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.outputs import bootstrap_p  # noqa: E402
+from bench.outputs import add_sources, bootstrap_p, check_sources, load_sources  # noqa: E402
 from commands import cli  # noqa: E402
 
 PROG = "bench/channel.py"
@@ -75,12 +75,7 @@ def parse_args(argv: list[str] | None):
                    help="what scores with the reverse model: PyTorch, or CTranslate2 int8 (default: torch)")
     p.add_argument("--channel-precision", default="fp32", choices=("fp32", "bf16"),
                    help="the reverse model's weights with --channel-engine torch (default: fp32)")
-    p.add_argument("--data", metavar="CORPUS", help="a corpus, as commands.evaluate --data reads it")
-    p.add_argument("--src", metavar="FILE", help="German sources, one per line")
-    p.add_argument("--ref", metavar="FILE", action="append", default=[], help="English references, line-aligned "
-                   "with --src; repeat for several")
-    p.add_argument("--skip", type=int, default=0, metavar="N", help="leave out the first N sources (default: 0)")
-    p.add_argument("--limit", type=int, default=300, metavar="N", help="then take N sources (default: 300)")
+    add_sources(p)
     p.add_argument("--n", type=int, default=8, metavar="N", help="hypotheses per source (default: 8)")
     p.add_argument("--weights", default="0,0.3,0.5,1,2,3,5", help="channel weights, comma-separated "
                    "(default: %(default)s)")
@@ -95,10 +90,7 @@ def parse_args(argv: list[str] | None):
                    "engines (no pipeline, no scores)")
     args = p.parse_args(argv)
     cli.check_model_args(p, args)
-    if (args.data is None) == (args.src is None) or (args.src is not None and not args.ref):
-        p.error("give --data CORPUS, or --src FILE with --ref FILE")
-    cli.require_min(p, args, "skip", 0)
-    cli.require_min(p, args, "limit", 1)
+    check_sources(p, args)
     cli.require_min(p, args, "n", 2)
     args.weights = numbers(p, "--weights", args.weights)
     args.length_bonuses = numbers(p, "--length-bonuses", args.length_bonuses)
@@ -154,17 +146,13 @@ def bare_cost(translator, scorer, sources: list[str], n: int) -> tuple[float, fl
 def _main(argv: list[str] | None) -> int:
     import torch
 
-    from commands.evaluate import load_corpus, load_src_ref, score
+    from commands.evaluate import score
     from model.inference.channel import ChannelOptions, ChannelScorer, choice, contenders
     from model.network.checkpoint import direction
     from pipeline.translation import Options, Pipeline
 
     args = parse_args(argv)
-    sources, streams = load_corpus(args.data) if args.data else load_src_ref(args.src, args.ref)
-    chosen = slice(args.skip, args.skip + args.limit)
-    sources, streams = sources[chosen], [stream[chosen] for stream in streams]
-    if not sources:
-        raise ValueError(f"--skip {args.skip} leaves no sources")
+    sources, streams = load_sources(args)
     translator = cli.load_translator(args)  # sets torch's threads, which the reverse model shares
     scorer = ChannelScorer.from_checkpoint(args.channel, device=args.device, precision=args.channel_precision,
                                            engine=args.channel_engine, threads=args.threads or 0,

@@ -1,5 +1,6 @@
-"""What the benches that compare outputs share: line files, ``--hyp NAME=FILE`` arguments, and the
-paired bootstrap of chrF."""
+"""What the benches that compare outputs share: line files, ``--hyp NAME=FILE`` arguments, the
+sources and references of a dev set (``--data`` or ``--src``/``--ref``, ``--skip``, ``--limit``),
+and the paired bootstrap of chrF."""
 
 from __future__ import annotations
 
@@ -26,6 +27,39 @@ def parse_outputs(p: argparse.ArgumentParser, argv) -> argparse.Namespace:
         if "=" not in hyp:
             p.error(f"--hyp takes NAME=FILE, got {hyp!r}")
     return args
+
+
+def add_sources(p: argparse.ArgumentParser, *, limit: int = 300) -> None:
+    """``--data`` or ``--src``/``--ref`` (as ``commands.evaluate`` reads them), ``--skip`` and ``--limit``."""
+    p.add_argument("--data", metavar="CORPUS", help="a corpus, as commands.evaluate --data reads it")
+    p.add_argument("--src", metavar="FILE", help="German sources, one per line")
+    p.add_argument("--ref", metavar="FILE", action="append", default=[], help="English references, line-aligned "
+                   "with --src; repeat for several")
+    p.add_argument("--skip", type=int, default=0, metavar="N", help="leave out the first N sources (default: 0)")
+    p.add_argument("--limit", type=int, default=limit, metavar="N", help=f"then take N sources (default: {limit})")
+
+
+def check_sources(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The usage error of ``add_sources``' arguments given wrong, if any."""
+    if (args.data is None) == (args.src is None) or (args.src is not None and not args.ref):
+        p.error("give --data CORPUS, or --src FILE with --ref FILE")
+    for name, minimum in (("skip", 0), ("limit", 1)):
+        if getattr(args, name) < minimum:
+            p.error(f"--{name} must be >= {minimum}, got {getattr(args, name)}")
+
+
+def load_sources(args: argparse.Namespace) -> tuple[list[str], list[list[str | None]]]:
+    """The sources and reference streams of ``add_sources``' arguments: ``--data``, each distinct
+    German sentence once with all its references in first-seen order, or ``--src``/``--ref`` line by
+    line; ``--limit`` of them after the first ``--skip`` (ValueError where none are left)."""
+    from commands.evaluate import load_corpus, load_src_ref
+
+    sources, streams = load_corpus(args.data) if args.data else load_src_ref(args.src, args.ref)
+    chosen = slice(args.skip, args.skip + args.limit)
+    sources, streams = sources[chosen], [stream[chosen] for stream in streams]
+    if not sources:
+        raise ValueError(f"--skip {args.skip} leaves no sources")
+    return sources, streams
 
 
 def bootstrap_p(base: list[str], systems: list[list[str]], streams: list[list[str | None]],
