@@ -504,7 +504,7 @@ def _served(config, name: str, bare: Mapping[str, Engine]) -> Engine:
         # the checkpoint's bytes are in the name, so each model has its own (and its channel's).
         channel = reverse.checkpoint if reverse is not None and config["CHANNEL_WEIGHT"] > 0 else None
         namespace = model_namespace(bare[name].checkpoint, translator.engine, config["QUANTIZATION"],
-                                    channel, config["CHANNEL_WEIGHT"])
+                                    channel, config["CHANNEL_WEIGHT"], name)
         translator.store = RedisCacheStore(connect(config["REDIS_URL"]), namespace)
     return translator
 

@@ -74,17 +74,19 @@ class Breaker:
 # ------------------------------------------------------------------------------ translation cache
 
 def model_namespace(checkpoint: str | Path, engine: str, quantization: str, channel: str | Path | None = None,
-                    channel_weight: float = 0.0) -> str:
+                    channel_weight: float = 0.0, forward: str = "de-en") -> str:
     """What the outputs depend on besides the input and the search: the checkpoint's bytes, the
     engine that runs them (CTranslate2 int8 and PyTorch may differ in a rare word) and, where the
-    beam is reranked, the channel's checkpoint and weight and the contenders it chooses among."""
+    beam is reranked, the channel's checkpoint and weight, the contenders it chooses among and the
+    beam they come from (those of the ``forward`` model's direction)."""
     from model.inference.channel import served_options
 
     name = f"{_digest(checkpoint)}:{engine}:{quantization if engine == 'ct2' else 'float32'}"
     if channel is None:
         return name
-    options = served_options(channel_weight)
-    return f"{name}:channel:{_digest(channel)}:{options.weight!r}:{options.margin!r}:{options.most!r}:{options.shortest!r}"
+    options = served_options(channel_weight, forward)
+    return (f"{name}:channel:{_digest(channel)}:{options.weight!r}:{options.margin!r}:{options.most!r}:"
+            f"{options.shortest!r}:{options.wide_beam!r}")
 
 
 def _digest(path: str | Path) -> str:

@@ -18,7 +18,9 @@ search ranks it), so weight 0 and bonus 0 keep the forward model's order.
 Scoring a hypothesis costs a pass of the reverse model, so a served translation scores only the
 beam's *contenders* (``contenders``): those within ``ChannelOptions.margin`` of the best forward
 score, at most ``ChannelOptions.most``; where the best stands alone nothing is scored.
-``choice`` is the one that is served. ``ChannelReranked`` is an engine whose searches do this;
+``choice`` is the one that is served. The beam it chooses from is searched wider
+(``ChannelOptions.wide_beam``) for a source the channel chooses in: more hypotheses, better ones
+among the first few. ``ChannelReranked`` is an engine whose searches do this;
 its n-best lists rank the whole beam. What it buys on the dev sets and what it costs:
 ``bench/channel.py`` (bench/README.md, "Noisy-channel reranking" and "At a fair price").
 """
@@ -171,6 +173,11 @@ SERVED_MOST = 3
 # ... and none for a source of fewer pieces: on short sentences the channel's pick is as often worse
 # (Tatoeba dev: -0.50 chrF with every source, -0.20 from 8 pieces), and they are most requests.
 SERVED_SHORTEST = 8
+# ... whose beam is searched 8 wide instead of 4, German->English: real text gained on the dev sets
+# (news +0.75 chrF, chat +0.54, Wikipedia +0.33), short text (UI, Tatoeba), left at 4, within noise;
+# English->German news did not gain (-0.14, p 0.13), so it keeps the search's own
+# (bench/README.md, "At a fair price"; docs/journal/length.md).
+SERVED_WIDE_BEAM = {"de-en": 8}
 
 # Beams, and channel scores of (source, hypothesis) pairs, kept per process (``ChannelReranked``):
 # the text pipeline asks for a sentence's n-best list right after its best translation where the
@@ -189,6 +196,8 @@ class ChannelOptions:
     margin: float = math.inf   # contenders: within this of the best forward score ...
     most: int = 0              # ... and at most this many, best first (0: no bound) ...
     shortest: int = 0          # ... of a source of at least this many pieces (fewer: the best alone)
+    wide_beam: int = 0         # the served beam of such a source: searched this wide (0: the search's
+                               # own), and read whole where the pipeline looks past the choice
 
     def __post_init__(self) -> None:
         for name in ("weight", "length_bonus"):
@@ -197,7 +206,7 @@ class ChannelOptions:
                 raise ValueError(f"{name} must be a number >= 0, got {value!r}")
         if isinstance(self.margin, bool) or not isinstance(self.margin, (int, float)) or not self.margin >= 0:
             raise ValueError(f"margin must be a number >= 0, got {self.margin!r}")
-        for name in ("most", "shortest"):
+        for name in ("most", "shortest", "wide_beam"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
@@ -219,10 +228,12 @@ def ranked(forward: Sequence[float], channel: Sequence[ChannelScore | None],
     return sorted(enumerate(combined), key=lambda pair: -pair[1])
 
 
-def served_options(weight: float) -> ChannelOptions:
-    """The options the service reranks with: ``weight`` and the served contenders
-    (``SERVED_MARGIN``, ``SERVED_MOST``, ``SERVED_SHORTEST``)."""
-    return ChannelOptions(weight=weight, margin=SERVED_MARGIN, most=SERVED_MOST, shortest=SERVED_SHORTEST)
+def served_options(weight: float, forward: str) -> ChannelOptions:
+    """The options the service reranks the ``forward`` model's beams with ("de-en"): ``weight``,
+    the served contenders (``SERVED_MARGIN``, ``SERVED_MOST``, ``SERVED_SHORTEST``) and the beam
+    they come from (``SERVED_WIDE_BEAM``)."""
+    return ChannelOptions(weight=weight, margin=SERVED_MARGIN, most=SERVED_MOST, shortest=SERVED_SHORTEST,
+                          wide_beam=SERVED_WIDE_BEAM.get(forward, 0))
 
 
 def contenders(forward: Sequence[float], options: ChannelOptions, pieces: int | None = None) -> list[int]:
@@ -308,18 +319,20 @@ class ChannelReranked(Wrapping):
     def beam(self, texts: Sequence[str], search: SearchOptions) -> list[list[tuple[str, float]]]:
         """The served beam (the inner engine's ``beam``, the one a served translation chose from),
         every hypothesis scored and reordered as ``translate_n_best`` reorders its list: where the
-        pipeline looks past the served choice, the beam just searched is not searched again. The
-        beam of a source shorter than ``options.shortest`` pieces, which the channel does not
-        choose in, keeps the forward model's order and scores, unscored."""
-        found = self._beams(texts, search, exact=False)
-        long = [k for k, n in enumerate(self._pieces(texts)) if n is None or n >= self.options.shortest]
+        pipeline looks past the served choice, the beam just searched is not searched again, whole
+        (``wide_beam`` hypotheses where it was searched wide). The beam of a source shorter than
+        ``options.shortest`` pieces, which the channel does not choose in, keeps the forward model's
+        order and scores, unscored."""
+        pieces = self._pieces(texts)
+        found = self._beams(texts, search, exact=False, pieces=pieces)
+        long = [k for k, n in enumerate(pieces) if self._chooses_in(n)]
         reranked = dict(zip(long, self._reranked([texts[k] for k in long], [found[k] for k in long],
-                                                 search.beam_size)))
-        return [reranked.get(k, found[k][:search.beam_size]) for k in range(len(texts))]
+                                                 max(search.beam_size, self.options.wide_beam))))
+        return [reranked.get(k, found[k]) for k in range(len(texts))]
 
     def _chosen(self, texts: Sequence[str], search: SearchOptions) -> list[tuple[str, float]]:
-        found = self._beams(texts, search, exact=False)
         pieces = self._pieces(texts)
+        found = self._beams(texts, search, exact=False, pieces=pieces)
         picked = [contenders([score for _, score in hyps], self.options, n) for hyps, n in zip(found, pieces)]
         scored = self._channel_scores([(text, hyps[i][0]) for text, hyps, indices in zip(texts, found, picked)
                                        if len(indices) > 1 for i in indices])
@@ -340,20 +353,31 @@ class ChannelReranked(Wrapping):
             return [None] * len(texts)
         return [len(ids) for ids in self.inner.source_ids(texts)]
 
-    def _beams(self, texts: Sequence[str], search: SearchOptions, exact: bool) -> list[list[tuple[str, float]]]:
+    def _chooses_in(self, pieces: int | None) -> bool:
+        """Whether the channel chooses in the beam of a source of ``pieces`` (``_pieces``)."""
+        return pieces is None or pieces >= self.options.shortest
+
+    def _beams(self, texts: Sequence[str], search: SearchOptions, exact: bool,
+               pieces: Sequence[int | None] | None = None) -> list[list[tuple[str, float]]]:
         """Each text's beam as (translation, forward score) pairs, best first: the exact n-best
-        list, or the inner engine's own beam; kept ones are not searched again."""
+        list, or the inner engine's own beam; kept ones are not searched again. With ``pieces``
+        (the served beam), that of a text the channel chooses in is searched ``wide_beam`` wide."""
         exact = exact or self.inner.beam_exact   # then one search serves both
-        keys = [(text, search.output_key, exact) for text in texts]
+        widened = pieces is not None and self.options.wide_beam > search.beam_size
+        wide = replace(search, beam_size=self.options.wide_beam) if widened else search
+        searches = [wide if widened and self._chooses_in(n) else search for n in (pieces or [None] * len(texts))]
+        keys = [(text, searched.output_key, exact) for text, searched in zip(texts, searches)]
         with self._recent_lock:
             beams = {key: self._recent[key] for key in keys if key in self._recent}
             for key in beams:
                 self._recent.move_to_end(key)
-        todo = list(dict.fromkeys(key[0] for key in keys if key not in beams))
-        if todo:
-            whole = replace(search, n_best=search.beam_size)
+        for searched in dict.fromkeys(searches):   # a search each: the batch's short and long texts
+            todo = list(dict.fromkeys(key[0] for key, s in zip(keys, searches) if s == searched and key not in beams))
+            if not todo:
+                continue
+            whole = replace(searched, n_best=searched.beam_size)
             found = self.inner.translate_n_best(todo, whole) if exact else self.inner.beam(todo, whole)
-            fresh = {(text, search.output_key, exact): hyps for text, hyps in zip(todo, found)}
+            fresh = {(text, searched.output_key, exact): hyps for text, hyps in zip(todo, found)}
             beams.update(fresh)
             with self._recent_lock:
                 self._recent.update(fresh)

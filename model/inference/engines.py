@@ -157,10 +157,12 @@ def serve_engine(translator: Engine, *, cache_size: int = 0, batching: BatchingO
     ``store`` may be replaced by a shared one), so that only misses are batched and a cached output
     is the reranked one."""
     from model.inference.channel import ChannelReranked, served_options
+    from model.network.checkpoint import direction
 
     check_serving(cache_size, channel_weight)
     if channel is not None and channel_weight > 0:
-        translator = ChannelReranked(translator, channel, served_options(channel_weight), after_scoring)
+        translator = ChannelReranked(translator, channel, served_options(channel_weight, direction(translator.meta)),
+                                     after_scoring)
     if batching is not None:
         translator = BatchingEngine(translator, batching)
     return CachedTranslator(translator, cache_size) if cache_size else translator

@@ -128,7 +128,9 @@ def test_model_namespace_names_checkpoint_and_engine(tiny_checkpoint, tmp_path):
     # reranked by a channel: its checkpoint and weight too
     reranked = model_namespace(tiny_checkpoint, "ct2", "int8", other, 2.0)
     # the contenders of the served choice too: outputs cached under other ones are not served
-    assert reranked == f"{first}:channel:{model_namespace(other, 'ct2', 'int8').split(':')[0]}:2.0:1.5:3:8"
+    assert reranked == f"{first}:channel:{model_namespace(other, 'ct2', 'int8').split(':')[0]}:2.0:1.5:3:8:8"
+    # English->German searches its beam as asked (SERVED_WIDE_BEAM): a namespace of its own
+    assert model_namespace(tiny_checkpoint, "ct2", "int8", other, 2.0, "en-de") == reranked[:-2] + ":0"
     assert model_namespace(tiny_checkpoint, "ct2", "int8", other, 1.0) != reranked
 
 

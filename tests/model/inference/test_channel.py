@@ -14,7 +14,7 @@ import torch
 
 from model.data import normalize
 from model.inference.channel import (ChannelOptions, ChannelReranked, ChannelScore, ChannelScorer, choice,
-                                     contenders, ranked, rerank)
+                                     contenders, ranked, rerank, served_options)
 from model.inference.batching import BatchingEngine, BatchingOptions
 from model.inference.engines import CachedTranslator, bare_engine, serve_engine
 from model.search.options import DEFAULT, SERVED, SearchOptions
@@ -239,6 +239,8 @@ def test_the_choice_is_the_contender_of_best_combined_score():
     ({"most": True}, "most must be an integer >= 0, got True"),
     ({"shortest": -2}, "shortest must be an integer >= 0, got -2"),
     ({"shortest": 2.0}, "shortest must be an integer >= 0, got 2.0"),
+    ({"wide_beam": -1}, "wide_beam must be an integer >= 0, got -1"),
+    ({"wide_beam": 8.0}, "wide_beam must be an integer >= 0, got 8.0"),
     ({"length_bonus": math.inf}, "length_bonus must be a number >= 0, got inf"),
     ({"weight": True}, "weight must be a number >= 0, got True"),
     ({"length_bonus": "1"}, "length_bonus must be a number >= 0, got '1'"),
@@ -386,7 +388,10 @@ def test_served_it_sits_under_the_batcher_and_the_cache(tiny_checkpoint, reverse
     assert isinstance(served, CachedTranslator) and isinstance(served.inner, BatchingEngine)
     assert isinstance(served.inner.inner, ChannelReranked) and served.inner.inner.inner is forward
     assert served.inner.inner.after_scoring is print
-    alone = ChannelReranked(forward, channel, ChannelOptions(weight=2.0)).translate(SOURCES, SERVED)
+    # the served contenders, and the wide beam of German->English alone (SERVED_WIDE_BEAM)
+    assert served.inner.inner.options == ChannelOptions(weight=2.0, margin=1.5, most=3, shortest=8, wide_beam=8)
+    assert served_options(2.0, "en-de") == ChannelOptions(weight=2.0, margin=1.5, most=3, shortest=8, wide_beam=0)
+    alone = ChannelReranked(forward, channel, served_options(2.0, "de-en")).translate(SOURCES, SERVED)
     results: dict[int, list[str]] = {}
 
     def call(k: int) -> None:
@@ -544,6 +549,54 @@ def test_the_served_beam_is_searched_once_and_apart_from_the_exact_n_best_list(f
     listed = engine.translate_n_best([first], replace(search, n_best=3))
     assert sorted(h for h, _ in listed[0]) == sorted(h for h, _ in TABLE[first])   # the exact list's own
     assert (inner.beam_calls, inner.n_best_calls) == ([[first]], [[first]])
+
+
+def test_the_beam_the_channel_chooses_in_is_searched_wide(forward_torch, channel_torch):
+    # A source of ``shortest`` pieces or more: its served beam searched ``wide_beam`` wide, and
+    # read whole by ``beam``; a shorter source, and the exact n-best list, at the search's own
+    # size. One engine call per search size.
+    from bench.stub_engine import NBest
+
+    long_text, short_text = "Ich liebe Musik.", "Es regnet."
+    wide = {long_text: [("I love music.", -0.5), ("I like music.", -0.6), ("Me love music.", -0.7),
+                        ("I love the music.", -0.8), ("Love music.", -2.0)]}
+
+    class Sized(NBest):
+        beam_exact = False
+
+        def __init__(self, *args):
+            super().__init__(*args)
+            self.beam_calls: list[tuple[int, list[str]]] = []
+
+        def beam(self, texts, search):
+            self.beam_calls.append((search.beam_size, list(texts)))
+            return [(wide[text] if search.beam_size == 5 else TABLE[text])[:search.beam_size] for text in texts]
+
+    pieces = len(forward_torch.source_ids([long_text])[0])
+    assert len(forward_torch.source_ids([short_text])[0]) < pieces
+    inner = Sized(forward_torch, TABLE)
+    engine = ChannelReranked(inner, channel_torch, ChannelOptions(weight=2.0, margin=1.5, most=3, shortest=pieces,
+                                                                  wide_beam=5))
+    search = SearchOptions(beam_size=3)
+    served = engine.translate([long_text, short_text], search)
+    assert inner.beam_calls == [(5, [long_text]), (3, [short_text])]
+    contenders_ = wide[long_text][:3]   # the wide beam's best three, within 1.5 of the first
+    channel = channel_torch.score([long_text] * 3, [h for h, _ in contenders_])
+    combined = sorted(((f + 2.0 * c.per_piece, h) for (h, f), c in zip(contenders_, channel)), key=lambda p: -p[0])
+    assert served == [combined[0][1], "It is raining."]
+    # ``beam`` reads the same searches again: the long source's five reranked
+    channel = channel_torch.score([long_text] * 5, [h for h, _ in wide[long_text]])
+    whole = sorted(((f + 2.0 * c.per_piece, h) for (h, f), c in zip(wide[long_text], channel)), key=lambda p: -p[0])
+    assert engine.beam([long_text, short_text], search) == [[(h, pytest.approx(f)) for f, h in whole],
+                                                            TABLE[short_text]]
+    assert len(inner.beam_calls) == 2 and inner.n_best_calls == []
+    engine.translate_n_best([long_text], replace(search, n_best=3))   # the exact list: the search's size
+    assert inner.n_best_calls == [[long_text]]
+    # not wider than the search: as if 0
+    narrow = Sized(forward_torch, TABLE)
+    ChannelReranked(narrow, channel_torch, ChannelOptions(weight=2.0, shortest=pieces, wide_beam=2)).translate(
+        [long_text], search)
+    assert narrow.beam_calls == [(3, [long_text])]
 
 
 def test_only_the_latest_beams_are_kept(forward_torch, channel_torch, monkeypatch):
