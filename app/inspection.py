@@ -164,13 +164,16 @@ class Inspector:
         ended with spans restored and the input's casing style applied. Where the service reranks
         this model's beams by the other direction's model (``ServedModel.channel``), ``reranked``:
         the ended hypotheses as its n-best lists rank them, best first, and the ``choice`` it
-        serves among the contenders (``channel.choice``). Log-probabilities and scores rounded to 4
-        places."""
+        serves among the contenders (``channel.choice``), searched as wide as the served beam
+        (``ChannelReranked.served_search``). Log-probabilities and scores rounded to 4 places."""
         model_input = self._model_input(text)
         closed = self.pipeline.closed(model_input.text)
         channel = self.model.channel
+        pieces = len(self.translator.source_ids([closed])[0])
+        search = self.pipeline.options.search   # as wide as the served beam of this source
+        search = channel.served_search(pieces, search) if channel is not None else search
         with self.service.model_lock, torch.inference_mode():
-            trace = self.translator.torch.beam_trace(closed, self.pipeline.options.search)
+            trace = self.translator.torch.beam_trace(closed, search)
             ended = sorted((h for step in trace["steps"] for h in step["hypotheses"] if h["status"] == "ended"),
                            key=lambda h: -h["score"])   # the n-best order the channel reranks
             scores = (channel.channel.score_where_fits([closed] * len(ended), [h["translation"] for h in ended])
@@ -187,7 +190,6 @@ class Inspector:
         if scores is not None:
             order = ranked([h["score"] for h in ended], scores, channel.options)  # as the served engine ranks
             rows = [(ended[i], scores[i], combined) for i, combined in order]
-            pieces = len(self.translator.source_ids([closed])[0])
             chosen = ended[choice([h["score"] for h in ended], scores, channel.options, pieces)]
             trace["reranked"] = {
                 "weight": channel.options.weight,

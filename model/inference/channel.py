@@ -353,6 +353,13 @@ class ChannelReranked(Wrapping):
             return [None] * len(texts)
         return [len(ids) for ids in self.inner.source_ids(texts)]
 
+    def served_search(self, pieces: int | None, search: SearchOptions) -> SearchOptions:
+        """The search of the served beam of a source of ``pieces`` (``_pieces``; None: not
+        counted): ``wide_beam`` wide where the channel chooses in it and that is wider."""
+        if self.options.wide_beam > search.beam_size and self._chooses_in(pieces):
+            return replace(search, beam_size=self.options.wide_beam)
+        return search
+
     def _chooses_in(self, pieces: int | None) -> bool:
         """Whether the channel chooses in the beam of a source of ``pieces`` (``_pieces``)."""
         return pieces is None or pieces >= self.options.shortest
@@ -363,9 +370,7 @@ class ChannelReranked(Wrapping):
         list, or the inner engine's own beam; kept ones are not searched again. With ``pieces``
         (the served beam), that of a text the channel chooses in is searched ``wide_beam`` wide."""
         exact = exact or self.inner.beam_exact   # then one search serves both
-        widened = pieces is not None and self.options.wide_beam > search.beam_size
-        wide = replace(search, beam_size=self.options.wide_beam) if widened else search
-        searches = [wide if widened and self._chooses_in(n) else search for n in (pieces or [None] * len(texts))]
+        searches = [search] * len(texts) if pieces is None else [self.served_search(n, search) for n in pieces]
         keys = [(text, searched.output_key, exact) for text, searched in zip(texts, searches)]
         with self._recent_lock:
             beams = {key: self._recent[key] for key in keys if key in self._recent}

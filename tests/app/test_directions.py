@@ -11,7 +11,7 @@ import re
 import pytest
 
 from app.settings import DEFAULTS
-from model.inference.channel import SERVED_MARGIN, SERVED_MOST, SERVED_SHORTEST
+from model.inference.channel import SERVED_MARGIN, SERVED_MOST, SERVED_SHORTEST, SERVED_WIDE_BEAM
 
 BOTH = ": this service translates German (de) into English (en) and English (en) into German (de)"
 DE_EN = {"source": "de", "target": "en"}
@@ -211,8 +211,9 @@ def test_each_model_has_its_own_redis_namespace(both_config, redis_url):
     # each reranked by the other's model (CHANNEL_WEIGHT), which is in its name too
     model, channel = (prefixes["de-en"].split(":")[2], prefixes["en-de"].split(":")[2])
     served = f"2.0:{SERVED_MARGIN!r}:{SERVED_MOST!r}:{SERVED_SHORTEST!r}"
-    assert prefixes["de-en"].endswith(f":torch:float32:channel:{channel}:{served}:")
-    assert prefixes["en-de"].endswith(f":torch:float32:channel:{model}:{served}:")
+    # ... and the beam the contenders come from: German->English searches it wide (SERVED_WIDE_BEAM)
+    assert prefixes["de-en"].endswith(f":torch:float32:channel:{channel}:{served}:{SERVED_WIDE_BEAM['de-en']!r}:")
+    assert prefixes["en-de"].endswith(f":torch:float32:channel:{model}:{served}:0:")
     assert model != channel
     assert service.translate(["Good morning."], source="en", target="de") == ["Guten Morgen."]
 

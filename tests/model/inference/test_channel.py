@@ -592,6 +592,9 @@ def test_the_beam_the_channel_chooses_in_is_searched_wide(forward_torch, channel
     assert len(inner.beam_calls) == 2 and inner.n_best_calls == []
     engine.translate_n_best([long_text], replace(search, n_best=3))   # the exact list: the search's size
     assert inner.n_best_calls == [[long_text]]
+    # what the inspector's beam view traces: the served beam's search
+    assert engine.served_search(pieces, search) == replace(search, beam_size=5)
+    assert engine.served_search(pieces - 1, search) == search
     # not wider than the search: as if 0
     narrow = Sized(forward_torch, TABLE)
     ChannelReranked(narrow, channel_torch, ChannelOptions(weight=2.0, shortest=pieces, wide_beam=2)).translate(
