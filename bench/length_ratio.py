@@ -23,10 +23,9 @@ listed, that knob alone changed and the others as served:
 - ``--raw``: the bare engine, no pipeline, with the served search.
 
 Printed, a row each: corpus chrF and BLEU (sacreBLEU, all references, as commands.evaluate), the
-length ratio (BLEU's: output tokens over the references' closest lengths; the issue's "86% of the
-references' length" is this ratio on real text), the sources whose output changed against what is
-served, sacreBLEU's paired bootstrap p-value of the chrF difference (None where nothing changed) and
-the median milliseconds a source (one source a call, as a request; each source goes through every
+length ratio (BLEU's: output tokens over the references' closest lengths), the sources whose
+output changed against what is served, sacreBLEU's paired bootstrap p-value of the chrF difference
+(None where nothing changed) and the median milliseconds a source (one source a call, as a request; each source goes through every
 point in turn, so that the medians compare). ``--json``: one object a row.
 """
 

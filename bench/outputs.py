@@ -41,11 +41,12 @@ def add_sources(p: argparse.ArgumentParser, *, limit: int = 300) -> None:
 
 def check_sources(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """The usage error of ``add_sources``' arguments given wrong, if any."""
+    from commands import cli
+
     if (args.data is None) == (args.src is None) or (args.src is not None and not args.ref):
         p.error("give --data CORPUS, or --src FILE with --ref FILE")
-    for name, minimum in (("skip", 0), ("limit", 1)):
-        if getattr(args, name) < minimum:
-            p.error(f"--{name} must be >= {minimum}, got {getattr(args, name)}")
+    cli.require_min(p, args, "skip", 0)
+    cli.require_min(p, args, "limit", 1)
 
 
 def load_sources(args: argparse.Namespace) -> tuple[list[str], list[list[str | None]]]:
