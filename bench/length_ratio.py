@@ -25,8 +25,9 @@ listed, that knob alone changed and the others as served:
 Printed, a row each: corpus chrF and BLEU (sacreBLEU, all references, as commands.evaluate), the
 length ratio (BLEU's: output tokens over the references' closest lengths), the sources whose
 output changed against what is served, sacreBLEU's paired bootstrap p-value of the chrF difference
-(None where nothing changed) and the median milliseconds a source (one source a call, as a request; each source goes through every
-point in turn, so that the medians compare). ``--json``: one object a row.
+(None where nothing changed) and the median milliseconds a source (one source a call, as a
+request; each source goes through every point in turn, so that the medians compare). ``--json``:
+one object a row.
 """
 
 from __future__ import annotations
@@ -109,8 +110,9 @@ def _main(argv: list[str] | None) -> int:
                for n in args.beams]
     points += [(f"max pieces {n}", engine(served_weight), Options(max_pieces=n)) for n in args.max_pieces]
     points += [(f"channel weight {w:g}", engine(w), Options()) for w in args.channel_weights]
-    points += [(f"wide beam {n}", ChannelReranked(bare, scorer, replace(served_options(served_weight, direction(bare.meta)), wide_beam=n)),
-                Options()) for n in args.wide_beams]
+    served_channel = served_options(served_weight, direction(bare.meta))
+    points += [(f"wide beam {n}", ChannelReranked(bare, scorer, replace(served_channel, wide_beam=n)), Options())
+               for n in args.wide_beams]
     points += [(f"coverage weight {w:g}", engine(served_weight), Options(coverage_weight=w))
                for w in args.coverage_weights]
     points += [(f"gap words {n}", engine(served_weight), Options(gap_words=n)) for n in args.gap_words]
